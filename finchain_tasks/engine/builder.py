@@ -1,0 +1,113 @@
+"""The object a template talks to: it samples parameters, writes the question, records steps.
+
+A template reads like the finance it teaches::
+
+    principal = b.money("principal", 1_000, 50_000, step=500)
+    rate = b.percent("rate", 2, 9)
+    b.ask("{person} invests {principal} at {rate} compounded annually for {years} years. ...")
+    b.step("growth", "Growth factor", "(1 + rate / 100) ** years")
+    b.step("fv", "Future value", "principal * growth", unit="$")
+
+Every sampled parameter gets a display string (``$12,500``, ``5.5%``) that the question uses
+through ``{name}`` placeholders, and every step's value comes from evaluating its formula over
+the parameters and earlier steps, so the text, the numbers and the trace cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from finchain_tasks.engine.formatting import with_unit
+from finchain_tasks.engine.formula import evaluate_compiled
+from finchain_tasks.engine.names import COMPANIES, PEOPLE
+from finchain_tasks.engine.problem import Step
+
+
+class TemplateError(RuntimeError):
+    """A template broke its own contract (duplicate name, missing question, ...)."""
+
+
+class Builder:
+    """Seeded sampler plus step recorder for one problem."""
+
+    __slots__ = ("rng", "values", "params", "displays", "steps", "question")
+
+    def __init__(self, seed_key: int) -> None:
+        self.rng = random.Random(seed_key)
+        self.values: dict[str, Any] = {}
+        self.params: dict[str, Any] = {}
+        self.displays: dict[str, str] = {}
+        self.steps: list[Step] = []
+        self.question: str | None = None
+
+    # -- parameters -------------------------------------------------------------------------
+    def _param(self, name: str, value: Any, display: str) -> Any:
+        if name in self.values:
+            raise TemplateError(f"parameter {name!r} is defined twice")
+        self.values[name] = self.params[name] = value
+        self.displays[name] = display
+        return value
+
+    def money(self, name: str, lo: float, hi: float, step: float = 1, unit: str = "$") -> float:
+        """An amount between ``lo`` and ``hi`` on a grid of ``step`` (whole dollars by default)."""
+        value = lo + step * self.rng.randrange(int((hi - lo) / step) + 1)
+        value = round(value, 2)
+        if float(value).is_integer():
+            value = int(value)
+        return self._param(name, value, with_unit(value, unit))
+
+    def percent(self, name: str, lo: float, hi: float, decimals: int = 1) -> float:
+        """A rate in percent points (``5.5`` means 5.5%); formulas divide by 100."""
+        value = round(self.rng.uniform(lo, hi), decimals)
+        if decimals == 0 or float(value).is_integer():
+            value = int(value)
+        return self._param(name, value, with_unit(value, "%"))
+
+    def integer(self, name: str, lo: int, hi: int, unit: str = "") -> int:
+        """A whole number in ``[lo, hi]``; ``unit`` (e.g. "years") is written after it."""
+        value = self.rng.randint(lo, hi)
+        return self._param(name, value, with_unit(value, unit))
+
+    def number(self, name: str, lo: float, hi: float, decimals: int = 2, unit: str = "") -> float:
+        """A real number rounded to ``decimals`` (a beta, a ratio, a price per unit)."""
+        value = round(self.rng.uniform(lo, hi), decimals)
+        return self._param(name, value, with_unit(value, unit, decimals))
+
+    def choice(self, name: str, options: Sequence[Any] | Mapping[str, Any]) -> Any:
+        """A categorical parameter. Given a mapping, the key is shown and the value is used:
+        ``b.choice("per_year", {"quarterly": 4, "monthly": 12})`` shows "monthly", computes with 12.
+        """
+        if isinstance(options, Mapping):
+            shown = self.pick(list(options))
+            return self._param(name, options[shown], shown)
+        value = options[self.rng.randrange(len(options))]
+        return self._param(name, value, str(value))
+
+    def company(self, name: str = "company") -> str:
+        return self.choice(name, COMPANIES)
+
+    def person(self, name: str = "person") -> str:
+        return self.choice(name, PEOPLE)
+
+    def pick(self, options: Sequence[Any]) -> Any:
+        """A choice of wording that is not a parameter (it changes text, not numbers)."""
+        return options[self.rng.randrange(len(options))]
+
+    # -- question and steps ------------------------------------------------------------------
+    def ask(self, text: str) -> str:
+        """Write the question; ``{name}`` placeholders become parameters' displays."""
+        try:
+            self.question = text.format_map(self.displays)
+        except KeyError as exc:
+            raise TemplateError(f"question names {exc}, which is not a sampled parameter") from None
+        return self.question
+
+    def step(self, name: str, description: str, formula: str, unit: str = "") -> Any:
+        """Record a step whose value is ``formula`` over parameters and earlier steps."""
+        if name in self.values:
+            raise TemplateError(f"step {name!r} reuses a name already defined")
+        value = evaluate_compiled(formula, self.values)
+        self.values[name] = value
+        self.steps.append(Step(name, description, formula, value, unit))
+        return value

@@ -1,0 +1,169 @@
+"""The generated problem: one record type for every consumer (JSONL, datasets, both hosts)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from finchain_tasks.engine.formatting import plain, with_unit
+from scorers.records import GoldSolution, GoldStep, Value
+
+LEVELS = ("easy", "intermediate", "advanced")
+STEP_BOUNDS = {"easy": (1, 3), "intermediate": (3, 5), "advanced": (5, 99)}
+"""How many steps each level allows (inclusive); the verifier enforces it."""
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_PRETTY = (("**", "^"), ("*", "×"))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A gold step: a named value computed by ``formula`` from earlier named values."""
+
+    name: str
+    description: str
+    formula: str
+    value: Value
+    unit: str = ""
+
+    def render(self, values: dict[str, Any]) -> str:
+        """``Future value = principal × growth = 12,500 × 1.7081 = $21,351.02``."""
+        shown = with_unit(self.value, self.unit)
+        if not isinstance(self.value, (int, float)) or isinstance(self.value, bool):
+            return f"{self.description}: {shown}"
+        symbolic = _pretty(self.formula)
+        numeric = _pretty(_NAME.sub(lambda m: _substitute(m.group(0), values), self.formula))
+        parts = [self.description]
+        for piece in (symbolic, numeric):
+            if piece not in parts and piece != shown:
+                parts.append(piece)
+        return " = ".join(parts) + f" = {shown}"
+
+    def gold(self, values: dict[str, Any], number: int) -> GoldStep:
+        """The scorer's view of this step (the rendered line is what gets embedded)."""
+        return GoldStep(self.description, self.value, self.unit, self.render(values))
+
+
+def _substitute(name: str, values: dict[str, Any]) -> str:
+    value = values.get(name)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return plain(value)
+    return name
+
+
+def _pretty(formula: str) -> str:
+    for old, new in _PRETTY:
+        formula = formula.replace(old, f" {new} " if new != "^" else new)
+    return " ".join(formula.split()).replace("( ", "(").replace(" )", ")")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A question with its verified gold program of steps and the metadata hosts report on."""
+
+    domain: str
+    topic: str
+    template: str
+    level: str
+    seed: int
+    question: str
+    params: dict[str, Any]
+    displays: dict[str, str]
+    steps: tuple[Step, ...]
+
+    @property
+    def id(self) -> str:
+        return f"finchain/{self.domain}/{self.topic}/{self.template}/{self.seed}"
+
+    @property
+    def template_id(self) -> str:
+        return f"{self.domain}/{self.topic}/{self.template}"
+
+    @property
+    def answer(self) -> Value:
+        return self.steps[-1].value
+
+    @property
+    def answer_unit(self) -> str:
+        return self.steps[-1].unit
+
+    @property
+    def answer_type(self) -> str:
+        value = self.answer
+        if isinstance(value, bool):
+            return "bool"
+        return "text" if isinstance(value, str) else "number"
+
+    @property
+    def answer_text(self) -> str:
+        return with_unit(self.answer, self.answer_unit)
+
+    def _namespace(self) -> dict[str, Any]:
+        values = dict(self.params)
+        values.update((s.name, s.value) for s in self.steps)
+        return values
+
+    def gold_steps(self) -> tuple[GoldStep, ...]:
+        values = self._namespace()
+        return tuple(step.gold(values, k) for k, step in enumerate(self.steps, 1))
+
+    def gold(self) -> GoldSolution:
+        """The plain record ChainEval scores against."""
+        return GoldSolution(self.gold_steps(), self.answer, self.answer_unit, self.id)
+
+    @property
+    def solution(self) -> str:
+        """The gold solution as text: numbered steps, then a final-answer line."""
+        lines = [f"Step {k}: {g.text}." for k, g in enumerate(self.gold_steps(), 1)]
+        lines.append(f"Final answer: {self.answer_text}")
+        return "\n".join(lines)
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain, "topic": self.topic, "level": self.level,
+            "template": self.template, "seed": self.seed, "n_steps": len(self.steps),
+            "answer_type": self.answer_type,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready row: id, question, solution text, structured steps, answer, metadata."""
+        gold = self.gold_steps()
+        return {
+            "id": self.id,
+            "question": self.question,
+            "solution": self.solution,
+            "answer": self.answer,
+            "answer_text": self.answer_text,
+            "answer_unit": self.answer_unit,
+            "steps": [
+                {"name": s.name, "description": s.description, "formula": s.formula,
+                 "value": s.value, "unit": s.unit, "text": g.text}
+                for s, g in zip(self.steps, gold)
+            ],
+            "params": [
+                {"name": k, "value": v, "display": self.displays[k]} for k, v in self.params.items()
+            ],
+            **self.metadata(),
+        }
+
+    @classmethod
+    def from_dict(cls, row: dict[str, Any]) -> Problem:
+        """Rebuild a problem from :meth:`to_dict` output; raises ``ValueError`` on a bad row."""
+        try:
+            steps = tuple(
+                Step(s["name"], s["description"], s["formula"], s["value"], s.get("unit", ""))
+                for s in row["steps"]
+            )
+            params = {p["name"]: p["value"] for p in row["params"]}
+            displays = {p["name"]: p["display"] for p in row["params"]}
+            return cls(row["domain"], row["topic"], row["template"], row["level"], int(row["seed"]),
+                       row["question"], params, displays, steps)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"row {row.get('id', '?') if isinstance(row, dict) else '?'} is not a "
+                             f"FinChain problem record: missing or malformed {exc}") from None
+
+
+def is_finite_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

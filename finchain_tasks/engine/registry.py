@@ -1,0 +1,119 @@
+"""Template registration and discovery.
+
+A template module lives at ``finchain_tasks/templates/<domain>/<topic>.py``; its functions are
+decorated with :func:`template`, which reads the domain and topic from the module path, so the
+folder names alone lead a newcomer to any template.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable
+
+from finchain_tasks.engine.builder import Builder, TemplateError
+from finchain_tasks.engine.problem import LEVELS, Problem
+
+MAX_SEED = 2**32 - 1
+_PACKAGE = "finchain_tasks.templates"
+_REGISTERED: dict[str, "Template"] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A registered template: where it sits in the taxonomy, its level, and its body."""
+
+    domain: str
+    topic: str
+    name: str
+    level: str
+    fn: Callable[[Builder], None]
+    key: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.domain}/{self.topic}/{self.name}"
+
+    @property
+    def summary(self) -> str:
+        return (self.fn.__doc__ or "").strip().splitlines()[0] if self.fn.__doc__ else ""
+
+    def generate(self, seed: int) -> Problem:
+        """The problem for ``seed``; the same seed always gives the same problem."""
+        if not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed must be in [0, {MAX_SEED}], got {seed}")
+        b = Builder(self.key + seed)
+        self.fn(b)
+        if b.question is None or not b.steps:
+            raise TemplateError(f"template {self.id} wrote no question or no steps")
+        return Problem(self.domain, self.topic, self.name, self.level, seed, b.question,
+                       b.params, b.displays, tuple(b.steps))
+
+
+def template(level: str) -> Callable[[Callable[[Builder], None]], Callable[[Builder], None]]:
+    """Register a template function at ``level`` (easy, intermediate or advanced)."""
+    if level not in LEVELS:
+        raise TemplateError(f"level must be one of {LEVELS}, got {level!r}")
+
+    def register(fn: Callable[[Builder], None]) -> Callable[[Builder], None]:
+        parts = fn.__module__.split(".")
+        if parts[:2] != _PACKAGE.split(".") or len(parts) != 4:
+            raise TemplateError(f"{fn.__module__}.{fn.__name__}: templates live in {_PACKAGE}.<domain>.<topic>")
+        domain, topic = parts[2], parts[3]
+        tid = f"{domain}/{topic}/{fn.__name__}"
+        key = zlib.crc32(tid.encode()) << 32
+        _REGISTERED[tid] = Template(domain, topic, fn.__name__, level, fn, key)
+        return fn
+
+    return register
+
+
+@lru_cache(maxsize=1)
+def _load_all() -> dict[str, Template]:
+    package = importlib.import_module(_PACKAGE)
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{_PACKAGE}."):
+        importlib.import_module(info.name)
+    return dict(sorted(_REGISTERED.items()))
+
+
+def all_templates() -> dict[str, Template]:
+    """Every registered template, keyed by ``domain/topic/name``, in a stable order."""
+    return _load_all()
+
+
+def select(
+    domains: Iterable[str] = (), topics: Iterable[str] = (), levels: Iterable[str] = (),
+    templates: Iterable[str] = (),
+) -> list[Template]:
+    """Templates matching every non-empty filter; unknown filter values raise ``ValueError``."""
+    from finchain_tasks.taxonomy import domains as taxonomy_domains
+
+    allt = all_templates().values()
+    wanted = {"domain": set(domains), "topic": set(topics), "level": set(levels), "template": set(templates)}
+    known = {
+        "domain": set(taxonomy_domains()),
+        "topic": {t.id for d in taxonomy_domains().values() for t in d.topics},
+        "level": set(LEVELS),
+        "template": {t.name for t in allt} | {t.id for t in allt},
+    }
+    for kind, values in wanted.items():
+        unknown = values - known[kind]
+        if unknown:
+            raise ValueError(f"unknown {kind} {sorted(unknown)}; known: {', '.join(sorted(known[kind]))}")
+    return [
+        t for t in allt
+        if (not wanted["domain"] or t.domain in wanted["domain"])
+        and (not wanted["topic"] or t.topic in wanted["topic"])
+        and (not wanted["level"] or t.level in wanted["level"])
+        and (not wanted["template"] or t.name in wanted["template"] or t.id in wanted["template"])
+    ]
+
+
+def get(template_id: str) -> Template:
+    try:
+        return all_templates()[template_id]
+    except KeyError:
+        raise ValueError(f"no template {template_id!r}; see `finchain list`") from None

@@ -1,0 +1,40 @@
+"""The contract every template satisfies, checked over many seeds with hypothesis."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from finchain_tasks.engine import LEVELS, Problem, all_templates
+from finchain_tasks.engine.verify import verify
+
+TEMPLATES = list(all_templates().values())
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+@pytest.mark.parametrize("tpl", TEMPLATES, ids=[t.id for t in TEMPLATES])
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds)
+def test_template_verifies_and_round_trips(tpl, seed):
+    problem = tpl.generate(seed)
+    report = verify(problem, regenerate=tpl)
+    assert report.ok, f"{problem.id}: {report.failures}"
+    row = json.loads(json.dumps(problem.to_dict()))
+    assert Problem.from_dict(row) == problem
+    assert row["solution"].splitlines()[-1].startswith("Final answer:")
+
+
+def test_seed_changes_the_problem():
+    for tpl in TEMPLATES:
+        questions = {tpl.generate(s).question for s in range(8)}
+        assert len(questions) > 1, f"{tpl.id} ignores its seed"
+
+
+def test_every_topic_with_templates_has_the_five_levels():
+    by_topic: dict[tuple[str, str], list[str]] = {}
+    for t in TEMPLATES:
+        by_topic.setdefault((t.domain, t.topic), []).append(t.level)
+    for key, levels in by_topic.items():
+        assert sorted(levels) == sorted(["easy", "easy", "intermediate", "intermediate", "advanced"]), key
+        assert set(levels) <= set(LEVELS)
