@@ -15,8 +15,10 @@ the parameters and earlier steps, so the text, the numbers and the trace cannot 
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from finchain_tasks.engine.formatting import with_unit
 from finchain_tasks.engine.formula import evaluate_compiled
@@ -50,8 +52,14 @@ class Builder:
         return value
 
     def money(self, name: str, lo: float, hi: float, step: float = 1, unit: str = "$") -> float:
-        """An amount between ``lo`` and ``hi`` on a grid of ``step`` (whole dollars by default)."""
-        value = lo + step * self.rng.randrange(int((hi - lo) / step) + 1)
+        """An amount between ``lo`` and ``hi`` on a grid of ``step`` (whole dollars by default).
+
+        Bounds computed from other amounts (``0.65 * cost``) are snapped inward to the grid.
+        """
+        first, last = math.ceil(round(lo / step, 9)), math.floor(round(hi / step, 9))
+        if last < first:
+            raise TemplateError(f"money {name!r}: no multiple of {step} lies in [{lo}, {hi}]")
+        value = step * (first + self.rng.randrange(last - first + 1))
         value = round(value, 2)
         if float(value).is_integer():
             value = int(value)

@@ -18,6 +18,8 @@ def plain(value: float, decimals: int | None = None) -> str:
     Integers print without decimals; |x| >= 100 prints two decimals; smaller numbers keep four
     significant decimals so that a rate like 0.0042 never rounds to 0.00.
     """
+    if type(value) is int and decimals is None:
+        return f"{value:,}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if decimals is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from finchain_tasks.engine.formatting import plain, with_unit
@@ -33,17 +34,30 @@ class Step:
         shown = with_unit(self.value, self.unit)
         if not isinstance(self.value, (int, float)) or isinstance(self.value, bool):
             return f"{self.description}: {shown}"
-        symbolic = _pretty(self.formula)
-        numeric = _pretty(_NAME.sub(lambda m: _substitute(m.group(0), values), self.formula))
+        symbolic, pattern, names = _layout(self.formula)
+        numeric = pattern.format(*(_substitute(n, values) for n in names))
         parts = [self.description]
         for piece in (symbolic, numeric):
             if piece not in parts and piece != shown:
                 parts.append(piece)
         return " = ".join(parts) + f" = {shown}"
 
-    def gold(self, values: dict[str, Any], number: int) -> GoldStep:
+    def gold(self, values: dict[str, Any]) -> GoldStep:
         """The scorer's view of this step (the rendered line is what gets embedded)."""
         return GoldStep(self.description, self.value, self.unit, self.render(values))
+
+
+@cache
+def _layout(formula: str) -> tuple[str, str, tuple[str, ...]]:
+    """(pretty symbolic text, pretty format pattern with one slot per name, the names in order)."""
+    names: list[str] = []
+
+    def slot(match: re.Match) -> str:
+        names.append(match.group(0))
+        return "{}"
+
+    escaped = formula.replace("{", "{{").replace("}", "}}")
+    return _pretty(formula), _pretty(_NAME.sub(slot, escaped)), tuple(names)
 
 
 def _substitute(name: str, values: dict[str, Any]) -> str:
@@ -107,7 +121,7 @@ class Problem:
 
     def gold_steps(self) -> tuple[GoldStep, ...]:
         values = self._namespace()
-        return tuple(step.gold(values, k) for k, step in enumerate(self.steps, 1))
+        return tuple(step.gold(values) for step in self.steps)
 
     def gold(self) -> GoldSolution:
         """The plain record ChainEval scores against."""
@@ -116,7 +130,10 @@ class Problem:
     @property
     def solution(self) -> str:
         """The gold solution as text: numbered steps, then a final-answer line."""
-        lines = [f"Step {k}: {g.text}." for k, g in enumerate(self.gold_steps(), 1)]
+        return self._solution_text(self.gold_steps())
+
+    def _solution_text(self, gold: tuple[GoldStep, ...]) -> str:
+        lines = [f"Step {k}: {g.text}." for k, g in enumerate(gold, 1)]
         lines.append(f"Final answer: {self.answer_text}")
         return "\n".join(lines)
 
@@ -133,7 +150,7 @@ class Problem:
         return {
             "id": self.id,
             "question": self.question,
-            "solution": self.solution,
+            "solution": self._solution_text(gold),
             "answer": self.answer,
             "answer_text": self.answer_text,
             "answer_unit": self.answer_unit,

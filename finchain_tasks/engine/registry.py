@@ -10,16 +10,16 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable
 
 from finchain_tasks.engine.builder import Builder, TemplateError
 from finchain_tasks.engine.problem import LEVELS, Problem
 
 MAX_SEED = 2**32 - 1
 _PACKAGE = "finchain_tasks.templates"
-_REGISTERED: dict[str, "Template"] = {}
+_REGISTERED: dict[str, Template] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ back from a file (it never executes code from a record: formulas are walked, not
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely
 from finchain_tasks.engine.problem import STEP_BOUNDS, Problem

@@ -39,7 +39,7 @@ def continuous_compounding(b: Builder) -> None:
 
 @template("intermediate")
 def periodic_compounding(b: Builder) -> None:
-    """Future value and effective annual rate with several compounding periods a year."""
+    """Future value with several compounding periods a year."""
     b.company("company")
     b.money("principal", 5_000, 250_000, step=1_000)
     b.percent("rate", 2, 10, decimals=2)

@@ -1,0 +1,27 @@
+# The two commands of the README. Each sets itself up on a fresh machine (Python 3.10+ with venv).
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+OFFLINE := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 LITELLM_OFFLINE_MODE=true
+
+.PHONY: run test lint bench
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# torch's CPU build first (a lone `torch` requirement would pull the CUDA build)
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[all,dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(OFFLINE) $(BIN)/finchain verify --seeds 20
+	$(OFFLINE) $(BIN)/finchain generate --output finchain-runs/finchain.jsonl
+	$(OFFLINE) $(BIN)/finchain show finchain/investment_analysis/compound_interest/rate_change_midway/0
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(OFFLINE) $(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(OFFLINE) $(BIN)/python benchmarks/generate_bench.py

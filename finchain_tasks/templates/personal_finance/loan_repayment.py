@@ -1,0 +1,121 @@
+"""Loan repayment: amortised payments, total interest, outstanding balance, extra payments, refinancing."""
+
+from finchain_tasks.engine import Builder, template
+
+MORTGAGE_TERMS = {"15-year": 15, "20-year": 20, "25-year": 25, "30-year": 30}
+
+
+@template("easy")
+def monthly_payment(b: Builder) -> None:
+    """Level monthly payment on a fully amortising loan."""
+    b.person("person")
+    b.money("principal", 5_000, 400_000, step=1_000)
+    b.percent("rate", 3, 9, decimals=2)
+    b.integer("years", 3, 30, unit="years")
+    kind = b.pick(["a loan", "a fixed-rate loan", "an amortising loan"])
+    b.ask(
+        f"{{person}} takes out {kind} of {{principal}} at a nominal annual rate of {{rate}}, compounded "
+        "monthly, repaid in equal monthly payments made at the end of each month over {years}. "
+        "What is the monthly payment? Round to the nearest cent."
+    )
+    b.step("monthly_rate", "Monthly interest rate (%)", "rate / 12", unit="%")
+    b.step("months", "Number of monthly payments", "years * 12")
+    b.step("payment", "Monthly payment",
+           "principal * (monthly_rate / 100) / (1 - (1 + monthly_rate / 100) ** (-months))", unit="$")
+
+
+@template("easy")
+def total_interest(b: Builder) -> None:
+    """Total interest paid over the life of a car loan."""
+    b.person("person")
+    b.money("principal", 8_000, 60_000, step=500)
+    b.percent("rate", 3, 12, decimals=2)
+    b.choice("months", {"36 months": 36, "48 months": 48, "60 months": 60, "72 months": 72})
+    item = b.pick(["a car", "a used pickup truck", "an electric car"])
+    b.ask(
+        f"{{person}} finances {item} with a loan of {{principal}} at {{rate}} per year (nominal, compounded "
+        "monthly), repaid in equal end-of-month payments over {months}. How much interest will "
+        f"{{person}} pay in total over the life of the loan?"
+    )
+    b.step("monthly_rate", "Monthly interest rate (%)", "rate / 12", unit="%")
+    b.step("payment", "Monthly payment",
+           "principal * (monthly_rate / 100) / (1 - (1 + monthly_rate / 100) ** (-months))", unit="$")
+    b.step("interest_total", "Total interest (all payments minus principal)",
+           "payment * months - principal", unit="$")
+
+
+@template("intermediate")
+def remaining_balance(b: Builder) -> None:
+    """Outstanding mortgage balance after some years of scheduled payments."""
+    b.person("person")
+    b.money("principal", 100_000, 800_000, step=5_000)
+    b.percent("rate", 3, 8, decimals=2)
+    term = b.choice("term", MORTGAGE_TERMS)
+    b.integer("years_paid", 2, term - 2, unit="years")
+    b.ask(
+        "{person} borrowed {principal} with a {term} fixed-rate mortgage at {rate} per year, compounded "
+        "monthly, with level payments at the end of each month. After making every scheduled payment "
+        "for {years_paid}, what principal is still outstanding?"
+    )
+    b.step("monthly_rate", "Monthly interest rate (%)", "rate / 12", unit="%")
+    b.step("payment", "Scheduled monthly payment",
+           "principal * (monthly_rate / 100) / (1 - (1 + monthly_rate / 100) ** (-term * 12))", unit="$")
+    b.step("months_left", "Payments still to be made", "(term - years_paid) * 12")
+    b.step("balance", "Outstanding balance (present value of the remaining payments)",
+           "payment * (1 - (1 + monthly_rate / 100) ** (-months_left)) / (monthly_rate / 100)", unit="$")
+
+
+@template("intermediate")
+def extra_payment_payoff(b: Builder) -> None:
+    """Number of months to repay a loan when a fixed extra amount is added to every payment."""
+    b.person("person")
+    b.money("principal", 10_000, 300_000, step=1_000)
+    b.percent("rate", 4, 9, decimals=2)
+    b.integer("years", 5, 30, unit="years")
+    b.money("extra", 50, 1_000, step=25)
+    b.ask(
+        "{person} has a loan of {principal} at {rate} per year, compounded monthly, scheduled to be repaid "
+        "by equal end-of-month payments over {years}. From the first month {person} pays an extra {extra} "
+        "on top of every scheduled payment. How many monthly payments will it take to clear the loan? "
+        "Count a smaller final payment as a full payment."
+    )
+    b.step("monthly_rate", "Monthly interest rate (%)", "rate / 12", unit="%")
+    b.step("payment", "Scheduled monthly payment",
+           "principal * (monthly_rate / 100) / (1 - (1 + monthly_rate / 100) ** (-years * 12))", unit="$")
+    b.step("new_payment", "Monthly payment including the extra amount", "payment + extra", unit="$")
+    b.step("months_exact", "Months to repay, n = −ln(1 − iP/A) / ln(1 + i)",
+           "-ln(1 - (monthly_rate / 100) * principal / new_payment) / ln(1 + monthly_rate / 100)")
+    b.step("months_needed", "Number of payments (rounded up)", "ceil(months_exact)", unit="months")
+
+
+@template("advanced")
+def refinance_savings(b: Builder) -> None:
+    """Net savings from refinancing a mortgage's remaining balance at a lower rate."""
+    b.person("person")
+    b.money("principal", 150_000, 700_000, step=5_000)
+    b.percent("old_rate", 6, 8.5, decimals=2)
+    term = b.choice("term", {"20-year": 20, "25-year": 25, "30-year": 30})
+    b.integer("years_paid", 2, term - 10, unit="years")
+    b.percent("new_rate", 3, 5.5, decimals=2)
+    b.money("closing_costs", 2_000, 12_000, step=250)
+    b.ask(
+        "{person} took out a {term} mortgage of {principal} at {old_rate} per year, compounded monthly, "
+        "with level end-of-month payments. After {years_paid} of payments, {person} refinances the "
+        "outstanding balance at {new_rate} (compounded monthly) over the remaining term, so the payoff "
+        "date does not change, and pays {closing_costs} of closing costs in cash. Ignoring the time value "
+        "of money, what are the net savings from refinancing: the fall in total remaining payments minus "
+        "the closing costs (negative if refinancing loses money)?"
+    )
+    b.step("old_monthly_rate", "Original monthly rate (%)", "old_rate / 12", unit="%")
+    b.step("old_payment", "Original monthly payment",
+           "principal * (old_monthly_rate / 100) / (1 - (1 + old_monthly_rate / 100) ** (-term * 12))", unit="$")
+    b.step("months_left", "Months remaining on the mortgage", "(term - years_paid) * 12")
+    b.step("balance", "Balance refinanced",
+           "old_payment * (1 - (1 + old_monthly_rate / 100) ** (-months_left)) / (old_monthly_rate / 100)",
+           unit="$")
+    b.step("new_monthly_rate", "New monthly rate (%)", "new_rate / 12", unit="%")
+    b.step("new_payment", "New monthly payment",
+           "balance * (new_monthly_rate / 100) / (1 - (1 + new_monthly_rate / 100) ** (-months_left))", unit="$")
+    b.step("monthly_saving", "Reduction in the monthly payment", "old_payment - new_payment", unit="$")
+    b.step("net_savings", "Net savings (payment reduction over the remaining term minus closing costs)",
+           "monthly_saving * months_left - closing_costs", unit="$")
