@@ -1,0 +1,153 @@
+"""ChainEval: step alignment of a model's reasoning against a verified gold trace.
+
+``score_batch`` is the entry point every host calls: it parses all outputs, embeds every
+predicted step of the batch in one call (gold steps come from a cache), builds the gated score
+matrices A = clip(cos) × gate, aligns the whole batch in one numba call and turns paths into
+metrics. See ../shared/design/CHAINEVAL.md for the specification it implements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from scorers.embeddings import Embedder, shared_embedder
+from scorers.gate import answer_correct, step_gate
+from scorers.kernel import MAX_SUM, MIN_COST, align_batch
+from scorers.params import ChainEvalParams, resolve
+from scorers.records import GoldSolution, GoldStep
+from scorers.steps import ParsedOutput, parse_output
+
+NUMERIC_FIELDS = ("chaineval", "fac", "step_precision", "step_recall", "step_f1",
+                  "n_gold_steps", "n_pred_steps", "parse_ok")
+"""Per-sample fields that hosts aggregate (first_error_step is None when nothing broke)."""
+CHUNK = 512
+
+
+@dataclass
+class ChainEvalResult:
+    chaineval: float
+    fac: float
+    step_precision: float
+    step_recall: float
+    step_f1: float
+    first_error_step: int | None
+    n_gold_steps: int
+    n_pred_steps: int
+    parse_ok: float
+    final_answer: str = ""
+    alignment: list[dict] = field(default_factory=list)
+
+    def scores(self) -> dict[str, float | int | None]:
+        """The metric fields without the alignment detail."""
+        out = asdict(self)
+        out.pop("alignment")
+        return out
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def embed_text(text: str, mask_numbers: bool) -> str:
+    """The form of a step's text that is embedded: trimmed, without closing punctuation, and
+    with digits masked as '#' when the profile asks for it."""
+    text = text.strip().rstrip(".;,").strip() or text.strip()
+    return _NUMBER.sub("#", text) if mask_numbers else text
+
+
+def score(gold: GoldSolution, output: str | None, profile: str | ChainEvalParams = "paper",
+          embedder: Embedder | None = None, **overrides) -> ChainEvalResult:
+    """Score one output (convenience over :func:`score_batch`)."""
+    return score_batch([gold], [output], profile, embedder, **overrides)[0]
+
+
+def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
+                profile: str | ChainEvalParams = "paper", embedder: Embedder | None = None,
+                progress: Callable[[int], None] | None = None, **overrides) -> list[ChainEvalResult]:
+    """Score ``outputs[k]`` against ``golds[k]`` for every k; ``progress(n)`` after each chunk."""
+    if len(golds) != len(outputs):
+        raise ValueError(f"{len(golds)} gold solutions but {len(outputs)} outputs")
+    params = resolve(profile, **overrides)
+    embedder = embedder or shared_embedder(params.embedding_model)
+    results: list[ChainEvalResult] = []
+    for start in range(0, len(golds), CHUNK):
+        chunk_golds = golds[start:start + CHUNK]
+        parsed = [parse_output(o if isinstance(o, str) else "") for o in outputs[start:start + CHUNK]]
+        results.extend(_score_chunk(chunk_golds, parsed, params, embedder))
+        if progress:
+            progress(len(chunk_golds))
+    return results
+
+
+def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, embedder: Embedder):
+    mask = params.mask_numbers
+    gold_vecs = embedder.encode_cached([embed_text(s.compare_text, mask) for g in golds for s in g.steps])
+    pred_vecs = embedder.encode_cached([embed_text(s.text, mask) for p in parsed for s in p.steps])
+    n = np.array([len(g.steps) for g in golds], dtype=np.int64)
+    m = np.array([len(p.steps) for p in parsed], dtype=np.int64)
+    A = np.zeros((len(golds), max(int(n.max(initial=0)), 1), max(int(m.max(initial=0)), 1)))
+    S = np.zeros_like(A)
+    gates = np.zeros_like(A)
+    gi = pi = 0
+    for k, (gold, out) in enumerate(zip(golds, parsed)):
+        nk, mk = n[k], m[k]
+        if nk and mk:
+            sim = np.clip(gold_vecs[gi:gi + nk] @ pred_vecs[pi:pi + mk].T, 0.0, 1.0)
+            gate = np.array([[step_gate(g.value, g.unit, p.value, p.text, params) for p in out.steps]
+                             for g in gold.steps])
+            S[k, :nk, :mk], gates[k, :nk, :mk] = sim, gate
+            A[k, :nk, :mk] = sim * gate
+        gi, pi = gi + nk, pi + mk
+    objective = MAX_SUM if params.objective == "max_sum" else MIN_COST
+    total, moves, pair_i, pair_j, n_pairs = align_batch(A, n, m, objective, params.gap_penalty)
+    return [
+        _metrics(golds[k], parsed[k], params, A[k], S[k], gates[k], total[k], moves[k],
+                 list(zip(pair_i[k, :n_pairs[k]].tolist(), pair_j[k, :n_pairs[k]].tolist())))
+        for k in range(len(golds))
+    ]
+
+
+def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, S, gates,
+             total: float, moves: int, pairs: list[tuple[int, int]]) -> ChainEvalResult:
+    n, m = len(gold.steps), len(out.steps)
+    if m == 0 or n == 0:
+        chain = 0.0
+    elif params.objective == "max_sum":
+        chain = 2.0 * total / (n + m)
+    else:
+        chain = 1.0 - total / moves if moves else 0.0
+    matched = [(i, j) for i, j in pairs if A[i, j] >= params.match_threshold]
+    recall = len({i for i, _ in matched}) / n if n else 0.0
+    precision = len({j for _, j in matched}) / m if m else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    ok_gold = {i for i, _ in matched}
+    first_error = next((i + 1 for i in range(n) if i not in ok_gold), None)
+    fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params)
+    alignment = [
+        {"gold": i + 1, "pred": j + 1, "similarity": round(float(S[i, j]), 4), "gate": float(gates[i, j]),
+         "score": round(float(A[i, j]), 4), "matched": bool(A[i, j] >= params.match_threshold)}
+        for i, j in pairs
+    ]
+    return ChainEvalResult(
+        chaineval=float(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=precision,
+        step_recall=recall, step_f1=f1, first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
+        parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
+        final_answer=out.final_answer_text, alignment=alignment,
+    )
+
+
+def gold_from_text(solution: str, problem_id: str = "") -> GoldSolution:
+    """Gold steps recovered from a solution's text (rows that carry only ``solution``)."""
+    parsed = parse_output(solution)
+    steps = tuple(
+        GoldStep(s.text, s.value.value if s.value else None, s.value.unit if s.value else "", s.text)
+        for s in parsed.steps
+    )
+    if parsed.final_answer is not None:
+        answer, unit = parsed.final_answer.value, parsed.final_answer.unit
+    else:
+        answer, unit = (parsed.final_answer_text or None), ""
+    return GoldSolution(steps, answer, unit, problem_id)

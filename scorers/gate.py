@@ -1,0 +1,81 @@
+"""The numeric (and categorical) gate N_ij, and final-answer correctness.
+
+A gold step's value decides what counts as agreement: numbers within a relative tolerance (with
+an absolute floor near zero), strings by normalised equality or a bag-of-words cosine (reference
+profile), booleans by the yes/no word a step ends on.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+
+from scorers.numbers import Number, compare_values
+from scorers.params import ChainEvalParams
+from scorers.records import Value
+
+_WORD = re.compile(r"\w+")
+_YES = {"yes", "true", "compliant", "accept", "approve", "approved", "passes", "pass"}
+_NO = {"no", "false", "non", "reject", "rejected", "fails", "fail", "not"}
+
+
+def normalise(text: str) -> str:
+    """Case-folded, NFKC, punctuation dropped, spaces collapsed."""
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+def final_clause(text: str) -> str:
+    """What a step concludes: the text after its last '=' or ':' (the whole text if neither)."""
+    cut = max(text.rfind("="), text.rfind(":"))
+    return text[cut + 1:] if cut >= 0 else text
+
+
+def numbers_agree(pred: Number, gold: float, gold_unit: str, tol: float, floor: float) -> bool:
+    """True when any reading of ``pred`` in gold's unit lies within ``tol`` of ``gold``."""
+    bound = tol * (abs(gold) + floor)
+    return any(abs(c - gold) <= bound for c in compare_values(pred, gold, gold_unit))
+
+
+def _bow_cosine(a: str, b: str) -> float:
+    ca, cb = Counter(normalise(a).split()), Counter(normalise(b).split())
+    dot = sum(ca[w] * cb[w] for w in ca)
+    norm = math.sqrt(sum(v * v for v in ca.values())) * math.sqrt(sum(v * v for v in cb.values()))
+    return dot / norm if norm else 0.0
+
+
+def text_agrees(gold: str | bool, pred_text: str, params: ChainEvalParams) -> bool:
+    """Categorical agreement between a gold string/bool and a step's (or answer's) text."""
+    if isinstance(gold, bool):
+        words = normalise(final_clause(pred_text)).split()
+        verdicts = [w in _YES for w in words if w in _YES or w in _NO]
+        return bool(verdicts) and verdicts[-1] == gold
+    if params.string_match == "bow":
+        return _bow_cosine(gold, pred_text) >= params.string_bow_min
+    target = normalise(gold)
+    clause = normalise(final_clause(pred_text))
+    return bool(target) and f" {target} " in f" {clause} "
+
+
+def step_gate(gold: Value, gold_unit: str, pred: Number | None, pred_text: str, params: ChainEvalParams) -> float:
+    """N_ij in {0, 1} (or the missing-value policy) for one gold step and one predicted step."""
+    if gold is None:
+        return 1.0
+    if isinstance(gold, (str, bool)):
+        return 1.0 if text_agrees(gold, pred_text, params) else 0.0
+    if pred is None:
+        return params.missing_value_gate
+    return 1.0 if numbers_agree(pred, float(gold), gold_unit, params.step_tol, params.abs_floor) else 0.0
+
+
+def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_text: str,
+                   params: ChainEvalParams) -> bool:
+    """Final-answer correctness (fac): within ``final_tol`` for numbers, agreement for text."""
+    if gold is None:
+        return False
+    if isinstance(gold, (str, bool)):
+        return text_agrees(gold, answer_text, params) if answer_text else False
+    if answer is None:
+        return False
+    return numbers_agree(answer, float(gold), gold_unit, params.final_tol, params.abs_floor)

@@ -1,0 +1,89 @@
+"""The numba kernel equals the plain-Python recurrence, and both equal brute force on small cases."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from scorers.kernel import MAX_SUM, MIN_COST, align_batch, align_python
+
+sizes = st.integers(min_value=0, max_value=15)
+cell = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+
+
+@st.composite
+def batches(draw):
+    count = draw(st.integers(min_value=1, max_value=12))
+    ns = [draw(sizes) for _ in range(count)]
+    ms = [draw(sizes) for _ in range(count)]
+    shape = (count, max(max(ns), 1), max(max(ms), 1))
+    A = draw(arrays(np.float64, shape, elements=cell))
+    if draw(st.booleans()):  # coarse values make ties common, which is where paths can differ
+        A = np.round(A * 4) / 4
+    return A, np.array(ns), np.array(ms)
+
+
+@settings(max_examples=400, deadline=None)
+@given(batch=batches(), objective=st.sampled_from([MAX_SUM, MIN_COST]),
+       gap=st.sampled_from([0.25, 0.1, 0.6]))
+def test_kernel_equals_python_recurrence(batch, objective, gap):
+    A, n, m = batch
+    total, moves, pi, pj, npairs = align_batch(A, n, m, objective, gap)
+    for b in range(len(A)):
+        ref_total, ref_moves, ref_pairs = align_python(A[b].tolist(), int(n[b]), int(m[b]), objective, gap)
+        assert total[b] == pytest.approx(ref_total, abs=1e-12)
+        assert moves[b] == ref_moves
+        assert list(zip(pi[b, :npairs[b]], pj[b, :npairs[b]])) == ref_pairs
+
+
+def _all_alignments(n, m):
+    """Every monotone set of pairs (strictly increasing in both indices)."""
+    cells = [(i, j) for i in range(n) for j in range(m)]
+    for k in range(min(n, m) + 1):
+        for combo in itertools.combinations(cells, k):
+            if all(a[0] < b[0] and a[1] < b[1] for a, b in zip(combo, combo[1:])):
+                yield combo
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(0, 4), m=st.integers(0, 4), data=st.data())
+def test_optimum_equals_brute_force(n, m, data):
+    A = data.draw(arrays(np.float64, (max(n, 1), max(m, 1)), elements=cell))
+    best_sum = max(sum(A[i, j] for i, j in combo) for combo in _all_alignments(n, m))
+    best_cost = min(sum(1 - A[i, j] for i, j in c) + 0.25 * (n + m - 2 * len(c)) for c in _all_alignments(n, m))
+    total, *_ = align_batch(A[None], np.array([n]), np.array([m]), MAX_SUM)
+    assert total[0] == pytest.approx(best_sum, abs=1e-12)
+    total, *_ = align_batch(A[None], np.array([n]), np.array([m]), MIN_COST, 0.25)
+    assert total[0] == pytest.approx(best_cost, abs=1e-12)
+
+
+def test_edge_shapes():
+    one = np.ones((1, 1, 1))
+    total, moves, pi, pj, npairs = align_batch(one, np.array([1]), np.array([1]), MAX_SUM)
+    assert (total[0], moves[0], npairs[0], pi[0, 0], pj[0, 0]) == (1.0, 1, 1, 0, 0)
+    row = np.array([[[0.1, 0.9, 0.2]]])
+    total, moves, pi, pj, npairs = align_batch(row, np.array([1]), np.array([3]), MAX_SUM)
+    assert total[0] == pytest.approx(0.9) and (pi[0, 0], pj[0, 0]) == (0, 1) and moves[0] == 3
+    total, moves, _, _, npairs = align_batch(np.zeros((1, 1, 1)), np.array([0]), np.array([0]), MIN_COST)
+    assert (total[0], moves[0], npairs[0]) == (0.0, 0, 0)
+    total, moves, _, _, npairs = align_batch(np.zeros((1, 3, 1)), np.array([3]), np.array([0]), MIN_COST)
+    assert (total[0], moves[0], npairs[0]) == (0.75, 3, 0)
+
+
+def test_a_pair_at_or_below_half_is_never_taken_under_min_cost():
+    A = np.full((1, 3, 3), 0.5)
+    *_, npairs = align_batch(A, np.array([3]), np.array([3]), MIN_COST, 0.25)
+    assert npairs[0] == 0
+    A = np.full((1, 3, 3), 0.51)
+    *_, npairs = align_batch(A, np.array([3]), np.array([3]), MIN_COST, 0.25)
+    assert npairs[0] == 3
+
+
+def test_bad_shapes_are_rejected():
+    with pytest.raises(ValueError):
+        align_batch(np.zeros((2, 2)), np.array([1]), np.array([1]))
+    with pytest.raises(ValueError):
+        align_batch(np.zeros((1, 2, 2)), np.array([3]), np.array([1]))
