@@ -101,16 +101,17 @@ def verify(
     else:
         chosen = _select(domain, topic, level, template)
         checks = [(t.generate(s), t) for t in chosen for s in seed_list(seeds)]
-    failures = []
+    failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("verifying", total=len(checks))
         for problem, tpl in checks:
             report = verify_problem(problem, regenerate=tpl)
             failures.extend(f"{report.problem_id}: {f}" for f in report.failures)
+            failing += not report.ok
             progress.advance(task)
     for line in failures[:50]:
         console.print(f"[red]FAIL[/] {escape(line)}", highlight=False)
     if failures:
-        console.print(f"[bold red]{len(failures)} failures[/] in {len(checks)} problems")
+        console.print(f"[bold red]{len(failures)} failures[/] in {failing} of {len(checks)} problems")
         raise typer.Exit(code=1)
     console.print(f"[bold green]all {len(checks)} problems verified[/]")
