@@ -32,6 +32,8 @@ def friendly(fn: F) -> F:
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
         except (ValueError, OSError, RuntimeError) as exc:
             err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
             raise typer.Exit(code=2) from None
@@ -56,7 +58,7 @@ def run() -> None:  # pragma: no cover - console entry
     app(prog_name="finchain")
 
 
-from finchain_tasks.cli import dataset, score  # noqa: E402,F401  (registers subcommands)
+from finchain_tasks.cli import dataset, lm_eval_cmd, score  # noqa: E402,F401  (registers subcommands)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(run())

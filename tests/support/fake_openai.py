@@ -1,0 +1,232 @@
+"""A small, real OpenAI-compatible HTTP server on 127.0.0.1 for offline tests.
+
+It serves ``POST /v1/chat/completions`` and ``POST /v1/completions`` (and ``GET /v1/models``)
+over a real socket, so clients exercise their whole HTTP path: connection, headers, status codes,
+JSON decoding, timeouts. What it answers comes from a *script*: a mapping from the 1-based number
+of a request (counted over both endpoints) to a fault, and a ``reply`` function for every other
+request. Faults::
+
+    FakeOpenAI(script={1: rate_limit(retry_after=0), 2: delay(5), 3: server_error(), 4: malformed()})
+
+Every request is recorded (path, headers, parsed body) in ``server.requests``, so a test can
+check what the client sent, how often it retried, and that no secret travelled where it should
+not. Use it as a context manager; ``base_url`` ends in ``/v1``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Union
+
+DEFAULT_REPLY = "Step 1: 2 + 2 = 4\nFinal answer: 4"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """What the server does instead of answering: an HTTP error, a stall, or a broken body."""
+
+    kind: str
+    """'status' (an error status with an OpenAI-style error body), 'delay' (answer late), 'malformed'."""
+    status: int = 200
+    retry_after: float | None = None
+    seconds: float = 0.0
+    body: bytes = b""
+
+
+def rate_limit(retry_after: float | None = 0) -> Fault:
+    """HTTP 429 with a ``Retry-After`` header (seconds) unless ``retry_after`` is None."""
+    return Fault("status", 429, retry_after=retry_after)
+
+
+def server_error(status: int = 500) -> Fault:
+    """An HTTP 5xx with an OpenAI-style error body."""
+    return Fault("status", status)
+
+
+def status(code: int) -> Fault:
+    """Any HTTP error status (401, 400, 503...)."""
+    return Fault("status", code)
+
+
+def delay(seconds: float) -> Fault:
+    """Answer normally, but only after ``seconds`` (longer than the client timeout, to force one)."""
+    return Fault("delay", seconds=seconds)
+
+
+def malformed(body: bytes = b'{"id": "chatcmpl-broken", "choices": [') -> Fault:
+    """HTTP 200 whose body is not valid JSON."""
+    return Fault("malformed", body=body)
+
+
+Reply = Union[str, Callable[[dict], str]]
+"""A fixed completion text, or a function of the request body that returns it."""
+
+
+@dataclass
+class Request:
+    number: int
+    path: str
+    headers: dict[str, str]
+    body: Any
+    fault: Fault | None = None
+    received: float = 0.0
+    """``time.monotonic()`` when the request arrived."""
+
+
+@dataclass
+class FakeOpenAI:
+    """The server; ``start()``/``stop()`` or ``with FakeOpenAI(...) as server:``."""
+
+    script: Mapping[int, Fault] = field(default_factory=dict)
+    reply: Reply = DEFAULT_REPLY
+    model: str = "fake"
+    requests: list[Request] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> FakeOpenAI:
+        handler = _make_handler(self)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-openai", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # -- request handling (called from server threads) ---------------------------------------
+    def _record(self, path: str, headers: dict[str, str], body: Any) -> Request:
+        with self._lock:
+            number = len(self.requests) + 1
+            req = Request(number, path, headers, body, self.script.get(number), time.monotonic())
+            self.requests.append(req)
+        return req
+
+    def _text_for(self, body: Any) -> str:
+        return self.reply(body) if callable(self.reply) else self.reply
+
+    def _wait(self, seconds: float) -> bool:
+        """Sleep, but wake up when the server stops; True when it is stopping."""
+        return self._stopping.wait(seconds)
+
+
+def _count_tokens(text: str) -> int:
+    return len(text.split())
+
+
+def _prompt_text(path: str, body: Any) -> str:
+    if not isinstance(body, dict):
+        return ""
+    if path.endswith("/chat/completions"):
+        return " ".join(str(m.get("content", "")) for m in body.get("messages", []) if isinstance(m, dict))
+    prompt = body.get("prompt", "")
+    return " ".join(prompt) if isinstance(prompt, list) else str(prompt)
+
+
+def completion_body(path: str, body: Any, text: str, model: str) -> dict:
+    """An OpenAI response object for ``text`` (chat or legacy completions shape), with usage."""
+    prompt_tokens, completion_tokens = _count_tokens(_prompt_text(path, body)), _count_tokens(text)
+    usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+             "total_tokens": prompt_tokens + completion_tokens}
+    created = int(time.time())
+    name = body.get("model", model) if isinstance(body, dict) else model
+    if path.endswith("/chat/completions"):
+        choice = {"index": 0, "finish_reason": "stop", "logprobs": None,
+                  "message": {"role": "assistant", "content": text}}
+        return {"id": "chatcmpl-fake", "object": "chat.completion", "created": created, "model": name,
+                "choices": [choice], "usage": usage}
+    choice = {"index": 0, "finish_reason": "stop", "logprobs": None, "text": text}
+    return {"id": "cmpl-fake", "object": "text_completion", "created": created, "model": name,
+            "choices": [choice], "usage": usage}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_state: FakeOpenAI  # set per server by _make_handler
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet test output
+        return
+
+    def _send(self, code: int, payload: bytes, headers: Mapping[str, str] | None = None) -> None:
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (e.g. its timeout fired): nothing to answer
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server naming
+        if self.path.rstrip("/").endswith("/models"):
+            model = self.server_state.model
+            body = {"object": "list", "data": [{"id": model, "object": "model", "owned_by": "fake"}]}
+            self._send(200, json.dumps(body).encode())
+        else:
+            self._send(404, json.dumps({"error": {"message": "not found"}}).encode())
+
+    def do_POST(self) -> None:  # noqa: N802
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            body: Any = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            body = raw.decode("utf-8", "replace")
+        path = self.path.split("?")[0].rstrip("/")
+        req = self.server_state._record(path, {k.lower(): v for k, v in self.headers.items()}, body)
+        if not (path.endswith("/chat/completions") or path.endswith("/completions")):
+            self._send(404, json.dumps({"error": {"message": f"no route {path}"}}).encode())
+            return
+        self._answer(req)
+
+    def _answer(self, req: Request) -> None:
+        state, fault = self.server_state, req.fault
+        if fault is not None and fault.kind == "status":
+            error = {"error": {"message": f"scripted HTTP {fault.status}", "type": "fake_error",
+                               "code": str(fault.status)}}
+            headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
+            self._send(fault.status, json.dumps(error).encode(), headers)
+            return
+        if fault is not None and fault.kind == "malformed":
+            self._send(200, fault.body)
+            return
+        if fault is not None and fault.kind == "delay" and state._wait(fault.seconds):
+            return  # server stopping
+        text = state._text_for(req.body)
+        self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model)).encode())
+
+
+def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
+    return type("FakeOpenAIHandler", (_Handler,), {"server_state": server})
