@@ -12,6 +12,8 @@ $(STAMP): pyproject.toml
 	# torch's CPU build first (a lone `torch` requirement would pull the CUDA build)
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e ".[all,dev]"
+	# the editable build leaves an egg-info here that would shadow the installed metadata
+	rm -rf finchain_tasks.egg-info
 	touch $(STAMP)
 
 run: $(STAMP)

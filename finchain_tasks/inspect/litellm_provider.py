@@ -1,0 +1,251 @@
+"""``--model litellm/<provider>/<model>``: any model litellm reaches, as an Inspect model provider.
+
+Inspect has no in-process litellm provider, so this package registers one
+(``@modelapi(name="litellm")``). Prefer Inspect's own provider where one exists
+(``openai/gpt-4.1-mini``, ``anthropic/...``): it knows the provider's features (tools, reasoning,
+batching) that this text-only bridge does not.
+
+Model args (``-M``): ``api_base`` (or ``--model-base-url``), ``api_key_env`` (the name of the
+environment variable holding the key; ``api_key`` also works and Inspect drops it from the log),
+``num_retries`` (litellm-side retries, default 0 so that Inspect's retry machinery owns retries),
+``timeout`` (seconds per request), ``retry_wait`` (first backoff in seconds, default 3 as Inspect's),
+and any other key, passed through to ``litellm.acompletion`` (``drop_params=true``, ``extra_body``...).
+
+Retries: ``should_retry`` classifies litellm's RateLimitError as a rate limit and Timeout,
+APIConnectionError, ServiceUnavailableError, BadGatewayError, InternalServerError (and any other
+5xx) as transient; ``retry_wait`` honours a server's ``Retry-After``. Usage comes from the
+response; cost is litellm's price for the model, or None when litellm has no price (never 0).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.model._model import RetryDecision
+from inspect_ai.model._model_call import ModelCall
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait")
+"""Model args this provider consumes; every other ``-M`` key goes to ``litellm.acompletion``."""
+MAX_RETRY_AFTER = 30 * 60
+"""The longest ``Retry-After`` honoured (as Inspect's own backoff cap)."""
+_CONFIG_PARAMS = {
+    "max_tokens": "max_tokens", "temperature": "temperature", "top_p": "top_p", "stop_seqs": "stop",
+    "seed": "seed", "frequency_penalty": "frequency_penalty", "presence_penalty": "presence_penalty",
+    "num_choices": "n", "logit_bias": "logit_bias", "top_k": "top_k", "logprobs": "logprobs",
+    "top_logprobs": "top_logprobs", "reasoning_effort": "reasoning_effort", "extra_headers": "extra_headers",
+    "extra_body": "extra_body",
+}
+"""Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
+_SECRET_WORDS = re.compile(r"key|secret|token|password|credential", re.IGNORECASE)
+"""Extra ``-M`` arguments whose names look like secrets are sent but never written to the log."""
+_STOP_REASONS = {"stop": "stop", "length": "max_tokens", "tool_calls": "tool_calls",
+                 "function_call": "tool_calls", "content_filter": "content_filter"}
+
+
+def import_litellm():
+    """litellm, quiet and offline-aware.
+
+    litellm 1.110 reads LITELLM_OFFLINE_MODE itself; older releases only know
+    LITELLM_LOCAL_MODEL_COST_MAP, so offline mode also sets that (else importing litellm fetches
+    the price map).
+    """
+    if os.environ.get("LITELLM_OFFLINE_MODE", "").strip().lower() == "true":
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        import litellm
+    except ImportError:
+        raise RuntimeError("the litellm model provider needs `pip install finchain-tasks[inspect]` "
+                           "(or `pip install litellm tenacity`)") from None
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+class LiteLLMAPI(ModelAPI):
+    """Chat completions through ``litellm.acompletion`` (text in, text out; no tools)."""
+
+    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
+                 config: GenerateConfig | None = None, **model_args: Any) -> None:
+        super().__init__(model_name, base_url=model_args.pop("api_base", None) or base_url, api_key=api_key,
+                         config=config or GenerateConfig())
+        self.litellm = import_litellm()
+        self.api_key_env = model_args.pop("api_key_env", None)
+        if self.api_key_env and self.api_key_env not in os.environ:
+            raise RuntimeError(f"api_key_env={self.api_key_env!r}: that environment variable is not set")
+        self.num_retries = int(model_args.pop("num_retries", 0))
+        timeout = model_args.pop("timeout", None)
+        self.timeout = float(timeout) if timeout is not None else None
+        self.first_wait = float(model_args.pop("retry_wait", 3.0))
+        self.extra = model_args
+
+    # -- the call ---------------------------------------------------------------------------
+    async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
+                       config: GenerateConfig) -> tuple[ModelOutput | Exception, ModelCall]:
+        if tools:
+            raise NotImplementedError("the finchain-tasks litellm provider does not pass tools; use Inspect's "
+                                      "own provider for this model (e.g. openai/..., anthropic/...)")
+        request = self.request(input, config)
+        key = self._key()
+        response = await self.litellm.acompletion(**request, **({"api_key": key} if key else {}))
+        logged = {k: v for k, v in request.items() if not _SECRET_WORDS.search(k)}
+        call = ModelCall.create(request=logged, response=response.model_dump())
+        return self.output(response), call
+
+    def request(self, input: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
+        """The acompletion arguments without the key (the log records them, less secret-looking extras)."""
+        request: dict[str, Any] = {"model": self.model_name, "messages": [_message(m) for m in input]}
+        for field, param in _CONFIG_PARAMS.items():
+            value = getattr(config, field, None)
+            if value is not None:
+                request[param] = value
+        if self.base_url:
+            request["api_base"] = self.base_url
+        if self.timeout is not None:
+            request["timeout"] = self.timeout
+        request["num_retries"] = self.num_retries
+        request.update(self.extra)
+        return request
+
+    def _key(self) -> str | None:
+        if self.api_key_env:
+            return os.environ.get(self.api_key_env)
+        return self.api_key
+
+    def output(self, response: Any) -> ModelOutput:
+        choices = [
+            ChatCompletionChoice(
+                message=ChatMessageAssistant(content=(c.message.content or ""), model=self.model_name,
+                                             source="generate"),
+                stop_reason=_STOP_REASONS.get(c.finish_reason or "", "unknown"),  # type: ignore[arg-type]
+            )
+            for c in response.choices
+        ]
+        return ModelOutput(model=response.model or self.model_name, choices=choices,
+                           usage=usage_of(response, self.cost(response)))
+
+    def cost(self, response: Any) -> float | None:
+        """litellm's price for this call, or None when litellm does not know the model's price."""
+        try:
+            self.litellm.get_model_info(model=self.model_name)
+            return float(self.litellm.completion_cost(completion_response=response, model=self.model_name))
+        except Exception:
+            return None
+
+    # -- Inspect's hooks ---------------------------------------------------------------------
+    def should_retry(self, ex: Exception) -> bool | RetryDecision:
+        lt = self.litellm
+        if isinstance(ex, lt.RateLimitError):
+            return RetryDecision.rate_limit(retry_after=retry_after(ex))
+        transient = (lt.Timeout, lt.APIConnectionError, lt.ServiceUnavailableError, lt.BadGatewayError,
+                     lt.InternalServerError)
+        if isinstance(ex, transient) or (_status(ex) or 0) >= 500:
+            return RetryDecision.transient(retry_after=retry_after(ex))
+        return RetryDecision.no()
+
+    def retry_wait(self):
+        return RetryAfterWait(self.first_wait)
+
+    def connection_key(self) -> str:
+        return f"{self.base_url or ''}:{self.model_name}"
+
+    def is_auth_failure(self, ex: Exception) -> bool:
+        return isinstance(ex, self.litellm.AuthenticationError)
+
+
+@modelapi(name="litellm")
+def litellm_api() -> type[ModelAPI]:
+    return LiteLLMAPI
+
+
+def _message(message: ChatMessage) -> dict[str, str]:
+    if message.role not in ("system", "user", "assistant"):
+        raise NotImplementedError(f"the litellm provider passes text messages only, not {message.role!r} messages")
+    return {"role": message.role, "content": message.text}
+
+
+def usage_of(response: Any, cost: float | None) -> ModelUsage:
+    """Inspect's usage from an OpenAI-style usage block (cached prompt tokens counted apart)."""
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return ModelUsage(total_cost=cost)
+    prompt, completion = int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0)
+    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None)
+    reasoning = getattr(getattr(usage, "completion_tokens_details", None), "reasoning_tokens", None)
+    return ModelUsage(
+        input_tokens=prompt - int(cached or 0), output_tokens=completion,
+        total_tokens=int(usage.total_tokens or prompt + completion),
+        input_tokens_cache_read=int(cached) if cached else None,
+        reasoning_tokens=int(reasoning) if reasoning else None, total_cost=cost,
+    )
+
+
+def _status(ex: BaseException) -> int | None:
+    code = getattr(ex, "status_code", None)
+    return code if isinstance(code, int) else None
+
+
+def _headers(ex: BaseException) -> dict[str, str]:
+    headers = getattr(ex, "litellm_response_headers", None)
+    if headers is None:
+        response = getattr(ex, "response", None)
+        headers = getattr(response, "headers", None)
+    try:
+        return {str(k).lower(): str(v) for k, v in dict(headers or {}).items()}
+    except (TypeError, ValueError):
+        return {}
+
+
+def retry_after(ex: BaseException | None) -> float | None:
+    """Seconds a server asked us to wait (``Retry-After`` as seconds or a date, or ``retry-after-ms``)."""
+    if ex is None:
+        return None
+    headers = _headers(ex)
+    try:
+        if "retry-after-ms" in headers:
+            return max(float(headers["retry-after-ms"]) / 1000, 0.0)
+        if "retry-after" in headers:
+            value = headers["retry-after"].strip()
+            try:
+                return max(float(value), 0.0)
+            except ValueError:
+                from datetime import datetime, timezone
+
+                return max((parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds(), 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return None
+
+
+class RetryAfterWait:
+    """Tenacity wait: the server's Retry-After when it gave one, else exponential backoff with jitter.
+
+    The backoff is Inspect's own shape (``initial * 2^(n-1)`` plus up to ``initial`` of jitter,
+    capped), written out so it does not depend on a tenacity version.
+    """
+
+    def __init__(self, initial: float = 3.0, maximum: float = MAX_RETRY_AFTER) -> None:
+        self.initial = initial
+        self.maximum = maximum
+
+    def __call__(self, retry_state: Any) -> float:
+        outcome = retry_state.outcome
+        after = retry_after(outcome.exception() if outcome is not None and outcome.failed else None)
+        if after is not None:
+            return min(after, self.maximum)
+        attempt = max(int(retry_state.attempt_number), 1)
+        backoff = self.initial * 2 ** min(attempt - 1, 60) + random.uniform(0, self.initial)
+        return min(backoff, self.maximum)

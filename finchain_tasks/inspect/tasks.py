@@ -1,0 +1,124 @@
+"""The ``finchain`` Inspect task: template-generated problems, the shared prompt, ChainEval scoring.
+
+``inspect eval finchain_tasks/finchain --model ... -T domain=personal_finance -T level=[easy,advanced]``.
+The selection (domains, topics, levels, templates) comes from the template registry, so new
+templates appear without changes here. Sample ids are the problem ids
+(``finchain/<domain>/<topic>/<template>/<seed>``); the gold steps travel in the sample metadata so
+that ``inspect score`` can re-score a log with another ChainEval profile without regenerating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import HeadlineMetric
+from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate, system_message
+
+from finchain_tasks.inspect.scorer import chaineval
+
+Names = str | list[str] | None
+
+
+def names(value: Names | Iterable[str]) -> list[str]:
+    """``None``, ``"a"``, ``"a,b"`` or ``["a", "b"]`` (``-T`` values are YAML-parsed) as a list."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v).strip() for v in value]
+
+
+def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool) -> list[int]:
+    """A count of seeds (consecutive from ``start_seed``, or fresh unseen ones) or an explicit list."""
+    from finchain_tasks.generate import seed_list
+
+    if isinstance(seeds, bool):
+        raise ValueError(f"seeds must be a count or a list of seeds, got {seeds!r}")
+    if isinstance(seeds, int):
+        return seed_list(seeds, start_seed, fresh)
+    if fresh or start_seed:
+        raise ValueError("give either an explicit list of seeds or fresh/start_seed, not both")
+    return [int(s) for s in seeds]
+
+
+def sample_of(problem) -> Sample:
+    """One problem as an Inspect sample (metadata: the problem's, plus the gold steps for re-scoring)."""
+    row = problem.to_dict()
+    gold = {"steps": row["steps"], "answer": row["answer"], "answer_unit": row["answer_unit"]}
+    return Sample(id=problem.id, input=problem.question, target=problem.solution,
+                  metadata={**problem.metadata(), "gold": gold})
+
+
+@task
+def finchain(
+    domain: Names = None,
+    level: Names = None,
+    topic: Names = None,
+    template: Names = None,
+    seeds: int | list[int] = 10,
+    fresh: bool = False,
+    start_seed: int = 0,
+    profile: str = "paper",
+    chaineval_params: dict[str, Any] | None = None,
+) -> Task:
+    """FinChain: verifiable multi-step financial reasoning, scored with ChainEval.
+
+    Args:
+        domain: Domain id(s) to include (default: all).
+        level: Difficulty level(s): easy, intermediate, advanced (default: all).
+        topic: Topic id(s) to include (default: all).
+        template: Template name(s) or ``domain/topic/name`` id(s) (default: all).
+        seeds: How many seeds per template (10 = the canonical split), or an explicit list of seeds.
+        fresh: Draw ``seeds`` unseen seeds instead (a contamination check: compare with the canonical split).
+        start_seed: First seed when ``seeds`` is a count.
+        profile: ChainEval profile, 'paper' or 'reference'.
+        chaineval_params: ChainEval parameters to override, e.g. ``{step_tol: 0.1}``.
+    """
+    from finchain_tasks import prompts
+    from finchain_tasks.engine import select
+    from finchain_tasks.generate import iter_problems
+
+    templates = select(names(domain), names(topic), names(level), names(template))
+    if not templates:
+        raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
+    seed_values = seeds_for(seeds, start_seed, fresh)
+    samples = [sample_of(p) for p in iter_problems(templates, seed_values)]
+    scorer = chaineval(profile, **(chaineval_params or {}))
+    return Task(
+        dataset=MemoryDataset(samples, name="finchain"),
+        solver=[system_message(prompts.SYSTEM_PROMPT), generate()],
+        scorer=scorer,
+        config=GenerateConfig(max_tokens=prompts.MAX_NEW_TOKENS),
+        version=_task_version(),
+        metadata=task_metadata(profile, chaineval_params or {}, seed_values, fresh),
+        headline_metric=HeadlineMetric(scorer="chaineval", score="chaineval", metric="mean"),
+    )
+
+
+def _task_version() -> str:
+    from finchain_tasks.versioning import task_version
+
+    return task_version()
+
+
+def task_metadata(profile: str, overrides: dict[str, Any], seeds: list[int], fresh: bool) -> dict[str, Any]:
+    """What a reader of the log needs to compare runs: versions, ChainEval parameters, embedder, seeds."""
+    import finchain_tasks
+    from finchain_tasks.versioning import recorded
+    from scorers.embeddings import shared_embedder
+    from scorers.params import resolve
+
+    params = resolve(profile, **overrides)
+    return {
+        "finchain_tasks_version": finchain_tasks.__version__,
+        "task_version": str(recorded()["version"]),
+        "task_fingerprint": recorded().get("fingerprint"),
+        "chaineval": params.to_dict(),
+        "embedder": shared_embedder(params.embedding_model).info,
+        "seeds": seeds,
+        "fresh_seeds": fresh,
+    }

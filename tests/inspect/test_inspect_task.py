@@ -1,0 +1,176 @@
+"""The finchain Inspect task and the chaineval scorer, in process with mockllm.
+
+The gold solution must score 1 on every key and a wrong answer 0; per-domain and per-level means
+must appear in the log; re-scoring the log with the ``reference`` profile must give exactly what
+``score_batch`` gives for the same (gold, output) pairs under that profile.
+"""
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai import score as inspect_score
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+from finchain_tasks import __version__, prompts
+from finchain_tasks.engine import all_templates
+from finchain_tasks.generate import CANONICAL_SEEDS, FRESH_SEED_FLOOR
+from finchain_tasks.inspect.scorer import SCORE_KEYS, chaineval
+from finchain_tasks.inspect.tasks import finchain
+from finchain_tasks.versioning import task_version
+from scorers.chaineval import score_batch
+from scorers.params import resolve
+
+WRONG = "Step 1: I cannot work this out from the question.\nFinal answer: unknown"
+"""A step with no value and a wrong final answer: every key must be 0 (first error: gold step 1)."""
+
+
+def _two_templates():
+    """Two templates that differ in domain and in level, found in the registry (not hard-coded)."""
+    templates = list(all_templates().values())
+    first = templates[0]
+    second = next(t for t in templates if t.domain != first.domain and t.level != first.level)
+    return first, second
+
+
+def test_default_task_is_the_canonical_split_of_every_template():
+    task = finchain()
+    templates = all_templates().values()
+    samples = list(task.dataset)
+    assert len(samples) == len(templates) * len(CANONICAL_SEEDS)
+    assert len({s.id for s in samples}) == len(samples)
+    assert {s.metadata["domain"] for s in samples} == {t.domain for t in templates}
+    assert {s.metadata["level"] for s in samples} == {t.level for t in templates}
+    first = next(iter(templates)).generate(0)
+    sample = samples[0]
+    assert sample.id == first.id and sample.input == first.question and sample.target == first.solution
+    assert {"domain", "topic", "level", "template", "seed", "gold"} <= set(sample.metadata)
+    assert task.version == task_version()
+    assert task.metadata["finchain_tasks_version"] == __version__
+    assert task.metadata["chaineval"] == resolve("paper").to_dict()
+    assert task.metadata["embedder"]["embedding_model"] == resolve("paper").embedding_model
+    assert task.headline_metric.scorer == "chaineval" and task.headline_metric.score == "chaineval"
+    assert task.headline_metric.metric == "mean"
+
+
+def test_selection_parameters_accept_lists_and_comma_text():
+    first, second = _two_templates()
+    by_list = finchain(domain=[first.domain, second.domain], level=[first.level, second.level], seeds=1)
+    by_text = finchain(domain=f"{first.domain},{second.domain}", level=f"{first.level}, {second.level}", seeds=1)
+    assert [s.id for s in by_list.dataset] == [s.id for s in by_text.dataset]
+    assert {s.metadata["level"] for s in by_list.dataset} == {first.level, second.level}
+    one = finchain(template=first.id, seeds=[3, 5])
+    assert [s.id for s in one.dataset] == [first.generate(3).id, first.generate(5).id]
+
+
+def test_fresh_seeds_avoid_the_canonical_split_and_are_recorded():
+    first, _ = _two_templates()
+    task = finchain(template=first.id, seeds=3, fresh=True)
+    seeds = [s.metadata["seed"] for s in task.dataset]
+    assert len(seeds) == 3 and all(seed >= FRESH_SEED_FLOOR for seed in seeds)
+    assert task.metadata["seeds"] == seeds and task.metadata["fresh_seeds"] is True
+
+
+@pytest.mark.parametrize("bad", [dict(domain="no_such_domain"), dict(level="impossible"),
+                                 dict(seeds=[1, 2], fresh=True), dict(profile="no_such_profile"),
+                                 dict(chaineval_params={"no_such_parameter": 1})])
+def test_bad_parameters_fail_before_any_sample_runs(bad):
+    with pytest.raises(ValueError):
+        finchain(**bad)
+
+
+def _mock(outputs_by_question: dict[str, str]):
+    """mockllm answering each question with its scripted text (samples run concurrently, in any order)."""
+
+    def answer(input, tools, tool_choice, config):
+        output = ModelOutput.from_content("mockllm/model", outputs_by_question[input[-1].text])
+        output.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)  # no tiktoken download
+        return output
+
+    return get_model("mockllm/model", custom_outputs=answer)
+
+
+def _metric(score, group: str, name: str) -> float:
+    """A grouped metric of an EvalScore by its group and name (the dict key carries Inspect's prefix)."""
+    found = [m.value for m in score.metrics.values() if m.group == group and m.name == name]
+    assert len(found) == 1, (group, name, list(score.metrics))
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def scored_log(tmp_path_factory):
+    """A paper-profile eval of 4 samples: gold answers for one template, wrong ones for the other."""
+    first, second = _two_templates()
+    task = finchain(template=[first.id, second.id], seeds=[0, 1])
+    outputs = {s.input: (s.target if s.metadata["template"] == first.name else WRONG) for s in task.dataset}
+    log = inspect_eval(task, model=_mock(outputs), display="none", log_dir=str(tmp_path_factory.mktemp("logs")))[0]
+    assert log.status == "success", log.error
+    assert sum(task.scorer[0].batcher.batch_sizes) == 4  # every sample went through the shared micro-batcher
+    return log, first, second, outputs
+
+
+def test_gold_scores_one_and_wrong_scores_zero_on_every_key(scored_log):
+    log, first, _, _ = scored_log
+    assert len(log.samples) == 4
+    for sample in log.samples:
+        value = sample.scores["chaineval"].value
+        assert set(value) == set(SCORE_KEYS)
+        if sample.metadata["template"] == first.name:
+            assert value["chaineval"] == pytest.approx(1.0, abs=1e-6)
+            assert {k: v for k, v in value.items() if k != "chaineval"} == {
+                "fac": 1.0, "step_f1": 1.0, "step_precision": 1.0, "step_recall": 1.0,
+                "first_error_step": 0.0, "parse_ok": 1.0}
+            assert sample.scores["chaineval"].answer == sample.target.splitlines()[-1].split(": ", 1)[1]
+        else:
+            assert {k: value[k] for k in ("chaineval", "fac", "step_f1", "step_precision", "step_recall")} == {
+                "chaineval": 0.0, "fac": 0.0, "step_f1": 0.0, "step_precision": 0.0, "step_recall": 0.0}
+            assert value["first_error_step"] == 1.0
+            assert sample.scores["chaineval"].answer == "unknown"
+
+
+def test_log_records_version_prompt_metrics_and_headline(scored_log):
+    log, first, second, _ = scored_log
+    assert log.eval.task_version == task_version()
+    assert log.eval.metadata["chaineval"]["profile"] == "paper"
+    assert [step.solver for step in log.plan.steps] == ["system_message", "generate"]
+    assert log.samples[0].messages[0].role == "system" and log.samples[0].messages[0].text == prompts.SYSTEM_PROMPT
+    scores = {s.name: s for s in log.results.scores}
+    assert set(scores) == set(SCORE_KEYS)
+    chain = scores["chaineval"]
+    assert chain.metrics["mean"].value == pytest.approx(0.5, abs=1e-6)
+    assert "stderr" in chain.metrics
+    assert _metric(chain, "domain", first.domain) == pytest.approx(1.0, abs=1e-6)
+    assert _metric(chain, "domain", second.domain) == 0.0
+    assert _metric(chain, "level", first.level) == pytest.approx(1.0, abs=1e-6)
+    assert _metric(chain, "level", second.level) == 0.0
+    assert _metric(scores["fac"], "domain", first.domain) == 1.0
+    assert log.results.headline.scorer == "chaineval" and log.results.headline.metric == "mean"
+
+
+def test_explanation_shows_the_alignment(scored_log):
+    log, first, _, _ = scored_log
+    gold_sample = next(s for s in log.samples if s.metadata["template"] == first.name)
+    explanation = gold_sample.scores["chaineval"].explanation
+    assert "| gold step | model step | similarity | gate | score | match |" in explanation
+    n_steps = gold_sample.metadata["n_steps"]
+    assert explanation.count("✓") == n_steps
+    assert "Unpaired gold steps: none" in explanation
+    alignment = gold_sample.scores["chaineval"].metadata["alignment"]
+    assert [(a["gold"], a["pred"]) for a in alignment] == [(k, k) for k in range(1, n_steps + 1)]
+
+
+def test_rescoring_the_log_with_the_reference_profile(scored_log):
+    log, first, _, outputs = scored_log
+    rescored = inspect_score(log, chaineval(profile="reference"), action="overwrite", display="none")
+    problems = {t.generate(seed).id: t.generate(seed) for t in _two_templates() for seed in (0, 1)}
+    ids = [s.id for s in rescored.samples]
+    expected = score_batch([problems[i].gold() for i in ids],
+                           [outputs[problems[i].question] for i in ids], profile="reference")
+    for sample, want in zip(rescored.samples, expected):
+        got = sample.scores["chaineval"]
+        assert got.metadata["profile"] == "reference"
+        for key in ("chaineval", "fac", "step_f1", "parse_ok"):
+            assert got.value[key] == pytest.approx(getattr(want, key), abs=1e-6), (sample.id, key)
+    wrong = next(s for s in rescored.samples if s.metadata["template"] != first.name)
+    paper = next(s for s in log.samples if s.id == wrong.id)
+    assert wrong.scores["chaineval"].value["chaineval"] != paper.scores["chaineval"].value["chaineval"]
+    assert {s.scorer for s in rescored.results.scores} == {"chaineval"}
+    assert rescored.results.scores[0].params["profile"] == "reference"
