@@ -1,0 +1,311 @@
+"""Load CFLUE knowledge questions from the official record schema, validating every record.
+
+The official files (the development split ``data/knowledge/knowledge.json`` of aliyun/cflue, or the
+full ModelScope release ``tongyi_dianjin/CFLUE``) are a JSON list of records::
+
+    {"名称": "<exam>", "task": "单项选择题" | "多项选择题" | "判断题", "question": "...",
+     "choices": "{'A': '...', 'B': '...'}", "answer": "ABD", "analysis": "..." | null}
+
+``choices`` is a *string* holding a Python dict literal. Records come from files we did not write,
+so that string is parsed syntactically and checked to be a dict of single letters to string
+constants *before* :func:`ast.literal_eval` sees it; nothing in a record is ever executed.
+
+Bad records are reported, never silently dropped: :func:`load_cflue` returns the valid records
+together with ``(index, reason)`` for every invalid one (``strict=True`` raises on the first). A
+file that cannot be read or parsed is one :class:`CflueDataError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+SINGLE = "单项选择题"
+MULTI = "多项选择题"
+TRUE_FALSE = "判断题"
+QUESTION_TYPES: dict[str, str] = {SINGLE: "single_choice", MULTI: "multiple_choice", TRUE_FALSE: "true_false"}
+"""The three official question types, with the English slug used in metadata."""
+
+REQUIRED_FIELDS = ("名称", "task", "question", "choices", "answer", "analysis")
+"""Every record carries all six keys; ``analysis`` may be null (211 of the 3,864 dev questions)."""
+
+MAX_MULTI_LETTERS = 5
+MAX_CHOICES_CHARS = 20_000
+"""A choices string longer than this is not a list of options; refuse before parsing it."""
+
+ENV_VAR = "CFLUE_PATH"
+SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "cflue" / "sample.json"
+"""Questions the project wrote itself in the official schema (not CFLUE data): demos and tests."""
+
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_OFFLINE_VARS = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
+_ANSWER_SEPARATORS = re.compile(r"[\s、,，;；/]+")
+
+
+class CflueDataError(ValueError):
+    """The CFLUE source cannot be used: missing, unparseable, or (with ``strict``) an invalid record."""
+
+
+@dataclass(frozen=True)
+class CflueRecord:
+    """One validated question. ``answer`` is sorted upper-case letters, all among ``choices``."""
+
+    id: str
+    index: int
+    exam: str
+    task: str
+    question: str
+    choices: dict[str, str]
+    answer: str
+    analysis: str | None
+
+    @property
+    def type_slug(self) -> str:
+        return QUESTION_TYPES[self.task]
+
+    @property
+    def valid_letters(self) -> str:
+        """The option letters of this question, e.g. ``"ABCD"``: what answer extraction may return."""
+        return "".join(sorted(self.choices))
+
+    def metadata(self) -> dict[str, Any]:
+        return {"exam": self.exam, "type": self.task, "type_slug": self.type_slug, "index": self.index,
+                "valid_letters": self.valid_letters, "has_analysis": self.analysis is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "index": self.index, "exam": self.exam, "task": self.task,
+                "question": self.question, "choices": dict(self.choices), "answer": self.answer,
+                "analysis": self.analysis}
+
+
+class CflueData(NamedTuple):
+    """What :func:`load_cflue` returns: the valid records and ``(index, reason)`` for the others."""
+
+    records: list[CflueRecord]
+    invalid: list[tuple[int, str]]
+    source: str
+
+
+def record_id(index: int, question: str) -> str:
+    """``cflue/<index>-<hash>``: the index keeps ids short and ordered, the hash of the question text
+    makes a silently reordered or edited file visible (the same index then gets a different id)."""
+    digest = hashlib.sha256(question.encode("utf-8")).hexdigest()[:8]
+    return f"cflue/{index}-{digest}"
+
+
+def parse_choices(text: Any) -> dict[str, str]:
+    """The choices dict from its string form, without executing anything.
+
+    The string must parse as one dict display whose keys are single upper-case letters and whose
+    values are string constants; only then is it handed to :func:`ast.literal_eval`. A real dict
+    (as some converted copies store it) is checked the same way. Raises ValueError with the reason.
+    """
+    if isinstance(text, Mapping):
+        choices = dict(text)
+    elif isinstance(text, str):
+        if len(text) > MAX_CHOICES_CHARS:
+            raise ValueError(f"choices string is longer than {MAX_CHOICES_CHARS} characters")
+        try:
+            tree = ast.parse(text.strip(), mode="eval")
+        except SyntaxError as exc:
+            raise ValueError(f"choices is not a Python dict literal ({exc.msg})") from None
+        if not isinstance(tree.body, ast.Dict):
+            raise ValueError(f"choices is not a dict literal (found {type(tree.body).__name__})")
+        nodes = [*tree.body.keys, *tree.body.values]
+        if not all(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in nodes):
+            raise ValueError("choices must map letters to plain strings (found a non-string or an expression)")
+        choices = ast.literal_eval(tree)
+    else:
+        raise ValueError(f"choices must be a string holding a dict literal, not {type(text).__name__}")
+    _check_choices(choices)
+    return dict(sorted(choices.items()))
+
+
+def _check_choices(choices: dict) -> None:
+    if len(choices) < 2:
+        raise ValueError(f"choices has {len(choices)} option(s); a question needs at least 2")
+    for key, value in choices.items():
+        if not (isinstance(key, str) and len(key) == 1 and "A" <= key <= "Z"):
+            raise ValueError(f"choice key {key!r} is not a single upper-case letter")
+        if not isinstance(value, str):
+            raise ValueError(f"choice {key} is not a string")
+
+
+def normalize_answer(answer: Any, task: str, choices: Mapping[str, str]) -> str:
+    """Sorted, de-duplicated upper-case letters, checked against the type and the option letters."""
+    if not isinstance(answer, str):
+        raise ValueError(f"answer must be a string of letters, not {type(answer).__name__}")
+    letters = _ANSWER_SEPARATORS.sub("", answer).upper()
+    if not letters:
+        raise ValueError("answer is empty")
+    if not letters.isascii() or not letters.isalpha():
+        raise ValueError(f"answer {answer!r} is not option letters")
+    unknown = sorted(set(letters) - set(choices))
+    if unknown:
+        raise ValueError(f"answer letter(s) {''.join(unknown)} not among the choices {''.join(sorted(choices))}")
+    norm = "".join(sorted(set(letters)))
+    if task in (SINGLE, TRUE_FALSE) and len(norm) != 1:
+        raise ValueError(f"a {task} has exactly one answer letter, got {answer!r}")
+    if task == MULTI and len(norm) > MAX_MULTI_LETTERS:
+        raise ValueError(f"a {MULTI} has 1-{MAX_MULTI_LETTERS} answer letters, got {answer!r}")
+    return norm
+
+
+def _text_field(row: Mapping, key: str) -> str:
+    value = row[key]
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"field {key!r} must be a non-empty string")
+    return value.strip()
+
+
+def validate_record(row: Any, index: int) -> CflueRecord:
+    """One raw record -> :class:`CflueRecord`, or ValueError saying what is wrong with it."""
+    if not isinstance(row, Mapping):
+        raise ValueError(f"record is a {type(row).__name__}, not a JSON object")
+    missing = [k for k in REQUIRED_FIELDS if k not in row]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(missing)}")
+    task = _text_field(row, "task")
+    if task not in QUESTION_TYPES:
+        raise ValueError(f"unknown question type {task!r} (expected one of {', '.join(QUESTION_TYPES)})")
+    question = _text_field(row, "question")
+    choices = parse_choices(row["choices"])
+    if task == TRUE_FALSE and sorted(choices) != ["A", "B"]:
+        raise ValueError(f"a {TRUE_FALSE} has exactly the options A and B (e.g. {{'A': '对', 'B': '错'}})")
+    answer = normalize_answer(row["answer"], task, choices)
+    analysis = row["analysis"]
+    if analysis is not None and not isinstance(analysis, str):
+        raise ValueError("field 'analysis' must be a string or null")
+    if isinstance(analysis, str) and not analysis.strip():
+        analysis = None  # an empty analysis is no analysis: the text metrics skip it like null
+    return CflueRecord(id=record_id(index, question), index=index, exam=_text_field(row, "名称"), task=task,
+                       question=question, choices=choices, answer=answer, analysis=analysis)
+
+
+def validate_rows(rows: Iterable[Any], source: str, *, strict: bool = False,
+                  lines: Sequence[int] | None = None) -> CflueData:
+    """Validate raw rows (from a file or a hub dataset); ``lines`` gives JSONL line numbers for messages."""
+    records: list[CflueRecord] = []
+    invalid: list[tuple[int, str]] = []
+    for index, row in enumerate(rows):
+        try:
+            records.append(validate_record(row, index))
+        except ValueError as exc:
+            where = f"line {lines[index]}: " if lines is not None else ""
+            reason = f"{where}{exc}"
+            if strict:
+                raise CflueDataError(f"{source}: record {index}: {reason}") from None
+            invalid.append((index, reason))
+    return CflueData(records, invalid, source)
+
+
+def read_rows(path: Path) -> tuple[list[Any], list[int] | None]:
+    """Raw rows of a JSON list or JSONL file (and the JSONL line of each row), or CflueDataError."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CflueDataError(f"{path}: cannot read CFLUE file ({exc})") from None
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        return _read_jsonl(path, text)
+    if not text.lstrip().startswith("["):
+        try:  # a .json holding one object is a wrong layout, not a one-line JSONL file
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            return _read_jsonl(path, text)
+        raise CflueDataError(f"{path}: expected a JSON list of records (or JSONL), found a {type(whole).__name__}")
+    try:
+        rows = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CflueDataError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    return rows, None
+
+
+def _read_jsonl(path: Path, text: str) -> tuple[list[Any], list[int]]:
+    rows, lines = [], []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise CflueDataError(f"{path}: line {lineno} (record {len(rows)}) is not valid JSON: {exc.msg}") from None
+        lines.append(lineno)
+    if not rows:
+        raise CflueDataError(f"{path}: no records (expected a JSON list or JSONL)")
+    return rows, lines
+
+
+def looks_like_hub_id(source: str) -> bool:
+    """``owner/name`` with no file suffix: a ModelScope/Hugging Face dataset id, not a local path."""
+    return bool(_HUB_ID.match(source)) and Path(source).suffix.lower() not in (".json", ".jsonl", ".ndjson")
+
+
+def _offline() -> bool:
+    return any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on") for v in _OFFLINE_VARS)
+
+
+def _hub_rows(source: str, split: str | None) -> list[Any]:
+    """Rows of a hub dataset through ``datasets`` (imported only here), or one clear CflueDataError."""
+    advice = (f"download the CFLUE file (e.g. data/knowledge/knowledge.json of github.com/aliyun/cflue, or the "
+              f"ModelScope release tongyi_dianjin/CFLUE) and pass its local path, or set {ENV_VAR}")
+    if _offline():
+        raise CflueDataError(f"{source}: not a local file, and hub datasets cannot be fetched offline: {advice}")
+    try:
+        import datasets
+    except ImportError:
+        raise CflueDataError(f"{source}: not a local file, and `datasets` is not installed: {advice}") from None
+    try:
+        loaded = datasets.load_dataset(source, split=split)
+    except Exception as exc:  # network, auth, unknown id: all end the same way for the user
+        raise CflueDataError(f"{source}: not a local file, and loading it as a hub dataset failed "
+                             f"({type(exc).__name__}: {exc}): {advice}") from None
+    if isinstance(loaded, Mapping):
+        if len(loaded) != 1:
+            raise CflueDataError(f"{source}: choose a split with split=... (available: {', '.join(loaded)})")
+        loaded = next(iter(loaded.values()))
+    return list(loaded)
+
+
+def load_cflue(source: str | os.PathLike | None = None, *, strict: bool = False, split: str | None = None) -> CflueData:
+    """Load and validate CFLUE questions.
+
+    ``source`` is a local JSON list / JSONL file, or (when no such file exists and it looks like
+    ``owner/name``) a hub dataset id read through ``datasets`` when online; default: ``$CFLUE_PATH``.
+    Returns :class:`CflueData`; invalid records are listed in ``.invalid`` as ``(index, reason)``,
+    or with ``strict=True`` the first one raises CflueDataError naming the file and record index.
+    """
+    if source is None:
+        source = os.environ.get(ENV_VAR, "").strip() or None
+    if source is None:
+        raise CflueDataError(f"no CFLUE data given: pass a path or set {ENV_VAR} (see finchain_tasks/cflue/README.md)")
+    path = Path(source).expanduser()
+    if path.is_file():
+        rows, lines = read_rows(path)
+        return validate_rows(rows, str(path), strict=strict, lines=lines)
+    if path.exists():
+        raise CflueDataError(f"{path}: not a file (pass the JSON/JSONL file itself)")
+    if looks_like_hub_id(str(source)):
+        return validate_rows(_hub_rows(str(source), split), str(source), strict=strict)
+    raise CflueDataError(f"{path}: CFLUE file not found (pass an existing JSON/JSONL file or set {ENV_VAR})")
+
+
+def select(records: Iterable[CflueRecord], *, types: Iterable[str] | None = None,
+           exams: Iterable[str] | None = None) -> list[CflueRecord]:
+    """Records of the given question types (Chinese name or slug) and exams; None keeps all."""
+    wanted_types = None
+    if types is not None:
+        slugs = {v: k for k, v in QUESTION_TYPES.items()}
+        wanted_types = {slugs.get(t, t) for t in types}
+        unknown = wanted_types - set(QUESTION_TYPES)
+        if unknown:
+            raise ValueError(f"unknown question type(s) {sorted(unknown)}; known: {[*QUESTION_TYPES, *slugs]}")
+    wanted_exams = set(exams) if exams is not None else None
+    return [r for r in records if (wanted_types is None or r.task in wanted_types)
+            and (wanted_exams is None or r.exam in wanted_exams)]

@@ -1,0 +1,236 @@
+"""CFLUE loader: the shipped sample, every malformed fixture, hub-id handling, and prompts."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from finchain_tasks.cflue import prompts
+from finchain_tasks.cflue.loader import (
+    MULTI,
+    SAMPLE_PATH,
+    SINGLE,
+    TRUE_FALSE,
+    CflueDataError,
+    load_cflue,
+    parse_choices,
+    record_id,
+    select,
+    validate_record,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+GOOD = {"名称": "证券从业资格", "task": SINGLE, "question": "目前我国A股市场实行的交易制度是（ ）。",
+        "choices": "{'A': 'T+0', 'B': 'T+1', 'C': 'T+2', 'D': 'T+3'}", "answer": "B", "analysis": "T+1。"}
+
+
+def _write(tmp_path, rows, name="data.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_sample_loads_clean_with_all_types_and_several_exams():
+    data = load_cflue(SAMPLE_PATH)
+    assert data.invalid == []
+    assert len(data.records) >= 36
+    types = {r.task for r in data.records}
+    assert types == {SINGLE, MULTI, TRUE_FALSE}
+    assert len({r.exam for r in data.records}) >= 8
+    assert any(r.analysis is None for r in data.records)
+    assert any(len(r.answer) >= 3 for r in data.records if r.task == MULTI)
+    assert all(r.choices == {"A": "对", "B": "错"} for r in data.records if r.task == TRUE_FALSE)
+    assert len({r.id for r in data.records}) == len(data.records)
+
+
+def test_record_fields_metadata_and_stable_id():
+    record = load_cflue(SAMPLE_PATH).records[0]
+    assert record.id == record_id(0, record.question)
+    assert record.id.startswith("cflue/0-") and len(record.id.split("-")[-1]) == 8
+    assert record.metadata()["exam"] == record.exam
+    assert record.metadata()["type"] == record.task
+    assert record.metadata()["type_slug"] in {"single_choice", "multiple_choice", "true_false"}
+    assert record.valid_letters == "".join(sorted(record.choices))
+    assert record_id(0, "甲") != record_id(0, "乙") and record_id(0, "甲") == record_id(0, "甲")
+
+
+def test_env_var_supplies_the_path(monkeypatch):
+    monkeypatch.setenv("CFLUE_PATH", str(SAMPLE_PATH))
+    assert len(load_cflue().records) == len(load_cflue(SAMPLE_PATH).records)
+
+
+def test_no_source_at_all_says_how_to_give_one(monkeypatch):
+    monkeypatch.delenv("CFLUE_PATH", raising=False)
+    with pytest.raises(CflueDataError, match="CFLUE_PATH"):
+        load_cflue()
+
+
+def test_jsonl_is_accepted_and_equivalent(tmp_path):
+    rows = json.loads(SAMPLE_PATH.read_text(encoding="utf-8"))
+    path = tmp_path / "knowledge.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n\n", encoding="utf-8")
+    assert load_cflue(path).records == load_cflue(SAMPLE_PATH).records
+
+
+@pytest.mark.parametrize(("fixture", "index", "reason"), [
+    ("choices_not_dict.json", 1, "not a dict literal"),
+    ("answer_not_in_choices.json", 1, "not among the choices"),
+    ("unknown_type.json", 1, "unknown question type '填空题'"),
+    ("missing_field.json", 2, "missing field(s) answer"),
+    ("choices_code.json", 1, "not a dict literal"),
+])
+def test_invalid_records_are_reported_and_strict_raises(fixture, index, reason):
+    data = load_cflue(FIXTURES / fixture)
+    assert [i for i, _ in data.invalid][0] == index
+    assert reason in data.invalid[0][1]
+    assert len(data.records) >= 1  # the good record before it is kept
+    with pytest.raises(CflueDataError) as info:
+        load_cflue(FIXTURES / fixture, strict=True)
+    assert fixture in str(info.value) and f"record {index}" in str(info.value) and reason in str(info.value)
+
+
+def test_jsonl_invalid_record_names_its_line(tmp_path):
+    path = tmp_path / "dev.jsonl"
+    path.write_text(json.dumps(GOOD, ensure_ascii=False) + "\n\n" + json.dumps({**GOOD, "answer": "Q"}) + "\n",
+                    encoding="utf-8")
+    data = load_cflue(path)
+    assert data.invalid == [(1, "line 3: answer letter(s) Q not among the choices ABCD")]
+    with pytest.raises(CflueDataError, match=r"dev\.jsonl: record 1: line 3: answer letter"):
+        load_cflue(path, strict=True)
+
+
+def test_bad_json_names_file_and_line():
+    with pytest.raises(CflueDataError, match=r"bad_json\.json: invalid JSON at line \d+"):
+        load_cflue(FIXTURES / "bad_json.json")
+
+
+def test_jsonl_bad_line_names_file_and_line():
+    with pytest.raises(CflueDataError, match=r"bad_line\.jsonl: line 2 \(record 1\) is not valid JSON"):
+        load_cflue(FIXTURES / "bad_line.jsonl")
+
+
+def test_code_in_choices_is_never_executed(tmp_path, monkeypatch, capfd):
+    monkeypatch.chdir(tmp_path)
+    data = load_cflue(FIXTURES / "choices_code.json")
+    assert [i for i, _ in data.invalid] == [1, 2]
+    assert "expression" in data.invalid[1][1]
+    assert not (tmp_path / "cflue_pwned_marker").exists()
+    assert not (tmp_path / "cflue_pwned_marker2").exists()
+    assert "pwned" not in capfd.readouterr().out
+
+
+def test_the_code_fixture_is_a_live_payload(tmp_path, monkeypatch):
+    """Guard for the test above: evaluating the payload really would leave the marker file."""
+    monkeypatch.chdir(tmp_path)
+    payload = json.loads((FIXTURES / "choices_code.json").read_text(encoding="utf-8"))[2]["choices"]
+    eval(payload)  # deliberately, in a temporary directory, to prove the fixture bites
+    assert (tmp_path / "cflue_pwned_marker2").read_text() == "pwned"
+
+
+def test_missing_file_is_one_clear_error(tmp_path):
+    with pytest.raises(CflueDataError, match="knowledge.json: CFLUE file not found"):
+        load_cflue(tmp_path / "knowledge.json")
+    with pytest.raises(CflueDataError, match="not a file"):
+        load_cflue(tmp_path)
+
+
+def test_hub_id_offline_says_to_download(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(CflueDataError, match="tongyi_dianjin/CFLUE.*offline.*download.*local path"):
+        load_cflue("tongyi_dianjin/CFLUE")
+
+
+def test_hub_rows_go_through_the_same_validation(monkeypatch, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    monkeypatch.chdir(tmp_path)
+    for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.delenv(var, raising=False)
+    calls = []
+
+    def fake_load_dataset(name, split=None):  # stands in for the network, not for the loader
+        calls.append((name, split))
+        return {"train": [GOOD, {**GOOD, "answer": "Z"}]}
+
+    monkeypatch.setattr(datasets, "load_dataset", fake_load_dataset)
+    data = load_cflue("someone/cflue-copy")
+    assert calls == [("someone/cflue-copy", None)]
+    assert len(data.records) == 1 and data.invalid[0][0] == 1 and data.source == "someone/cflue-copy"
+
+    def failing(name, split=None):
+        raise ConnectionError("no route to host")
+
+    monkeypatch.setattr(datasets, "load_dataset", failing)
+    with pytest.raises(CflueDataError, match="ConnectionError.*download the CFLUE file"):
+        load_cflue("someone/cflue-copy")
+
+
+@pytest.mark.parametrize(("changes", "reason"), [
+    ({"answer": "AB"}, "exactly one answer letter"),
+    ({"task": MULTI, "answer": "ABCDEF",
+      "choices": "{'A': '1', 'B': '2', 'C': '3', 'D': '4', 'E': '5', 'F': '6'}"}, "1-5 answer letters"),
+    ({"task": TRUE_FALSE, "choices": "{'A': '对', 'B': '错', 'C': '不确定'}", "answer": "A"}, "options A and B"),
+    ({"answer": ""}, "answer is empty"),
+    ({"answer": 1}, "answer must be a string"),
+    ({"answer": "B1"}, "not option letters"),
+    ({"question": "  "}, "'question' must be a non-empty string"),
+    ({"analysis": 3}, "'analysis' must be a string or null"),
+    ({"choices": "{'A': 'x'}"}, "at least 2"),
+    ({"choices": "{'a': 'x', 'b': 'y'}", "answer": "a"}, "not a single upper-case letter"),
+    ({"choices": "{'A': 1, 'B': 2}"}, "plain strings"),
+    ({"choices": "{'A': 'x', 'B': 'y'"}, "not a Python dict literal"),
+    ({"choices": "{'A': 'x', " + "'B': 'y', " * 3000 + "}"}, "longer than"),
+    ({"choices": 42}, "must be a string"),
+])
+def test_record_rules(changes, reason):
+    with pytest.raises(ValueError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        validate_record({**GOOD, **changes}, 0)
+
+
+def test_answers_are_normalised_and_real_dicts_accepted():
+    record = validate_record({**GOOD, "task": MULTI, "answer": "d, a、b"}, 0)
+    assert record.answer == "ABD"
+    record = validate_record({**GOOD, "choices": {"B": "T+1", "A": "T+0"}, "analysis": " "}, 3)
+    assert list(record.choices) == ["A", "B"] and record.analysis is None and record.index == 3
+    true_false = {**GOOD, "task": TRUE_FALSE, "choices": "{'A': '对', 'B': '错'}", "answer": "b"}
+    assert validate_record(true_false, 0).answer == "B"
+
+
+def test_parse_choices_keeps_the_text():
+    assert parse_choices("{'A': '股票', 'B': \"债券's\"}") == {"A": "股票", "B": "债券's"}
+
+
+def test_non_object_rows_and_non_list_files(tmp_path):
+    data = load_cflue(_write(tmp_path, [GOOD, [1, 2], "x"]))
+    assert [i for i, _ in data.invalid] == [1, 2] and "not a JSON object" in data.invalid[0][1]
+    path = tmp_path / "obj.json"
+    path.write_text('{"records": []}', encoding="utf-8")
+    with pytest.raises(CflueDataError, match="obj.json: expected a JSON list of records"):
+        load_cflue(path)
+
+
+def test_select_by_type_and_exam():
+    records = load_cflue(SAMPLE_PATH).records
+    tf = select(records, types=["true_false"])
+    assert tf and all(r.task == TRUE_FALSE for r in tf)
+    assert select(records, types=[TRUE_FALSE]) == tf
+    both = select(records, types=[SINGLE], exams=["基金从业资格"])
+    assert both and all(r.task == SINGLE and r.exam == "基金从业资格" for r in both)
+    with pytest.raises(ValueError, match="unknown question type"):
+        select(records, types=["essay"])
+
+
+def test_prompts_follow_the_official_shape():
+    records = load_cflue(SAMPLE_PATH).records
+    single = next(r for r in records if r.task == SINGLE)
+    multi = next(r for r in records if r.task == MULTI)
+    tf = next(r for r in records if r.task == TRUE_FALSE)
+    text = prompts.record_prompt(single)
+    assert single.question in text and "A. " in text and single.exam in text
+    assert "只返回一个选项字母" in text and text.index("答案：") < text.index("解析：")
+    assert "可能有多个正确选项" in prompts.record_prompt(multi)
+    assert "只返回一个选项字母" in prompts.record_prompt(tf) and "A. 对\nB. 错" in prompts.record_prompt(tf)
+    cot = prompts.record_prompt(single, cot=True)
+    assert cot.index("解析：") < cot.index("答案：<")
+    messages = prompts.chat_messages(multi)
+    assert [m["role"] for m in messages] == ["system", "user"] and messages[0]["content"] == prompts.SYSTEM_PROMPT
