@@ -38,7 +38,7 @@ def _align_range(A, n, m, cut, skip, lo, hi, score, moves, pair_i, pair_j, n_pai
     """
     n_max, m_max = A.shape[1], A.shape[2]
     D = np.zeros((n_max + 1, m_max + 1))
-    trail = np.zeros((max(n_max, m_max) + 1, 2), np.int64)
+    trail = np.zeros((max(n_max, m_max) + 1, 2), np.int32)
     for b in range(lo, hi):
         nb, mb = n[b], m[b]
         for i in range(nb + 1):
@@ -102,7 +102,7 @@ def align_batch(A: np.ndarray, n: np.ndarray, m: np.ndarray, objective: int = MA
     cut, skip = (0.0, 0.0) if objective == MAX_SUM else (1.0, float(gap))
     batch, k_max = len(A), max(min(A.shape[1], A.shape[2]), 1)
     score, moves, n_pairs = np.zeros(batch), np.zeros(batch, np.int64), np.zeros(batch, np.int64)
-    pair_i, pair_j = np.full((batch, k_max), -1, np.int64), np.full((batch, k_max), -1, np.int64)
+    pair_i, pair_j = np.full((batch, k_max), -1, np.int32), np.full((batch, k_max), -1, np.int32)
     outputs = (score, moves, pair_i, pair_j, n_pairs)
     workers = max(1, min(os.cpu_count() or 1, batch // _PAIRS_PER_THREAD))
     bounds = np.linspace(0, batch, workers + 1).astype(np.int64)
