@@ -20,7 +20,7 @@ import logging
 
 logger = logging.getLogger(__name__)
 
-BARE_NAMES = {"finchain": "finchain_tasks/finchain"}
+BARE_NAMES = {"finchain": "finchain_tasks/finchain", "cflue": "finchain_tasks/cflue"}
 """Short task name -> full registry name."""
 
 

@@ -35,6 +35,7 @@ MANIFEST = ".finchain-install.json"
 def main(argv: list[str] | None = None) -> int:
     """Run lm-eval's CLI with FinChain's tasks and backends available."""
     import finchain_tasks.lm_eval.models  # noqa: F401  (registers finchain-oracle)
+    from finchain_tasks.cflue import CflueDataError
 
     cli, args = _parse(sys.argv[1:] if argv is None else argv)
     try:
@@ -51,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
 
         setup_logging()  # after the swap: its handler keeps the stream it finds
         cli.execute(args)
+    except CflueDataError as exc:  # a bad CFLUE path or file: the loader's message, not a traceback
+        print(f"finchain-lm-eval: error: {exc}", file=sys.stderr)
+        return 2
     finally:
         sys.stdout, sys.stderr = streams
         scrub(out_dir, before, secrets)
