@@ -58,7 +58,7 @@ def run() -> None:  # pragma: no cover - console entry
     app(prog_name="finchain")
 
 
-from finchain_tasks.cli import dataset, lm_eval_cmd, score  # noqa: E402,F401  (registers subcommands)
+from finchain_tasks.cli import dataset, lm_eval_cmd, models_cmd, runs_cmd, score  # noqa: E402,F401  (registers subcommands)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(run())

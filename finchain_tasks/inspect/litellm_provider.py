@@ -9,7 +9,10 @@ Model args (``-M``): ``api_base`` (or ``--model-base-url``), ``api_key_env`` (th
 environment variable holding the key; ``api_key`` also works and Inspect drops it from the log),
 ``num_retries`` (litellm-side retries, default 0 so that Inspect's retry machinery owns retries),
 ``timeout`` (seconds per request), ``retry_wait`` (first backoff in seconds, default 3 as Inspect's),
-and any other key, passed through to ``litellm.acompletion`` (``drop_params=true``, ``extra_body``...).
+``response_cache`` (a SQLite file: answers are read from it before a request is sent and written to it
+after a success; default: the path in ``FINCHAIN_RESPONSE_CACHE``, else no cache; see
+:mod:`finchain_tasks.runs.cache`), and any other key, passed through to ``litellm.acompletion``
+(``drop_params=true``, ``extra_body``...).
 
 Retries: ``should_retry`` classifies litellm's RateLimitError as a rate limit and Timeout,
 APIConnectionError, ServiceUnavailableError, BadGatewayError, InternalServerError (and any other
@@ -39,7 +42,7 @@ from inspect_ai.model._model import RetryDecision
 from inspect_ai.model._model_call import ModelCall
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait")
+PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache")
 """Model args this provider consumes; every other ``-M`` key goes to ``litellm.acompletion``."""
 MAX_RETRY_AFTER = 30 * 60
 """The longest ``Retry-After`` honoured (as Inspect's own backoff cap)."""
@@ -51,7 +54,7 @@ _CONFIG_PARAMS = {
     "extra_body": "extra_body",
 }
 """Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
-_SECRET_WORDS = re.compile(r"key|secret|token|password|credential", re.IGNORECASE)
+_SECRET_WORDS = re.compile(r"(?:^|_)(?:api_?key|key|secret|token|password|passwd|credentials?)(?:$|_)", re.IGNORECASE)
 """Extra ``-M`` arguments whose names look like secrets are sent but never written to the log."""
 _STOP_REASONS = {"stop": "stop", "length": "max_tokens", "tool_calls": "tool_calls",
                  "function_call": "tool_calls", "content_filter": "content_filter"}
@@ -90,6 +93,7 @@ class LiteLLMAPI(ModelAPI):
         timeout = model_args.pop("timeout", None)
         self.timeout = float(timeout) if timeout is not None else None
         self.first_wait = float(model_args.pop("retry_wait", 3.0))
+        self.response_cache = model_args.pop("response_cache", None)
         self.extra = model_args
 
     # -- the call ---------------------------------------------------------------------------
@@ -99,11 +103,33 @@ class LiteLLMAPI(ModelAPI):
             raise NotImplementedError("the finchain-tasks litellm provider does not pass tools; use Inspect's "
                                       "own provider for this model (e.g. openai/..., anthropic/...)")
         request = self.request(input, config)
-        key = self._key()
-        response = await self.litellm.acompletion(**request, **({"api_key": key} if key else {}))
         logged = {k: v for k, v in request.items() if not _SECRET_WORDS.search(k)}
-        call = ModelCall.create(request=logged, response=response.model_dump())
-        return self.output(response), call
+        cache, cache_key = self._cache(request)
+        if cache is not None and (hit := cache.get(cache_key)) is not None:
+            output = ModelOutput.model_validate_json(hit)
+            output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
+            return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
+        key = self._key()
+        try:
+            response = await self.litellm.acompletion(**request, **({"api_key": key} if key else {}))
+        except _api_error() as ex:
+            # Inspect renders every failed attempt's traceback with rich, in the event loop: litellm's
+            # chained 50-frame tracebacks take about a second each on a small CPU and stall every request
+            # in flight. The exception (status, headers, message) is unchanged; only its stack is cut here.
+            raise ex.with_traceback(None) from None
+        output = self.output(response)
+        if cache is not None:
+            cache.put(cache_key, self.model_name, request, output.model_dump_json())
+        return output, ModelCall.create(request=logged, response=response.model_dump())
+
+    def _cache(self, request: dict[str, Any]) -> tuple[Any, str]:
+        """The response cache for this call and the request's key there, or (None, "") without a cache."""
+        from finchain_tasks.runs.cache import CACHE_ENV, open_cache, request_key
+
+        path = self.response_cache or os.environ.get(CACHE_ENV, "").strip()
+        if not path:
+            return None, ""
+        return open_cache(os.path.abspath(str(path))), request_key(request, epoch=_epoch())
 
     def request(self, input: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
         """The acompletion arguments without the key (the log records them, less secret-looking extras)."""
@@ -169,6 +195,23 @@ class LiteLLMAPI(ModelAPI):
 @modelapi(name="litellm")
 def litellm_api() -> type[ModelAPI]:
     return LiteLLMAPI
+
+
+def _api_error() -> type[Exception]:
+    """The base of litellm's provider exceptions (they subclass the openai client's)."""
+    import openai
+
+    return openai.OpenAIError
+
+
+def _epoch() -> int | None:
+    """The epoch of the sample being generated (Inspect's own cache keys on it too), or None."""
+    try:
+        from inspect_ai.model._cache import epoch
+
+        return epoch.get(None)
+    except Exception:  # a private API: without it every epoch shares one answer
+        return None
 
 
 def _message(message: ChatMessage) -> dict[str, str]:

@@ -33,16 +33,23 @@ def names(value: Names | Iterable[str]) -> list[str]:
 
 
 def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool) -> list[int]:
-    """A count of seeds (consecutive from ``start_seed``, or fresh unseen ones) or an explicit list."""
-    from finchain_tasks.generate import seed_list
+    """A count of seeds (consecutive from ``start_seed``, or fresh unseen ones) or an explicit list.
+
+    An explicit list with ``fresh`` names fresh seeds drawn earlier (a resumed run must ask for the
+    same ones): each must lie outside the canonical range.
+    """
+    from finchain_tasks.generate import FRESH_SEED_FLOOR, seed_list
 
     if isinstance(seeds, bool):
         raise ValueError(f"seeds must be a count or a list of seeds, got {seeds!r}")
     if isinstance(seeds, int):
         return seed_list(seeds, start_seed, fresh)
-    if fresh or start_seed:
-        raise ValueError("give either an explicit list of seeds or fresh/start_seed, not both")
-    return [int(s) for s in seeds]
+    if start_seed:
+        raise ValueError("give either an explicit list of seeds or start_seed, not both")
+    values = [int(s) for s in seeds]
+    if fresh and any(s < FRESH_SEED_FLOOR for s in values):
+        raise ValueError(f"fresh seeds lie at or above {FRESH_SEED_FLOOR}; got {values}")
+    return values
 
 
 def sample_of(problem) -> Sample:
@@ -73,7 +80,8 @@ def finchain(
         topic: Topic id(s) to include (default: all).
         template: Template name(s) or ``domain/topic/name`` id(s) (default: all).
         seeds: How many seeds per template (10 = the canonical split), or an explicit list of seeds.
-        fresh: Draw ``seeds`` unseen seeds instead (a contamination check: compare with the canonical split).
+        fresh: Draw ``seeds`` unseen seeds instead (a contamination check: compare with the canonical split);
+            with an explicit list, marks those (non-canonical) seeds as fresh ones drawn earlier.
         start_seed: First seed when ``seeds`` is a count.
         profile: ChainEval profile, 'paper' or 'reference'.
         chaineval_params: ChainEval parameters to override, e.g. ``{step_tol: 0.1}``.

@@ -8,6 +8,10 @@ request. Faults::
 
     FakeOpenAI(script={1: rate_limit(retry_after=0), 2: delay(5), 3: server_error(), 4: malformed()})
 
+A ``rule`` (a function of the parsed request body returning a Fault or None) adds faults by
+content, for requests the script does not name: e.g. one prompt that always gets HTTP 400.
+``latency`` delays every normal answer by that many seconds (a slow server, for kill tests).
+
 Every request is recorded (path, headers, parsed body) in ``server.requests``, so a test can
 check what the client sent, how often it retried, and that no secret travelled where it should
 not. Use it as a context manager; ``base_url`` ends in ``/v1``.
@@ -76,6 +80,8 @@ class Request:
     fault: Fault | None = None
     received: float = 0.0
     """``time.monotonic()`` when the request arrived."""
+    answered: bool = False
+    """True once a normal answer (HTTP 200, valid JSON) was written to the client."""
 
 
 @dataclass
@@ -86,6 +92,8 @@ class FakeOpenAI:
     reply: Reply = DEFAULT_REPLY
     model: str = "fake"
     requests: list[Request] = field(default_factory=list)
+    rule: Callable[[Any], Fault | None] | None = None
+    latency: float = 0.0
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -129,7 +137,10 @@ class FakeOpenAI:
     def _record(self, path: str, headers: dict[str, str], body: Any) -> Request:
         with self._lock:
             number = len(self.requests) + 1
-            req = Request(number, path, headers, body, self.script.get(number), time.monotonic())
+            fault = self.script.get(number)
+            if fault is None and self.rule is not None:
+                fault = self.rule(body)
+            req = Request(number, path, headers, body, fault, time.monotonic())
             self.requests.append(req)
         return req
 
@@ -178,7 +189,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet test output
         return
 
-    def _send(self, code: int, payload: bytes, headers: Mapping[str, str] | None = None) -> None:
+    def _send(self, code: int, payload: bytes, headers: Mapping[str, str] | None = None) -> bool:
         try:
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
@@ -187,8 +198,10 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(payload)
+            self.wfile.flush()
+            return True
         except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (e.g. its timeout fired): nothing to answer
+            return False  # the client gave up (e.g. its timeout fired): nothing to answer
 
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         if self.path.rstrip("/").endswith("/models"):
@@ -224,8 +237,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault is not None and fault.kind == "delay" and state._wait(fault.seconds):
             return  # server stopping
+        if state.latency and state._wait(state.latency):
+            return
         text = state._text_for(req.body)
-        self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model)).encode())
+        req.answered = self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model)).encode())
 
 
 def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:

@@ -1,0 +1,123 @@
+"""Harness overhead: requests per second that each way of running FinChain drives through a zero-latency
+OpenAI-compatible server (FakeOpenAI on 127.0.0.1, in this process; every client in its own subprocess).
+
+    .venv/bin/python benchmarks/harness_overhead_bench.py [--samples 200] [--connections 8] [--repeats 1]
+
+Compared, on the same server, the same problems and the same concurrency:
+- ``finchain bench`` (eval-set + our ``litellm/`` provider + the response cache + ChainEval scoring)
+- ``inspect eval`` with Inspect's own ``openai-api/`` provider (same task and scorer)
+- ``inspect eval`` with Inspect's own ``openai/`` provider (OPENAI_BASE_URL pointed at the server)
+- ``finchain-lm-eval`` with lm-eval's ``local-chat-completions`` backend
+- for reference, Inspect's ``openai-api/`` without scoring (``--no-score``): Inspect's own floor per request,
+  since the Inspect runs score each sample while requests are in flight and lm-eval scores after them
+
+Throughput is measured at the server from request arrival times, so process start-up and the final report
+are left out: ``req/s`` over the whole request loop (first to last arrival) and ``steady`` over its second
+half (after one-off costs inside the loop, such as a scorer loading its model on the first sample). The
+target: ours within 1.2x of the fastest (``fastest/this`` <= 1.2, on the steady rate). Also printed: the
+wall time of each whole command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.bench_helpers import KEY, KEY_ENV, make_reply, plan_problems, write_registry  # noqa: E402
+from tests.support.fake_openai import FakeOpenAI  # noqa: E402
+
+BIN = Path(sys.executable).parent
+CLI = "from finchain_tasks.cli.main import app; app(prog_name='finchain')"
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HF_DATASETS_OFFLINE="1", LITELLM_OFFLINE_MODE="true",
+               TOKENIZERS_PARALLELISM="false", PYTHONPATH=str(ROOT), FAKE_API_KEY=KEY, OPENAI_API_KEY=KEY)
+    out[KEY_ENV] = KEY
+    out.pop("INSPECT_DISABLE_MODEL_API", None)
+    return out
+
+
+def commands(base_url: str, work: Path, n: int, conns: int) -> dict[str, list[str]]:
+    problems = plan_problems(per_domain=50)
+    registry = write_registry(work / "registry.yaml", base_url, ["fake"], [p.template_id for p in problems])
+    seeds = max(1, -(-n // len(problems)))
+    registry.write_text(registry.read_text().replace("seeds: [0]", f"seeds: {list(range(seeds))}"))
+    inspect_args = ["finchain_tasks/finchain", "--limit", str(n), "-T", f"seeds={seeds}", "--max-connections",
+                    str(conns), "--display", "none"]
+    lm_args = (f"base_url={base_url}/chat/completions,model=fake,num_concurrent={conns},"
+               "tokenized_requests=False,tokenizer_backend=None,max_retries=1")
+    per_leaf = max(1, n // 6)
+    return {
+        "finchain bench (litellm/)": [sys.executable, "-c", CLI, "bench", "--registry", str(registry), "--models",
+                                      "fake", "--tasks", "mini", "--limit", str(n), "--max-connections", str(conns),
+                                      "--run-dir", str(work / "bench"), "--display", "none"],
+        "inspect eval (openai-api/)": [str(BIN / "inspect"), "eval", *inspect_args, "--model", "openai-api/fake/fake",
+                                       "--log-dir", str(work / "openai-api")],
+        "inspect eval (openai/)": [str(BIN / "inspect"), "eval", *inspect_args, "--model", "openai/fake", "-M",
+                                   "responses_api=false", "--model-base-url", base_url,
+                                   "--log-dir", str(work / "openai")],
+        "inspect eval (openai-api/) no score": [str(BIN / "inspect"), "eval", *inspect_args, "--no-score", "--model",
+                                                "openai-api/fake/fake", "--log-dir", str(work / "no-score")],
+        "lm-eval (local-chat-completions)": [str(BIN / "finchain-lm-eval"), "--tasks", "finchain", "--model",
+                                             "local-chat-completions", "--model_args", lm_args,
+                                             "--apply_chat_template", "--limit", str(per_leaf),
+                                             "--output_path", str(work / "lm-eval")],
+    }
+
+
+def measure(server: FakeOpenAI, cmd: list[str], extra_env: dict[str, str]) -> tuple[int, float, float, float]:
+    """(requests, requests per second over the loop, over its second half, wall seconds of the command)."""
+    start = len(server.requests)
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, cwd=ROOT, env={**env(), **extra_env}, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{cmd[:3]} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    arrivals = sorted(r.received for r in server.requests[start:])
+    if len(arrivals) < 4:
+        raise RuntimeError(f"{cmd[:3]} sent {len(arrivals)} request(s):\n{proc.stderr[-3000:]}")
+    mid = len(arrivals) // 2
+    whole = (len(arrivals) - 1) / max(arrivals[-1] - arrivals[0], 1e-9)
+    steady = (len(arrivals) - 1 - mid) / max(arrivals[-1] - arrivals[mid], 1e-9)
+    return len(arrivals), whole, steady, wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--repeats", type=int, default=1, help="runs per harness; the best is kept")
+    args = parser.parse_args()
+    problems = plan_problems(per_domain=50)
+    best: dict[str, tuple[int, float, float, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp, FakeOpenAI(reply=make_reply(problems)) as server:
+        for repeat in range(args.repeats):
+            work = Path(tmp) / f"r{repeat}"
+            work.mkdir()
+            for name, cmd in commands(server.base_url, work, args.samples, args.connections).items():
+                result = measure(server, cmd, {"FAKE_BASE_URL": server.base_url})
+                if name not in best or result[2] > best[name][2]:
+                    best[name] = result
+    fastest = max(steady for _, _, steady, _ in best.values())
+    print(f"{args.samples} samples, {args.connections} connections, zero-latency server, {os.cpu_count()} CPUs")
+    print(f"{'harness':34} {'requests':>8} {'req/s':>7} {'steady':>7} {'wall s':>7} {'fastest/this':>12}")
+    for name, (count, rps, steady, wall) in best.items():
+        print(f"{name:34} {count:8d} {rps:7.1f} {steady:7.1f} {wall:7.1f} {fastest / steady:12.2f}")
+    ours = best["finchain bench (litellm/)"][2]
+    inspect_best = max(v[2] for k, v in best.items() if k.startswith("inspect") and "no score" not in k)
+    print(f"finchain bench: the fastest is {fastest / ours:.2f}x faster (target <= 1.2); the fastest of Inspect's "
+          f"own providers (scoring too) runs at {inspect_best / ours:.2f}x our rate")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,20 @@
+"""Runs: benchmark models on FinChain through Inspect's eval-set, resumably, with a response cache,
+a summary and a report, all inside one run directory.
+
+Layout of a run directory::
+
+    <run-dir>/logs/            Inspect's eval-set log dir (.eval logs, eval-set.json)
+    <run-dir>/responses.sqlite the response cache (a re-run never re-sends a request that succeeded)
+    <run-dir>/run.json         what was asked for: models, task sets, options, sessions (never a key)
+    <run-dir>/summary.json     the summary read back from the logs
+    <run-dir>/report.md, report.html
+
+Cheap to import: Inspect, litellm and rich load inside the functions that need them.
+"""
+
+LOGS = "logs"
+CACHE = "responses.sqlite"
+MANIFEST = "run.json"
+SUMMARY = "summary.json"
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"

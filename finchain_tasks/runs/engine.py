@@ -1,0 +1,343 @@
+"""Build and run the eval-set: task sets × models through ``inspect_ai.eval_set``, in one run directory.
+
+Why eval-set: it already schedules many models at once (per-model connection pools), retries failed
+tasks while re-using their completed samples, and resumes a run directory: a re-run of the same plan
+skips finished tasks, recovers a crashed (SIGKILLed) log from Inspect's sample buffer, and runs only
+the samples that were not finished. What it cannot save, answers received for samples that were still
+being scored when the process died, the response cache (:mod:`finchain_tasks.runs.cache`) does.
+
+Every model goes through our ``litellm/<litellm id>`` Inspect provider. What decides a task's identity
+in the eval-set (and so whether a re-run resumes it) is kept free of anything that changes between runs:
+the base URL travels as the model's ``base_url`` (the local model's port differs every run; Inspect does
+not hash it), the key is read from its environment variable at call time (``api_key_env``), and
+transport settings (connections, retries, timeouts) sit in the model's GenerateConfig fields that
+Inspect leaves out of the identity. Per-model generation parameters from the registry go in as model
+args, which the provider sends last, so they override the task's defaults (e.g. max_tokens).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+from finchain_tasks.runs import CACHE, LOGS, MANIFEST
+
+TASK_SET_KEY = "finchain_task_set"
+"""Task metadata key naming the registry task set a log belongs to."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to run. None of it changes what a model is asked, so changing it between runs keeps the resume
+    (except ``retry_wait``, a test hook passed as a model arg: keep it the same across runs)."""
+
+    limit: Optional[int] = None
+    max_connections: Optional[int] = None
+    max_retries: int = 6
+    timeout: Optional[int] = None  # seconds per request attempt (Inspect's attempt_timeout)
+    retry_attempts: int = 3
+    retry_wait: Optional[float] = None
+    display: Optional[str] = None
+    log_level: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TaskPlan:
+    """One task set of the registry, its task and the arguments it runs with."""
+
+    name: str
+    task: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------------------ models
+def split_ready(specs: Sequence[Any]) -> tuple[list[Any], list[tuple[Any, list[str]]]]:
+    """(models that can run, [(model, missing environment variables)]) - missing keys are skipped, not fatal."""
+    from finchain_tasks.models.registry import AD_HOC, missing_env
+
+    ready, skipped = [], []
+    for spec in specs:
+        missing = _litellm_missing(spec) if spec.category == AD_HOC else missing_env(spec)
+        (skipped.append((spec, missing)) if missing else ready.append(spec))
+    return ready, skipped
+
+
+def _litellm_missing(spec: Any) -> list[str]:
+    """For a model not in the registry, litellm's own idea of the keys it needs (best effort)."""
+    try:
+        from finchain_tasks.inspect.litellm_provider import import_litellm
+
+        check = import_litellm().validate_environment(model=spec.litellm_model)
+        return list(check.get("missing_keys") or []) if not check.get("keys_in_environment") else []
+    except Exception:
+        return []
+
+
+def needs_local_server(spec: Any) -> bool:
+    """A model this machine serves (``local`` in the registry) whose base URL nobody has set."""
+    from finchain_tasks.models.registry import api_base
+
+    return spec.local is not None and not api_base(spec)
+
+
+def inspect_model_name(spec: Any) -> str:
+    return f"litellm/{spec.litellm_model}"
+
+
+def build_model(spec: Any, options: Options, base_url: Optional[str] = None):
+    """The Inspect Model for a registry entry (no key in it: the provider reads ``api_key_env`` per call)."""
+    from inspect_ai.model import GenerateConfig, get_model
+
+    from finchain_tasks import prompts
+    from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER, litellm_kwargs
+
+    kwargs = litellm_kwargs(spec, max_tokens=prompts.MAX_NEW_TOKENS)
+    kwargs.pop("model")
+    base = base_url or kwargs.pop("api_base", None)
+    kwargs.pop("api_base", None)
+    model_args: dict[str, Any] = dict(kwargs)
+    if spec.api_key_env:
+        model_args["api_key_env"] = spec.api_key_env
+    if options.retry_wait is not None:
+        model_args["retry_wait"] = options.retry_wait
+    # a keyless OpenAI-compatible server gets a placeholder, so a real OPENAI_API_KEY never travels there
+    keyless = not spec.api_key_env and base and spec.litellm_model.startswith("openai/")
+    connections = options.max_connections or (1 if spec.local is not None else None)
+    config = GenerateConfig(max_connections=connections, max_retries=options.max_retries,
+                            attempt_timeout=options.timeout)
+    return get_model(inspect_model_name(spec), base_url=base, api_key=KEYLESS_PLACEHOLDER if keyless else None,
+                     config=config, memoize=False, **model_args)
+
+
+@contextlib.contextmanager
+def local_servers(specs: Sequence[Any]) -> Iterator[dict[str, str]]:
+    """Start a LocalModelServer for each model that needs one; yield name -> base URL; always stop them."""
+    from finchain_tasks.models.local import LocalModelServer
+
+    with contextlib.ExitStack() as stack:
+        urls: dict[str, str] = {}
+        for spec in specs:
+            if needs_local_server(spec):
+                local = spec.local
+                alias = spec.litellm_model.split("/", 1)[1]
+                server = stack.enter_context(LocalModelServer(local.gguf, alias=alias, n_ctx=local.n_ctx,
+                                                              chat_template=local.chat_template))
+                urls[spec.name] = str(server.base_url)
+        yield urls
+
+
+# ------------------------------------------------------------------------------------------ tasks
+def stratified_templates(per_domain: int = 1) -> list[str]:
+    """``per_domain`` template ids per domain that has templates, spread over the levels (domain i starts at
+    level i mod 3), deterministic; the default sample of ``finchain eval``."""
+    from finchain_tasks.engine import LEVELS, all_templates
+
+    by_domain: dict[str, list[Any]] = {}
+    for tpl in sorted(all_templates().values(), key=lambda t: t.id):
+        by_domain.setdefault(tpl.domain, []).append(tpl)
+    chosen = []
+    for i, templates in enumerate(by_domain.values()):
+        order = [LEVELS[(i + k) % len(LEVELS)] for k in range(len(LEVELS))]
+        ranked = sorted(templates, key=lambda t: (order.index(t.level) if t.level in order else len(order), t.id))
+        picked, levels_seen = [], set()
+        for tpl in ranked:  # first one template per level, then the rest
+            if tpl.level not in levels_seen:
+                picked.append(tpl)
+                levels_seen.add(tpl.level)
+        picked += [t for t in ranked if t not in picked]
+        chosen += [t.id for t in picked[:per_domain]]
+    return chosen
+
+
+def task_factory(name: str) -> Any:
+    """Our Inspect task function ``name``, from the package's Inspect entry point (the one list of them)."""
+    import finchain_tasks._registry as inspect_registry
+
+    factory = getattr(inspect_registry, name, None)
+    if name.startswith("_") or factory is None or not callable(factory):
+        raise ValueError(f"task {name!r} has no Inspect task in this version of finchain-tasks")
+    return factory
+
+
+def plan_task_set(registry: Any, name: str, **overrides: Any) -> TaskPlan:
+    """A registry task set with command-line overrides (None: not given); an override the task does not take
+    (``--profile`` for a task without ChainEval) is left out."""
+    import inspect
+
+    if name not in registry.task_sets:
+        raise ValueError(f"unknown task set {name!r} (known: {', '.join(registry.task_sets)})")
+    ts = registry.task_sets[name]
+    accepted = inspect.signature(task_factory(ts.task)).parameters
+    extra = {k: v for k, v in overrides.items() if v is not None and k in accepted}
+    return TaskPlan(name, ts.task, {**ts.args, **extra})
+
+
+def build_task(plan: TaskPlan):
+    """The Inspect Task of a task set, tagged with the set's name (in task metadata, not in its identity)."""
+    from inspect_ai import task_with
+
+    task = task_factory(plan.task)(**plan.args)
+    return task_with(task, metadata={**(task.metadata or {}), TASK_SET_KEY: plan.name})
+
+
+def pin_fresh_seeds(plan: TaskPlan, previous: Optional[dict[str, Any]]) -> TaskPlan:
+    """Fresh seeds drawn once and written to the manifest, so a resumed run asks for the same problems."""
+    args = dict(plan.args)
+    if not args.get("fresh") or isinstance(args.get("seeds"), list):
+        return plan
+    count = int(args.get("seeds", 10))
+    before = dict((previous or {}).get("args") or {})
+    drawn = before.pop("seeds", None)
+    same = (previous or {}).get("task") == plan.task and before == {k: v for k, v in args.items() if k != "seeds"}
+    if same and isinstance(drawn, list) and len(drawn) == count:
+        return TaskPlan(plan.name, plan.task, {**args, "seeds": drawn})
+    from finchain_tasks.generate import seed_list
+
+    return TaskPlan(plan.name, plan.task, {**args, "seeds": seed_list(count, fresh=True)})
+
+
+def warm_scorers(plans: Sequence[TaskPlan]) -> None:
+    """Score one gold solution against itself before the first request: it loads the sentence embedder and
+    the numba kernel. Left to the first sample's scorer, those imports hold the GIL for seconds while
+    requests are in flight; the event loop stalls, and an attempt timeout can fire on an answer that had
+    already arrived (which is then paid for twice)."""
+    from finchain_tasks.engine import all_templates
+    from scorers.chaineval import score_batch
+    from scorers.embeddings import shared_embedder
+    from scorers.params import resolve
+
+    problem = next(iter(all_templates().values())).generate(0)
+    for plan in plans:
+        if plan.task == "finchain":
+            params = resolve(plan.args.get("profile", "paper"), **(plan.args.get("chaineval_params") or {}))
+            score_batch([problem.gold()], [problem.solution], profile=params,
+                        embedder=shared_embedder(params.embedding_model))
+
+
+# ------------------------------------------------------------------------------------------ the manifest
+def read_manifest(run_dir: Path) -> dict[str, Any]:
+    path = Path(run_dir) / MANIFEST
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
+    path = Path(run_dir) / MANIFEST
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def model_record(spec: Any) -> dict[str, Any]:
+    """What a report needs to know about a model (never its key: only the variable's name)."""
+    from finchain_tasks.models.registry import resolve_price
+
+    price = resolve_price(spec)
+    return {"name": spec.name, "display_name": spec.display_name, "litellm_model": spec.litellm_model,
+            "inspect_model": inspect_model_name(spec), "category": spec.category, "params_b": spec.params_b,
+            "api_key_env": spec.api_key_env, "price": asdict(price) if price else None}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ------------------------------------------------------------------------------------------ running
+@contextlib.contextmanager
+def _env(name: str, value: str) -> Iterator[None]:
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
+
+
+def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv: Sequence[str]) -> tuple[
+        list[TaskPlan], dict[str, Any]]:
+    """Write (or extend) the manifest: models, task sets with pinned fresh seeds, and a new session."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = read_manifest(run_dir)
+    previous = manifest.get("task_sets", {})
+    plans = [pin_fresh_seeds(p, previous.get(p.name)) for p in plans]
+    models = {m["name"]: m for m in manifest.get("models", [])}
+    models.update({spec.name: model_record(spec) for spec in specs})
+    manifest.update({
+        "run_dir": str(run_dir), "created": manifest.get("created", _now()),
+        "models": list(models.values()),
+        "task_sets": {**previous, **{p.name: {"task": p.task, "args": p.args} for p in plans}},
+    })
+    manifest.setdefault("sessions", []).append({"argv": list(argv), "started": _now()})
+    write_manifest(run_dir, manifest)
+    return plans, manifest
+
+
+def _eval_set(run_dir: Path, tasks: list[Any], models: list[Any], options: Options) -> bool:
+    """Inspect's eval-set over the run's log dir. Sample errors do not stop a task (continue_on_fail); a task
+    with errors is retried (only its unfinished samples) up to ``retry_attempts`` times. Other logs in the dir
+    (models or task sets of earlier invocations) are allowed: a run dir can grow and be re-run in parts."""
+    from inspect_ai import eval_set
+
+    try:
+        ok, _ = eval_set(tasks, log_dir=str(run_dir / LOGS), model=models, limit=options.limit,
+                         retry_attempts=options.retry_attempts, fail_on_error=True, continue_on_fail=True,
+                         log_dir_allow_dirty=True, display=options.display, log_level=options.log_level, score=True)
+    except Exception as exc:
+        if type(exc).__name__ == "PrerequisiteError":  # Inspect's one-message error, in rich markup
+            from rich.text import Text
+
+            raise RuntimeError(Text.from_markup(str(getattr(exc, "message", exc))).plain) from None
+        raise
+    return ok
+
+
+def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
+        argv: Sequence[str] = ()) -> tuple[bool, dict[str, Any]]:
+    """Run every task set on every model into ``run_dir`` (resuming what is there); returns (all done, manifest)."""
+    run_dir = Path(run_dir).resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with exclusive(run_dir):
+        return _run_locked(run_dir, specs, plans, options, argv)
+
+
+@contextlib.contextmanager
+def exclusive(run_dir: Path) -> Iterator[None]:
+    """One process per run directory: two runs resuming the same logs would each redo the other's samples."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        yield
+        return
+    with open(run_dir / ".lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RuntimeError(f"{run_dir} is in use by another finchain run") from None
+        yield
+
+
+def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
+                argv: Sequence[str]) -> tuple[bool, dict[str, Any]]:
+    plans, manifest = prepare(run_dir, specs, plans, argv)
+    t0 = time.monotonic()
+    ok = False
+    try:
+        warm_scorers(plans)
+        with local_servers(specs) as urls, _env("FINCHAIN_RESPONSE_CACHE", str(run_dir / CACHE)):
+            models = [build_model(spec, options, urls.get(spec.name)) for spec in specs]
+            tasks = [build_task(plan) for plan in plans]
+            ok = _eval_set(run_dir, tasks, models, options)
+    finally:
+        session = manifest["sessions"][-1]
+        session.update({"finished": _now(), "wall_s": round(time.monotonic() - t0, 3), "ok": ok})
+        write_manifest(run_dir, manifest)
+    return ok, manifest

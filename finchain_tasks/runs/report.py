@@ -1,0 +1,136 @@
+"""A short Markdown report and a static HTML report of a run, written next to its logs.
+
+Everything that came from a model or a server (error messages, names) is escaped: ``html.escape`` in
+HTML, and Markdown's table and emphasis characters in Markdown. A run with the local model says, in
+both reports, that it is not a meaningful baseline (``LOCAL_MODEL_NOTE``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from finchain_tasks.runs import REPORT_HTML, REPORT_MD
+from finchain_tasks.runs.summary import cost_text, score_columns
+
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+MAX_FAILURES = 50
+"""Failed samples listed in a report (all of them are in summary.json)."""
+
+
+def md(text: Any) -> str:
+    """Text safe inside a Markdown table cell: one line, special characters backslash-escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def _num(value: Optional[float], digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def local_note(summary: dict[str, Any]) -> Optional[str]:
+    """The local model's disclaimer when the run has a local model, else None."""
+    if not any(r.get("category") == "local" for r in summary["results"]):
+        return None
+    from finchain_tasks.models.local import LOCAL_MODEL_NOTE
+
+    return LOCAL_MODEL_NOTE
+
+
+def _rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The main table as plain text cells (escaped by the writer)."""
+    columns = score_columns(summary)
+    head = ["model", "task", "done", "failed", *columns, "tokens in", "tokens out", "cost", "wall s"]
+    body = [[r["display_name"] or r["model"], r["task_set"], f"{r['completed']}/{r['requested']}",
+             str(r["failed"] + len(r["missing"])), *(_num(r["scores"].get(k)) for k in columns),
+             str(r["input_tokens"]), str(r["output_tokens"]), cost_text(r), _num(r["wall_s"], 1)]
+            for r in summary["results"]]
+    return head, body
+
+
+def _group_rows(summary: dict[str, Any], key: str) -> tuple[list[str], list[list[str]]]:
+    groups = sorted({g for r in summary["results"] for g in r[key]})
+    body = [[f"{r['display_name'] or r['model']} · {r['task_set']}",
+             *(_num(r[key][g].get("chaineval")) + f" (n={r[key][g]['n']})" if g in r[key] else "-" for g in groups)]
+            for r in summary["results"] if r[key]]
+    return ["model", *groups], body
+
+
+def _failures(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
+    out = [(r["display_name"] or r["model"], f["id"], f["reason"] or "") for r in summary["results"]
+           for f in r["failures"]]
+    out += [(r["display_name"] or r["model"], m, "missing from the log") for r in summary["results"]
+            for m in r["missing"]]
+    return out
+
+
+def _sections(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    groups = [(title, *_group_rows(summary, key)) for key, title in
+              (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level"))
+              if any(r[key] for r in summary["results"])]
+    return [("Results", *_rows(summary)), *groups]
+
+
+def markdown(summary: dict[str, Any]) -> str:
+    lines = ["# FinChain run report", "", f"Run directory: `{md(summary['run_dir'])}` · generated "
+             f"{md(summary['generated'])} · finchain-tasks {md(summary['finchain_tasks_version'])} · "
+             f"{summary['sessions']} session(s), {summary['wall_s_total']:.1f} s in all", ""]
+    note = local_note(summary)
+    if note:
+        lines += [f"> **Note:** {md(note)}", ""]
+    for title, head, body in _sections(summary):
+        lines += [f"## {title}", "", "| " + " | ".join(md(h) for h in head) + " |",
+                  "|" + "---|" * len(head), *("| " + " | ".join(md(c) for c in row) + " |" for row in body), ""]
+    failures = _failures(summary)
+    lines += ["## Failed samples", ""]
+    lines += [f"- {md(m)} · `{md(i)}`: {md(reason)}" for m, i, reason in failures[:MAX_FAILURES]] or ["None."]
+    if len(failures) > MAX_FAILURES:
+        lines.append(f"- … and {len(failures) - MAX_FAILURES} more (see summary.json)")
+    lines += ["", "Cost is unknown (not 0) where neither litellm nor the registry prices a model. "
+              "ChainEval, FAC and step F1 are means over completed samples.", ""]
+    return "\n".join(lines)
+
+
+_CSS = ("body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}"
+        "table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:.3rem .6rem;"
+        "text-align:right}th:first-child,td:first-child{text-align:left}.note{background:#fff4d6;"
+        "border-left:4px solid #e0a800;padding:.6rem 1rem}code{background:#f3f3f3;padding:0 .2rem}")
+
+
+def _html_table(head: list[str], body: list[list[str]]) -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    trs = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body)
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+
+
+def html_report(summary: dict[str, Any]) -> str:
+    e = html.escape
+    parts = ["<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>FinChain run report</title>",
+             f"<style>{_CSS}</style></head><body><h1>FinChain run report</h1>",
+             f"<p>Run directory <code>{e(summary['run_dir'])}</code> · generated {e(summary['generated'])} · "
+             f"finchain-tasks {e(summary['finchain_tasks_version'])} · {summary['sessions']} session(s), "
+             f"{summary['wall_s_total']:.1f} s in all</p>"]
+    note = local_note(summary)
+    if note:
+        parts.append(f"<p class=\"note\"><strong>Note:</strong> {e(note)}</p>")
+    for title, head, body in _sections(summary):
+        parts += [f"<h2>{e(title)}</h2>", _html_table(head, body)]
+    failures = _failures(summary)
+    parts.append("<h2>Failed samples</h2>")
+    if failures:
+        items = "".join(f"<li>{e(m)} · <code>{e(i)}</code>: {e(reason)}</li>" for m, i, reason in
+                        failures[:MAX_FAILURES])
+        parts.append(f"<ul>{items}</ul>")
+    else:
+        parts.append("<p>None.</p>")
+    parts.append("<p>Cost is unknown (not 0) where neither litellm nor the registry prices a model.</p></body></html>")
+    return "\n".join(parts)
+
+
+def write_reports(run_dir: str | Path, summary: dict[str, Any]) -> tuple[Path, Path]:
+    run_dir = Path(run_dir)
+    md_path, html_path = run_dir / REPORT_MD, run_dir / REPORT_HTML
+    md_path.write_text(markdown(summary), encoding="utf-8")
+    html_path.write_text(html_report(summary), encoding="utf-8")
+    return md_path, html_path

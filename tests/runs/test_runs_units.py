@@ -1,0 +1,119 @@
+"""The pieces of ``finchain eval``/``bench`` that need no server: cache keys and cache reads in the provider,
+the default stratified sample, pinned fresh seeds, missing keys, cost semantics and report escaping."""
+
+import html
+
+import anyio
+import pytest
+
+from finchain_tasks.runs.cache import ResponseCache, request_key
+from finchain_tasks.runs.engine import TaskPlan, pin_fresh_seeds, split_ready, stratified_templates
+from finchain_tasks.runs.report import html_report, markdown
+from finchain_tasks.runs.summary import cost_of
+from tests.support.bench_helpers import KEY, KEY_ENV, UNSET_ENV, files_containing, write_registry
+
+BASE = {"model": "openai/fake", "messages": [{"role": "user", "content": "What is 2 + 2?"}], "max_tokens": 64}
+
+
+def test_cache_key_depends_on_what_is_asked_not_on_how_it_travels(tmp_path):
+    key = request_key(BASE, epoch=1, version="1.0.0")
+    travel = {**BASE, "api_base": "http://127.0.0.1:1234/v1", "timeout": 3, "num_retries": 2, "api_key": KEY,
+              "extra_headers": {"X-Trace": "t"}}
+    assert request_key(travel, epoch=1, version="1.0.0") == key
+    for changed in ({**BASE, "max_tokens": 65}, {**BASE, "model": "openai/other"},
+                    {**BASE, "messages": [{"role": "user", "content": "What is 2 + 3?"}]}):
+        assert request_key(changed, epoch=1, version="1.0.0") != key
+    assert request_key(BASE, epoch=2, version="1.0.0") != key
+    assert request_key(BASE, epoch=1, version="1.0.1") != key
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    cache.put(key, "openai/fake", travel, '{"completion": "4"}')
+    assert cache.get(key) == '{"completion": "4"}' and len(cache) == 1
+    assert files_containing(tmp_path, KEY) == []  # database and WAL file
+
+
+def test_the_provider_answers_from_the_cache_without_sending_a_request(tmp_path, monkeypatch):
+    from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
+
+    monkeypatch.delenv("INSPECT_DISABLE_MODEL_API", raising=False)
+    path = tmp_path / "responses.sqlite"
+    api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1", api_key="none", memoize=False,
+                    response_cache=str(path)).api  # nothing listens on port 9: a request would fail
+    messages, config = [ChatMessageUser(content="What is 2 + 2?")], GenerateConfig(max_tokens=64)
+    request = api.request(messages, config)
+    ResponseCache(path).put(request_key(request), "openai/fake", request,
+                            ModelOutput.from_content("openai/fake", "Final answer: 4").model_dump_json())
+    output, call = anyio.run(api.generate, messages, [], "auto", config)
+    assert output.completion == "Final answer: 4" and output.metadata == {"finchain_cache": "hit"}
+    assert call.response["finchain_cache"] == "hit"
+
+
+def test_the_default_sample_has_one_template_per_domain_spread_over_levels():
+    from finchain_tasks.engine import all_templates, get
+
+    chosen = stratified_templates()
+    domains = {t.domain for t in all_templates().values()}
+    assert sorted(get(t).domain for t in chosen) == sorted(domains)
+    assert stratified_templates() == chosen  # deterministic
+    if len(domains) > 1:
+        assert len({get(t).level for t in chosen}) > 1
+    two = stratified_templates(2)
+    assert len(two) == 2 * len(domains) and set(chosen) <= set(two)
+
+
+def test_fresh_seeds_are_drawn_once_and_pinned_for_a_resume():
+    from finchain_tasks.generate import FRESH_SEED_FLOOR
+    from finchain_tasks.inspect.tasks import finchain
+
+    plan = TaskPlan("finchain_fresh", "finchain", {"fresh": True, "seeds": 2})
+    pinned = pin_fresh_seeds(plan, None)
+    seeds = pinned.args["seeds"]
+    assert len(seeds) == 2 and all(s >= FRESH_SEED_FLOOR for s in seeds)
+    assert pin_fresh_seeds(plan, {"task": "finchain", "args": pinned.args}).args["seeds"] == seeds
+    more = TaskPlan("finchain_fresh", "finchain", {"fresh": True, "seeds": 3})
+    assert len(pin_fresh_seeds(more, {"task": "finchain", "args": pinned.args}).args["seeds"]) == 3
+    template = stratified_templates()[0]
+    task = finchain(template=template, seeds=seeds, fresh=True)
+    assert [s.metadata["seed"] for s in task.dataset] == seeds and task.metadata["fresh_seeds"] is True
+    with pytest.raises(ValueError):
+        finchain(template=template, seeds=[1, 2], fresh=True)  # canonical seeds are never "fresh"
+
+
+def test_models_without_their_key_are_listed_not_run(tmp_path, monkeypatch):
+    from finchain_tasks.models.registry import load_registry
+
+    monkeypatch.setenv(KEY_ENV, KEY)
+    monkeypatch.delenv(UNSET_ENV, raising=False)
+    reg = load_registry(write_registry(tmp_path / "r.yaml", "http://127.0.0.1:9/v1", ["a"], ["x/y/z"], missing=["b"]))
+    ready, skipped = split_ready([reg.models["a"], reg.models["b"]])
+    assert [m.name for m in ready] == ["a"] and [(m.name, miss) for m, miss in skipped] == [("b", [UNSET_ENV])]
+
+
+def test_cost_is_none_when_unknown_and_never_zero():
+    rows = [{"input_tokens": 1000, "output_tokens": 500, "cost": None}, {"input_tokens": 0, "output_tokens": 0,
+                                                                         "cost": None}]
+    assert cost_of(rows, None) == (None, "unknown")
+    assert cost_of(rows, {"input": 2.0, "output": 8.0, "source": "registry"}) == (0.006, "registry")
+    priced = [{"input_tokens": 10, "output_tokens": 5, "cost": 0.25}, {"input_tokens": 0, "output_tokens": 0,
+                                                                      "cost": None}]
+    assert cost_of(priced, None) == (0.25, "litellm")
+
+
+def _summary(category: str) -> dict:
+    evil = "<script>alert('x')</script> | **bold** _it_"
+    result = {"model": "m", "display_name": evil, "category": category, "task_set": "finchain", "requested": 2,
+              "completed": 1, "failed": 1, "missing": [], "scores": {"chaineval": 0.5, "fac": 1.0, "step_f1": 0.5},
+              "by_domain": {"d": {"n": 1, "chaineval": 0.5}}, "by_level": {"easy": {"n": 1, "chaineval": 0.5}},
+              "input_tokens": 10, "output_tokens": 5, "cost_usd": None, "wall_s": 1.0,
+              "failures": [{"id": "finchain/d/t/x/0", "epoch": 1, "reason": evil}]}
+    return {"run_dir": "/tmp/run", "generated": "now", "finchain_tasks_version": "0", "sessions": 1,
+            "wall_s_total": 1.0, "results": [result]}
+
+
+def test_reports_escape_model_text_and_say_the_local_model_is_no_baseline():
+    from finchain_tasks.models.local import LOCAL_MODEL_NOTE
+
+    page, text = html_report(_summary("local")), markdown(_summary("local"))
+    assert "<script>" not in page and html.escape("<script>alert('x')</script>") in page
+    assert "<script>" not in text and "\\|" in text and "unknown" in text
+    assert html.escape(LOCAL_MODEL_NOTE) in page and "not a meaningful baseline" in text
+    assert "not a meaningful baseline" not in html_report(_summary("general"))
