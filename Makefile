@@ -17,9 +17,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(OFFLINE) $(BIN)/finchain verify --seeds 20
-	$(OFFLINE) $(BIN)/finchain generate --output finchain-runs/finchain.jsonl
-	$(OFFLINE) $(BIN)/finchain show finchain/investment_analysis/compound_interest/rate_change_midway/0
+	# the main job: the local model (no key, no network) on one problem per domain, with a report
+	$(OFFLINE) $(BIN)/finchain eval
 
 test: $(STAMP)
 	$(BIN)/ruff check .
