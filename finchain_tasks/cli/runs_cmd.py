@@ -167,9 +167,6 @@ def bench(
     run_dir = run_dir or _default_run_dir("bench")
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
     if harness == "lm-eval":
-        raise ValueError("--harness lm-eval is not supported yet; run finchain-lm-eval per model, e.g. "
-                         "finchain-lm-eval --tasks finchain --model local-chat-completions --model_args "
-                         "base_url=<api base>/chat/completions,model=<model>,tokenized_requests=False,"
-                         "tokenizer_backend=None --apply_chat_template --log_samples --output_path <dir>")
+        from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
     ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv)
     _finish(run_dir, ok, _resume_hint(run_dir, given))

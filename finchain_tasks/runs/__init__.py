@@ -8,6 +8,8 @@ Layout of a run directory::
     <run-dir>/run.json         what was asked for: models, task sets, options, sessions (never a key)
     <run-dir>/summary.json     the summary read back from the logs
     <run-dir>/report.md, report.html
+    <run-dir>/lm_eval/<model>/<task set>/   ``--harness lm-eval``: lm-eval's results and samples, status.json
+    <run-dir>/lm_eval_cache/<model>/        ``--harness lm-eval``: lm-eval's response cache (``--use_cache``)
 
 Cheap to import: Inspect, litellm and rich load inside the functions that need them.
 """
@@ -18,3 +20,5 @@ MANIFEST = "run.json"
 SUMMARY = "summary.json"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
+LM_EVAL = "lm_eval"
+LM_EVAL_CACHE = "lm_eval_cache"

@@ -44,7 +44,8 @@ def _rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head = ["model", "task", "done", "failed", *columns, "tokens in", "tokens out", "cost", "wall s"]
     body = [[r["display_name"] or r["model"], r["task_set"], f"{r['completed']}/{r['requested']}",
              str(r["failed"] + len(r["missing"])), *(_num(r["scores"].get(k)) for k in columns),
-             str(r["input_tokens"]), str(r["output_tokens"]), cost_text(r), _num(r["wall_s"], 1)]
+             *(("unknown" if r[k] is None else str(r[k])) for k in ("input_tokens", "output_tokens")),
+             cost_text(r), _num(r["wall_s"], 1)]
             for r in summary["results"]]
     return head, body
 

@@ -1,11 +1,12 @@
-"""Read a run directory's Inspect logs back into a summary: per model and task set, overall, by domain,
-by level, tokens, cost and wall time, plus every sample that failed and why.
+"""Read a run directory's Inspect logs (and ``--harness lm-eval`` results) back into a summary: per model
+and task set, overall, by domain, by level, tokens, cost and wall time, plus every sample that failed and why.
 
 Only the latest log of each (task, model, task args) counts: eval-set keeps one per task, but a run
 killed mid-way leaves a ``started`` log until the next run recovers it. Samples are read as summaries
 (scores, usage, error, metadata), not with their transcripts, so large runs stay cheap to summarize.
 Cost is the sum of logged per-sample costs when every sample has one, else tokens × the registry
-price, else None: unknown is reported as unknown, never as 0.
+price, else None: unknown is reported as unknown, never as 0. lm-eval's results and samples files
+give scores, by domain and by level, and wall time; they hold no tokens, so tokens and cost are None.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.runs import CACHE, LOGS, SUMMARY
+from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import TASK_SET_KEY, read_manifest
 
 HEADLINE = ("chaineval", "fac", "step_f1")
@@ -169,13 +170,71 @@ def summarize(run_dir: str | Path) -> dict[str, Any]:
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     records = {m["inspect_model"]: m for m in manifest.get("models", [])}
-    results = [result_of(h, _record_for(h.eval.model, records)) for h in latest_logs(run_dir / LOGS)]
+    results = [{**result_of(h, _record_for(h.eval.model, records)), "harness": "inspect"}
+               for h in latest_logs(run_dir / LOGS)]
+    by_name = {m["name"]: m for m in manifest.get("models", [])}
+    results += [lm_eval_result(d, by_name.get(d.parent.name, {})) for d in lm_eval_dirs(run_dir / LM_EVAL)]
     sessions = manifest.get("sessions", [])
     return {
         "run_dir": str(run_dir.resolve()), "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "finchain_tasks_version": _version(), "results": results,
         "sessions": len(sessions), "wall_s_total": round(sum(s.get("wall_s") or 0 for s in sessions), 3),
         "cached_responses": _cache_entries(run_dir / CACHE),
+    }
+
+
+# ------------------------------------------------------------------------------------------ lm-eval
+LM_EVAL_COUNTS = ("n_gold_steps", "n_pred_steps")
+"""Per-sample ChainEval counts lm-eval reports as metrics; left out, as in the Inspect rows."""
+
+
+def lm_eval_dirs(root: Path) -> list[Path]:
+    """``lm_eval/<model>/<task set>/`` folders of ``--harness lm-eval`` (those with a status or a result)."""
+    if not root.is_dir():
+        return []
+    return sorted(d for d in root.glob("*/*") if d.is_dir() and (any(d.rglob("results_*.json"))
+                                                                 or (d / "status.json").is_file()))
+
+
+def lm_eval_rows(results_path: Path) -> list[dict[str, Any]]:
+    """Sample rows (as :func:`sample_rows`) from the samples files written with ``results_path``; tokens and
+    cost are not in lm-eval's output (None: unknown)."""
+    stamp = results_path.stem.removeprefix("results_")
+    rows = []
+    for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
+        for line in path.read_text("utf-8").splitlines():
+            if not line.strip():
+                continue
+            s = json.loads(line)
+            doc = s.get("doc") or {}
+            scores = {k: float(s[k]) for k in s.get("metrics", []) if isinstance(s.get(k), (int, float))
+                      and k not in LM_EVAL_COUNTS}
+            rows.append({"id": str(doc.get("id", s.get("doc_id"))), "epoch": 1, "domain": doc.get("domain"),
+                         "level": doc.get("level"), "scores": scores, "error": None,
+                         "input_tokens": None, "output_tokens": None, "cost": None})
+    return rows
+
+
+def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """The summary row of one model × task set run by lm-eval: its newest results file, or its failure."""
+    status = json.loads((folder / "status.json").read_text("utf-8")) if (folder / "status.json").is_file() else {}
+    found = sorted(folder.rglob("results_*.json"), key=lambda p: p.stat().st_mtime)
+    newest = found[-1] if found else None
+    results = json.loads(newest.read_text("utf-8")) if newest else {}
+    rows = lm_eval_rows(newest) if newest else []
+    requested = sum(int(n.get("effective", 0)) for n in results.get("n-samples", {}).values())
+    failed = status.get("rc", 0) != 0
+    wall = results.get("total_evaluation_time_seconds")
+    return {
+        "model": folder.parent.name, "display_name": record.get("display_name"), "category": record.get("category"),
+        "harness": "lm-eval", "inspect_model": None, "task_set": folder.name, "task": folder.name,
+        "log": str(newest.relative_to(folder.parent.parent)) if newest else None,
+        "status": "error" if failed else ("success" if newest else "started"),
+        "requested": requested, "completed": len(rows), "failed": 0, "missing": [], "duplicated": [],
+        "scores": _means(rows), "by_domain": _grouped(rows, "domain"), "by_level": _grouped(rows, "level"),
+        "input_tokens": None, "output_tokens": None, "cost_usd": None, "cost_source": "unknown",
+        "wall_s": round(float(wall), 3) if wall is not None else status.get("wall_s"),
+        "failures": [{"id": "(lm-eval run)", "epoch": None, "reason": status.get("error")}] if failed else [],
     }
 
 
@@ -206,6 +265,13 @@ def _fmt(value: Optional[float], digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def tokens_text(result: dict[str, Any]) -> str:
+    """``in/out``, or ``unknown`` where the harness does not report tokens (lm-eval)."""
+    if result["input_tokens"] is None:
+        return "unknown"
+    return f"{result['input_tokens']}/{result['output_tokens']}"
+
+
 def cost_text(result: dict[str, Any]) -> str:
     return "unknown" if result["cost_usd"] is None else f"${result['cost_usd']:.4f}"
 
@@ -223,8 +289,7 @@ def tables(summary: dict[str, Any]) -> list[Any]:
         done = f"{r['completed']}/{r['requested']}"
         failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
         main.add_row(escape(r["model"]), escape(r["task_set"]), done, failed,
-                     *(_fmt(r["scores"].get(k)) for k in columns), f"{r['input_tokens']}/{r['output_tokens']}",
-                     cost_text(r), _fmt(r["wall_s"], 1))
+                     *(_fmt(r["scores"].get(k)) for k in columns), tokens_text(r), cost_text(r), _fmt(r["wall_s"], 1))
     return [main, *(_group_table(summary, key, title) for key, title in
                     (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level"))
                     if any(r[key] for r in summary["results"]))]

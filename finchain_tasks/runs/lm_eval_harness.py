@@ -1,0 +1,217 @@
+"""``finchain bench --harness lm-eval``: the model × task-set matrix through lm-eval, one subprocess per
+model and task set, into the same run directory, summary and report as the Inspect harness.
+
+Why a subprocess running ``finchain-lm-eval`` (``python -m finchain_tasks.lm_eval.cli``): it is exactly
+the command a user runs by hand, a crash or a stuck backend ends one cell of the matrix and not the
+bench, and lm-eval's global state (task registry, logging) starts clean for every model.
+
+Only models reached over an OpenAI-compatible base URL run here: self-hosted ones (``api_base`` /
+``api_base_env``) and the local model (started with :class:`LocalModelServer`). lm-eval's
+``local-chat-completions`` backend sends them the chat messages (``--apply_chat_template``). Its key
+comes from ``OPENAI_API_KEY``, which only the child process gets, set to the model's own key (or to a
+placeholder for keyless servers, so a real OpenAI key never travels there); it is never on a command
+line or in ``model_args``, so lm-eval cannot write it into a result. Hosted models without a base URL
+would need lm-eval's ``litellm`` backend, which reads keys only by litellm's provider conventions
+(not our ``api_key_env``) and cannot be tested offline: they are refused with a message.
+
+Resume: lm-eval's ``--use_cache`` keeps every answer in ``lm_eval_cache/<model>/`` (SQLite, committed
+per answer), keyed by the prompt and generation arguments; a re-run re-sends only unanswered requests.
+Every run writes a fresh ``results_*.json``; the summary reads the newest one of each model × task set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Optional
+
+from finchain_tasks.runs import LM_EVAL, LM_EVAL_CACHE
+
+STATUS = "status.json"
+"""Written next to lm-eval's files of one model × task set: exit code, error line, wall time, command."""
+LOG = "lm_eval.log"
+CACHE_NAME = "responses"
+"""lm-eval appends ``_rank0.db`` to the ``--use_cache`` prefix."""
+_FINCHAIN_ARGS = {"profile": "finchain_profile", "chaineval_params": "finchain_chaineval"}
+_CFLUE_ARGS = {"path": "cflue_path", "exam": "cflue_exams", "prompt": "cflue_prompt", "extract": "cflue_extract",
+               "n": "cflue_n", "analysis": "cflue_analysis"}
+CFLUE_TYPES = ("single_choice", "multiple_choice", "true_false")
+
+
+# ------------------------------------------------------------------------------------------ task sets
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [v.strip() for v in (value.split(",") if isinstance(value, str) else value) if str(v).strip()]
+
+
+def lm_eval_task(plan: Any) -> tuple[list[str], dict[str, Any]]:
+    """(lm-eval task names, ``--metadata``) of a registry task set; ValueError for what lm-eval cannot select."""
+    args = dict(plan.args)
+    if plan.task == "cflue":
+        types = _names(args.pop("type", None))
+        unknown = [t for t in types if t not in CFLUE_TYPES]
+        if unknown:
+            raise ValueError(f"task set {plan.name!r}: --harness lm-eval knows the CFLUE types {CFLUE_TYPES}, "
+                             f"not {unknown}")
+        return _rest([f"cflue_{t}" for t in types] or ["cflue"], args, _CFLUE_ARGS, plan.name)
+    if plan.task != "finchain":
+        raise ValueError(f"task set {plan.name!r}: task {plan.task!r} has no lm-eval task")
+    return _finchain_task(plan.name, args)
+
+
+def _finchain_task(name: str, args: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    from finchain_tasks.engine import LEVELS, all_templates
+
+    if args.pop("fresh", False):
+        raise ValueError(f"task set {name!r} uses fresh seeds, which lm-eval draws anew in every run (no resume): "
+                         "use --harness inspect")
+    meta: dict[str, Any] = {}
+    seeds = args.pop("seeds", None)
+    start = int(args.pop("start_seed", 0))
+    if isinstance(seeds, list):
+        if not seeds or seeds != list(range(seeds[0], seeds[0] + len(seeds))):
+            raise ValueError(f"task set {name!r}: lm-eval takes consecutive seeds, not {seeds}")
+        seeds, start = len(seeds), seeds[0]
+    if seeds is not None:
+        meta["finchain_seeds"] = int(seeds)
+    if start:
+        meta["finchain_start_seed"] = start
+    domains = _names(args.pop("domain", None))
+    levels = _names(args.pop("level", None))
+    if not domains and not levels:
+        tasks = ["finchain"]
+    else:
+        known = sorted({t.domain for t in all_templates().values()})
+        tasks = [f"finchain_{d}_{lv}" for d in (domains or known) for lv in (levels or LEVELS)]
+    return _rest(tasks, args, _FINCHAIN_ARGS, name, meta)
+
+
+def _rest(tasks: list[str], args: dict[str, Any], mapping: dict[str, str], name: str,
+          meta: Optional[dict[str, Any]] = None) -> tuple[list[str], dict[str, Any]]:
+    """Map the remaining task arguments to lm-eval metadata keys; refuse the ones lm-eval has no key for."""
+    unsupported = sorted(k for k in args if k not in mapping)
+    if unsupported:
+        raise ValueError(f"task set {name!r}: --harness lm-eval cannot select by {', '.join(unsupported)}; "
+                         "use --harness inspect")
+    return tasks, {**(meta or {}), **{mapping[k]: v for k, v in args.items() if v is not None}}
+
+
+# ------------------------------------------------------------------------------------------ models
+def check_models(specs: Sequence[Any]) -> None:
+    """Refuse hosted models without a base URL (see the module docstring), naming them all at once."""
+    from finchain_tasks.models.registry import api_base
+    from finchain_tasks.runs.engine import needs_local_server
+
+    hosted = [s.name for s in specs if not api_base(s) and not needs_local_server(s)]
+    if hosted:
+        raise ValueError(f"--harness lm-eval runs models with an OpenAI-compatible base URL (self-hosted or the "
+                         f"local model); {', '.join(hosted)} has none: use --harness inspect for hosted APIs")
+
+
+def served_id(spec: Any) -> str:
+    """The model id the server knows: the litellm id without its provider prefix."""
+    return spec.litellm_model.split("/", 1)[1]
+
+
+def model_args(spec: Any, base_url: str, options: Any) -> str:
+    """``--model_args`` for ``local-chat-completions`` (never a key)."""
+    connections = options.max_connections or 1
+    parts = [f"base_url={base_url.rstrip('/')}/chat/completions", f"model={served_id(spec)}",
+             "tokenizer_backend=None", "tokenized_requests=False", f"num_concurrent={connections}",
+             f"max_retries={max(1, options.max_retries)}"]
+    if options.timeout:
+        parts.append(f"timeout={options.timeout}")
+    return ",".join(parts)
+
+
+def gen_kwargs(spec: Any) -> list[str]:
+    """The registry's generation parameters as lm-eval ``--gen_kwargs`` (max_tokens is lm-eval's max_gen_toks)."""
+    from finchain_tasks.models.registry import generation_params
+
+    params, _ = generation_params(spec)
+    out = {"max_gen_toks" if k == "max_tokens" else k: v for k, v in params.items()
+           if k in ("temperature", "top_p", "max_tokens")}
+    return [f"{k}={v}" for k, v in out.items()]
+
+
+def child_env(spec: Any) -> dict[str, str]:
+    """The child's environment: ``OPENAI_API_KEY`` is the model's key, or a placeholder for keyless servers."""
+    from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER, api_key
+
+    env = dict(os.environ)
+    env["OPENAI_API_KEY"] = (api_key(spec) if spec.api_key_env else None) or KEYLESS_PLACEHOLDER
+    return env
+
+
+def command(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any) -> list[str]:
+    """The ``finchain-lm-eval`` command of one model × task set."""
+    tasks, metadata = lm_eval_task(plan)
+    cmd = [sys.executable, "-m", "finchain_tasks.lm_eval.cli", "--tasks", ",".join(tasks),
+           "--model", "local-chat-completions", "--model_args", model_args(spec, base_url, options),
+           "--apply_chat_template", "--log_samples", "--output_path", str(output_dir(run_dir, spec.name, plan.name)),
+           "--use_cache", str(run_dir / LM_EVAL_CACHE / spec.name / CACHE_NAME)]
+    if metadata:
+        cmd += ["--metadata", json.dumps(metadata)]
+    if options.limit:
+        cmd += ["--limit", str(options.limit)]
+    kwargs = gen_kwargs(spec)
+    return cmd + (["--gen_kwargs", *kwargs] if kwargs else [])
+
+
+def output_dir(run_dir: Path, model: str, task_set: str) -> Path:
+    return Path(run_dir) / LM_EVAL / model / task_set
+
+
+# ------------------------------------------------------------------------------------------ running
+def run_one(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any) -> bool:
+    """One model × task set; its console output goes to ``lm_eval.log``, its outcome to ``status.json``."""
+    cmd = command(spec, plan, run_dir, base_url, options)
+    out = output_dir(run_dir, spec.name, plan.name)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    with open(out / LOG, "w", encoding="utf-8") as log:
+        rc = subprocess.run(cmd, env=child_env(spec), stdout=log, stderr=subprocess.STDOUT).returncode
+    status = {"rc": rc, "error": None if rc == 0 else _last_error(out / LOG), "wall_s": round(time.monotonic() - t0, 3),
+              "harness": "lm-eval", "command": cmd[1:]}
+    (out / STATUS).write_text(json.dumps(status, indent=2) + "\n", encoding="utf-8")
+    return rc == 0
+
+
+def _last_error(path: Path) -> str:
+    lines = [ln.strip() for ln in path.read_text("utf-8", errors="replace").splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "error" in ln.lower()]
+    return (errors or lines or ["lm-eval exited without output"])[-1][:300]
+
+
+def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[Any], options: Any,
+        argv: Sequence[str] = ()) -> tuple[bool, dict[str, Any]]:
+    """Every task set on every model through lm-eval into ``run_dir``; returns (all done, manifest)."""
+    from finchain_tasks.runs import engine
+
+    check_models(specs)
+    for plan in plans:
+        lm_eval_task(plan)  # refuse an unsupported task set before anything starts
+    run_dir = Path(run_dir).resolve()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with engine.exclusive(run_dir):
+        plans, manifest = engine.prepare(run_dir, specs, plans, argv)
+        manifest["sessions"][-1]["harness"] = "lm-eval"
+        t0, ok = time.monotonic(), False
+        try:
+            with engine.local_servers(specs) as urls:
+                from finchain_tasks.models.registry import api_base
+
+                results = [run_one(spec, plan, run_dir, urls.get(spec.name) or api_base(spec), options)
+                           for spec in specs for plan in plans]
+            ok = all(results)
+        finally:
+            manifest["sessions"][-1].update({"finished": engine._now(), "wall_s": round(time.monotonic() - t0, 3),
+                                             "ok": ok})
+            engine.write_manifest(run_dir, manifest)
+    return ok, manifest

@@ -1,0 +1,68 @@
+"""``finchain bench --harness lm-eval`` end to end against a real OpenAI-compatible server on 127.0.0.1:
+gold answers score 1 in the summary, the key reaches the server and no file, and a re-run answers from
+lm-eval's response cache without sending a request again."""
+
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from finchain_tasks.cli.main import app
+from finchain_tasks.runs import LM_EVAL, SUMMARY
+from tests.support.bench_helpers import KEY, KEY_ENV, UNSET_ENV, files_containing
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.lm_eval_helpers import gold_reply
+
+pytestmark = pytest.mark.slow
+TASK_SET = "lm1"
+
+
+def _registry(path, base_url):
+    path.write_text("\n".join([
+        "version: 1", "models:",
+        f"  - {{name: fake-a, display_name: Fake A, litellm_model: openai/fake-a, category: general, "
+        f"open_weights: false, api_key_env: {KEY_ENV}, api_base: '{base_url}'}}",
+        f"  - {{name: fake-nokey, display_name: Fake B, litellm_model: openai/fake-b, category: general, "
+        f"open_weights: false, api_key_env: {UNSET_ENV}, api_base: '{base_url}'}}",
+        "task_sets:", f"  {TASK_SET}: {{task: finchain, args: {{seeds: 1}}}}", ""]), encoding="utf-8")
+    return path
+
+
+def _summary_rows(run_dir):
+    summary = json.loads((run_dir / SUMMARY).read_text())
+    return [{k: r[k] for k in ("model", "harness", "task_set", "requested", "completed", "scores", "by_domain",
+                               "by_level", "input_tokens", "cost_usd")} for r in summary["results"]]
+
+
+def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_its_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv(KEY_ENV, KEY)
+    monkeypatch.delenv(UNSET_ENV, raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    run_dir = tmp_path / "run"
+    with FakeOpenAI(reply=gold_reply) as server:
+        args = ["bench", "--harness", "lm-eval", "--registry", str(_registry(tmp_path / "r.yaml", server.base_url)),
+                "--models", "fake-a,fake-nokey", "--tasks", TASK_SET, "--limit", "2", "--run-dir", str(run_dir)]
+        first = CliRunner().invoke(app, args)
+        assert first.exit_code == 0, first.output
+        answered = Counter(json.dumps(r.body["messages"]) for r in server.requests if r.answered)
+        rows = _summary_rows(run_dir)
+        leaves = len(list((run_dir / LM_EVAL / "fake-a" / TASK_SET).rglob("samples_*.jsonl")))
+        second = CliRunner().invoke(app, args)
+    assert second.exit_code == 0, second.output
+    assert "fake-nokey" in first.output and UNSET_ENV in first.output
+    (row,) = rows
+    assert leaves >= 2 and row["requested"] == row["completed"] == 2 * leaves
+    assert (row["model"], row["harness"], row["input_tokens"], row["cost_usd"]) == ("fake-a", "lm-eval", None, None)
+    assert row["scores"]["chaineval"] == pytest.approx(1.0) and row["scores"]["fac"] == 1.0
+    assert row["by_domain"] and row["by_level"]
+    assert all(g["chaineval"] == pytest.approx(1.0) for g in row["by_level"].values())
+    report = (run_dir / "report.md").read_text()
+    n = row["completed"]
+    assert "| chaineval | fac | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 | 1.000 | 1.000 |" in report
+    assert len(answered) == row["completed"] and all(n == 1 for n in answered.values())
+    assert all(r.headers.get("authorization") == f"Bearer {KEY}" for r in server.requests)
+    assert not any(r.body["model"] == "fake-b" for r in server.requests)
+    assert len(server.requests) == row["completed"], "the re-run sent a request again"
+    assert _summary_rows(run_dir) == rows
+    assert files_containing(run_dir, KEY) == []
