@@ -5,6 +5,7 @@ OpenAI-compatible server (FakeOpenAI on 127.0.0.1, in this process; every client
 
 Compared, on the same server, the same problems and the same concurrency:
 - ``finchain bench`` (eval-set + our ``litellm/`` provider + the response cache + ChainEval scoring)
+- ``finchain bench --harness lm-eval`` (``finchain-lm-eval`` per model with ``local-chat-completions``)
 - ``inspect eval`` with Inspect's own ``openai-api/`` provider (same task and scorer)
 - ``inspect eval`` with Inspect's own ``openai/`` provider (OPENAI_BASE_URL pointed at the server)
 - ``finchain-lm-eval`` with lm-eval's ``local-chat-completions`` backend
@@ -51,7 +52,8 @@ def commands(base_url: str, work: Path, n: int, conns: int) -> dict[str, list[st
     problems = plan_problems(per_domain=50)
     registry = write_registry(work / "registry.yaml", base_url, ["fake"], [p.template_id for p in problems])
     seeds = max(1, -(-n // len(problems)))
-    registry.write_text(registry.read_text().replace("seeds: [0]", f"seeds: {list(range(seeds))}"))
+    registry.write_text(registry.read_text().replace("seeds: [0]", f"seeds: {list(range(seeds))}")
+                        + f"  every:\n    task: finchain\n    args: {{seeds: {seeds}}}\n")
     inspect_args = ["finchain_tasks/finchain", "--limit", str(n), "-T", f"seeds={seeds}", "--max-connections",
                     str(conns), "--display", "none"]
     lm_args = (f"base_url={base_url}/chat/completions,model=fake,num_concurrent={conns},"
@@ -61,6 +63,10 @@ def commands(base_url: str, work: Path, n: int, conns: int) -> dict[str, list[st
         "finchain bench (litellm/)": [sys.executable, "-c", CLI, "bench", "--registry", str(registry), "--models",
                                       "fake", "--tasks", "mini", "--limit", str(n), "--max-connections", str(conns),
                                       "--run-dir", str(work / "bench"), "--display", "none"],
+        "finchain bench --harness lm-eval": [sys.executable, "-c", CLI, "bench", "--harness", "lm-eval",
+                                             "--registry", str(registry), "--models", "fake", "--tasks", "every",
+                                             "--limit", str(per_leaf), "--max-connections", str(conns),
+                                             "--run-dir", str(work / "bench-lm-eval")],
         "inspect eval (openai-api/)": [str(BIN / "inspect"), "eval", *inspect_args, "--model", "openai-api/fake/fake",
                                        "--log-dir", str(work / "openai-api")],
         "inspect eval (openai/)": [str(BIN / "inspect"), "eval", *inspect_args, "--model", "openai/fake", "-M",
@@ -114,9 +120,11 @@ def main() -> None:
     for name, (count, rps, steady, wall) in best.items():
         print(f"{name:34} {count:8d} {rps:7.1f} {steady:7.1f} {wall:7.1f} {fastest / steady:12.2f}")
     ours = best["finchain bench (litellm/)"][2]
+    ours_lm = best["finchain bench --harness lm-eval"][2]
     inspect_best = max(v[2] for k, v in best.items() if k.startswith("inspect") and "no score" not in k)
-    print(f"finchain bench: the fastest is {fastest / ours:.2f}x faster (target <= 1.2); the fastest of Inspect's "
-          f"own providers (scoring too) runs at {inspect_best / ours:.2f}x our rate")
+    print(f"finchain bench (inspect harness): the fastest is {fastest / ours:.2f}x faster (target <= 1.2); the "
+          f"fastest of Inspect's own providers (scoring too) runs at {inspect_best / ours:.2f}x our rate")
+    print(f"finchain bench --harness lm-eval: the fastest is {fastest / ours_lm:.2f}x faster (target <= 1.2)")
 
 
 if __name__ == "__main__":
