@@ -40,11 +40,14 @@ class ChainEvalResult:
     parse_ok: float
     final_answer: str = ""
     alignment: list[dict] = field(default_factory=list)
+    pred_steps: list[str] = field(default_factory=list)
+    """The predicted steps' texts, so an explanation can show them without parsing the output again."""
 
     def scores(self) -> dict[str, float | int | None]:
         """The metric fields without the alignment detail."""
         out = asdict(self)
         out.pop("alignment")
+        out.pop("pred_steps")
         return out
 
 
@@ -135,7 +138,7 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
         chaineval=float(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=precision,
         step_recall=recall, step_f1=f1, first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
         parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
-        final_answer=out.final_answer_text, alignment=alignment,
+        final_answer=out.final_answer_text, alignment=alignment, pred_steps=[s.text for s in out.steps],
     )
 
 

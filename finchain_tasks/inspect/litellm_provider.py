@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -42,6 +41,8 @@ from inspect_ai.model._model import RetryDecision
 from inspect_ai.model._model_call import ModelCall
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from finchain_tasks.redaction import is_secret_name
+
 PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache")
 """Model args this provider consumes; every other ``-M`` key goes to ``litellm.acompletion``."""
 MAX_RETRY_AFTER = 30 * 60
@@ -54,8 +55,6 @@ _CONFIG_PARAMS = {
     "extra_body": "extra_body",
 }
 """Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
-_SECRET_WORDS = re.compile(r"(?:^|_)(?:api_?key|key|secret|token|password|passwd|credentials?)(?:$|_)", re.IGNORECASE)
-"""Extra ``-M`` arguments whose names look like secrets are sent but never written to the log."""
 _STOP_REASONS = {"stop": "stop", "length": "max_tokens", "tool_calls": "tool_calls",
                  "function_call": "tool_calls", "content_filter": "content_filter"}
 
@@ -103,7 +102,7 @@ class LiteLLMAPI(ModelAPI):
             raise NotImplementedError("the finchain-tasks litellm provider does not pass tools; use Inspect's "
                                       "own provider for this model (e.g. openai/..., anthropic/...)")
         request = self.request(input, config)
-        logged = {k: v for k, v in request.items() if not _SECRET_WORDS.search(k)}
+        logged = {k: v for k, v in request.items() if not is_secret_name(k)}  # sent, never logged
         cache, cache_key = self._cache(request)
         if cache is not None and (hit := cache.get(cache_key)) is not None:
             output = ModelOutput.model_validate_json(hit)

@@ -86,13 +86,12 @@ def _score_pairs(params, items: list[tuple[Any, str]]) -> list[tuple[Any, list[s
     """Worker-thread body: one ``score_batch`` call, plus each output's step texts for the explanation."""
     from scorers.chaineval import score_batch
     from scorers.embeddings import shared_embedder
-    from scorers.steps import parse_output
 
     golds = [g for g, _ in items]
     outputs = [o for _, o in items]
     with _SCORING:
         results = score_batch(golds, outputs, profile=params, embedder=shared_embedder(params.embedding_model))
-    return [(r, [s.text for s in parse_output(o).steps]) for r, o in zip(results, outputs)]
+    return [(r, r.pred_steps) for r in results]
 
 
 def to_score(result, gold, pred_texts: Sequence[str], profile: str) -> Score:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import sys
 from itertools import combinations
 from pathlib import Path
@@ -24,8 +23,8 @@ from typing import Any
 
 import finchain_tasks
 from finchain_tasks.lm_eval import TASKS_DIR
+from finchain_tasks.redaction import is_secret_name
 
-SECRET_KEY = re.compile(r"^(?:.*_)?(?:api_?key|key|token|secret|password|passwd|credentials?)$|^auth", re.I)
 REDACTED = "<redacted>"
 INSTALL_DIR = "finchain_tasks"
 MANIFEST = ".finchain-install.json"
@@ -131,7 +130,7 @@ def secret_values(args: Any) -> set[str]:
             value = loaded.get(key)
             sources.append(simple_parse_args_string(value) if isinstance(value, str) else value)
     return {str(v) for src in sources if isinstance(src, dict) for k, v in src.items()
-            if SECRET_KEY.search(str(k)) and v is not None and len(str(v)) >= 4}
+            if is_secret_name(k) and v is not None and len(str(v)) >= 4}
 
 
 def redact(text: str, secrets: set[str]) -> str:

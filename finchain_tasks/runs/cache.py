@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -26,11 +25,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.redaction import is_secret_name
+
 CACHE_ENV = "FINCHAIN_RESPONSE_CACHE"
 """Environment variable with the path of the cache file; the engine sets it for the run."""
 TRANSPORT_KEYS = frozenset({"api_base", "base_url", "timeout", "num_retries", "extra_headers", "api_key"})
 """Request fields that say how to reach the model, not what to ask it: not part of the key."""
-_SECRET = re.compile(r"key|secret|password|credential|authorization|auth_token|access_token", re.IGNORECASE)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY, model TEXT NOT NULL, request TEXT NOT NULL, output TEXT NOT NULL, created REAL NOT NULL
@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS responses (
 def request_material(request: dict[str, Any]) -> dict[str, Any]:
     """What identifies a request: everything but transport details and secret-looking fields."""
     return {k: v for k, v in request.items()
-            if k not in TRANSPORT_KEYS and not _SECRET.search(k)}
+            if k not in TRANSPORT_KEYS and not is_secret_name(k)}
 
 
 def request_key(request: dict[str, Any], epoch: Optional[int] = None, version: Optional[str] = None) -> str:
