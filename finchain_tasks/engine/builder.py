@@ -11,6 +11,17 @@ A template reads like the finance it teaches::
 Every sampled parameter gets a display string (``$12,500``, ``5.5%``) that the question uses
 through ``{name}`` placeholders, and every step's value comes from evaluating its formula over
 the parameters and earlier steps, so the text, the numbers and the trace cannot drift apart.
+
+The rest of the standard in TEMPLATES.md is supported here rather than in each template:
+
+* ``b.require(condition, "why")`` rejects a draw; the registry re-draws deterministically from the
+  seed, so an advanced template can insist that its advanced concept is exercised in every draw.
+* ``b.derive(name, value, unit)`` records a parameter computed from earlier draws (a joint draw:
+  a sell price as buy × (1 + g), a monthly price as a walk from the previous one).
+* Unit ``"pp"`` displays "percentage points"; counted units ("years", "shares") are singular for 1.
+* ``{they}``, ``{them}``, ``{their}`` (and capitalised forms) in ``ask`` refer to the last person
+  drawn, so a question names someone once and then uses the right pronoun; ``b.plural(n, "year")``
+  writes a noun that agrees with a count.
 """
 
 from __future__ import annotations
@@ -20,9 +31,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from finchain_tasks.engine.formatting import with_unit
+from finchain_tasks.engine.formatting import CURRENCY_UNITS, plural, with_unit
 from finchain_tasks.engine.formula import evaluate_compiled
-from finchain_tasks.engine.names import COMPANIES, PEOPLE
+from finchain_tasks.engine.names import COMPANIES, PEOPLE, PRONOUN_FORMS, PRONOUNS
 from finchain_tasks.engine.problem import Step
 
 
@@ -30,18 +41,38 @@ class TemplateError(RuntimeError):
     """A template broke its own contract (duplicate name, missing question, ...)."""
 
 
+class Redraw(Exception):  # noqa: N818 - control flow, not an error a caller sees
+    """Raised by :meth:`Builder.require`; the registry draws the problem again from the seed."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
 class Builder:
     """Seeded sampler plus step recorder for one problem."""
 
-    __slots__ = ("rng", "values", "params", "displays", "steps", "question")
+    __slots__ = ("rng", "values", "params", "displays", "steps", "question", "_pronoun")
 
-    def __init__(self, seed_key: int) -> None:
+    def __init__(self, seed_key: int | str) -> None:
         self.rng = random.Random(seed_key)
         self.values: dict[str, Any] = {}
         self.params: dict[str, Any] = {}
         self.displays: dict[str, str] = {}
         self.steps: list[Step] = []
         self.question: str | None = None
+        self._pronoun: str | None = None
+
+    # -- constraints ------------------------------------------------------------------------
+    def require(self, condition: bool, why: str) -> None:
+        """Reject this draw unless ``condition`` holds; the problem is drawn again from the seed.
+
+        Re-draws are deterministic (attempt k of seed s always uses the same generator), so a seed
+        still names one problem. ``why`` names the condition in the error raised when no draw in
+        the registry's budget satisfies it.
+        """
+        if not condition:
+            raise Redraw(why)
 
     # -- parameters -------------------------------------------------------------------------
     def _param(self, name: str, value: Any, display: str) -> Any:
@@ -92,11 +123,35 @@ class Builder:
         value = options[self.rng.randrange(len(options))]
         return self._param(name, value, str(value))
 
+    def derive(self, name: str, value: Any, unit: str = "", decimals: int | None = None) -> Any:
+        """A parameter computed by the template from earlier draws (a joint draw).
+
+        ``b.derive("sell_price", buy * (1 + g / 100), unit="$")`` shows the sell price in the
+        question like any drawn parameter. Money is rounded to cents and percentages to
+        ``decimals`` (default 2) so that the value used is exactly the value shown.
+        """
+        if isinstance(value, float):
+            if unit in CURRENCY_UNITS:
+                value = round(value, 2 if decimals is None else decimals)
+            elif decimals is not None or unit in ("%", "pp"):
+                value = round(value, 2 if decimals is None else decimals)
+            if float(value).is_integer() and (decimals in (None, 0)) and unit not in ("%", "pp"):
+                value = int(value)
+        return self._param(name, value, with_unit(value, unit, decimals))
+
     def company(self, name: str = "company") -> str:
         return self.choice(name, COMPANIES)
 
     def person(self, name: str = "person") -> str:
-        return self.choice(name, PEOPLE)
+        """A person's name; later ``{they}``/``{their}``/``{them}`` in the question refer to them."""
+        who = self.choice(name, PEOPLE)
+        self._pronoun = PRONOUNS[who]
+        return who
+
+    @staticmethod
+    def plural(count: float, noun: str) -> str:
+        """``noun`` in the number that agrees with ``count``: plural(1, "year") == "year"."""
+        return plural(count, noun)
 
     def pick(self, options: Sequence[Any]) -> Any:
         """A choice of wording that is not a parameter (it changes text, not numbers)."""
@@ -105,8 +160,13 @@ class Builder:
     # -- question and steps ------------------------------------------------------------------
     def ask(self, text: str) -> str:
         """Write the question; ``{name}`` placeholders become parameters' displays."""
+        names = dict(self.displays)
+        if self._pronoun is not None:
+            for form, word in PRONOUN_FORMS[self._pronoun].items():
+                names.setdefault(form, word)
+                names.setdefault(form.capitalize(), word.capitalize())
         try:
-            self.question = text.format_map(self.displays)
+            self.question = text.format_map(names)
         except KeyError as exc:
             raise TemplateError(f"question names {exc}, which is not a sampled parameter") from None
         return self.question

@@ -39,8 +39,45 @@ def plain(value: float, decimals: int | None = None) -> str:
     return text
 
 
+PERCENTAGE_POINTS = "pp"
+"""The unit of a difference of two rates: displayed as "percentage points", scored like "%"."""
+
+_IRREGULAR = {"person": "people", "company": "companies", "country": "countries", "entity": "entities",
+              "facility": "facilities", "policy": "policies", "property": "properties", "day": "days",
+              "child": "children", "basis point": "basis points", "percentage point": "percentage points"}
+_SINGULAR = {many: one for one, many in _IRREGULAR.items()}
+
+
+def plural(count: float, noun: str) -> str:
+    """The form of ``noun`` that agrees with ``count`` ("1 year", "2 years", "1 company")."""
+    if noun in _SINGULAR:
+        one = _SINGULAR[noun]
+    elif noun.endswith(("ches", "shes", "xes", "sses")):
+        one = noun[:-2]
+    elif noun.endswith("s") and not noun.endswith("ss"):
+        one = noun[:-1]
+    else:
+        one = noun
+    if count == 1:
+        return one
+    return _IRREGULAR.get(one, one + ("es" if one.endswith(("ch", "sh", "x", "ss")) else "s"))
+
+
+_COUNTED = frozenset({
+    "years", "months", "days", "weeks", "quarters", "periods", "shares", "units", "employees", "customers",
+    "transactions", "tokens", "contracts", "loans", "payments", "installments", "bonds", "options",
+    "hours", "accounts", "wallets", "blocks", "coins", "trades", "people", "companies", "countries",
+    "credits", "lots", "times", "stores", "branches", "clients", "projects", "investors", "holders",
+    "transfers", "deposits", "withdrawals", "users", "merchants", "cards", "tonnes", "entities",
+})
+"""Units that name counted things: a value of exactly 1 is shown with the singular."""
+
+
 def with_unit(value, unit: str = "", decimals: int | None = None) -> str:
-    """Display ``value`` in its unit: ``$1,234.56``, ``5.25%``, ``7 years``, ``Project A``."""
+    """Display ``value`` in its unit: ``$1,234.56``, ``5.25%``, ``7 years``, ``Project A``.
+
+    ``pp`` shows "percentage points"; a counted unit agrees with the number ("1 year").
+    """
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
@@ -55,5 +92,9 @@ def with_unit(value, unit: str = "", decimals: int | None = None) -> str:
         return f"{plain(value, decimals)}%"
     if unit in ("bp", "bps"):
         return f"{plain(value, decimals)} bps"
+    if unit == PERCENTAGE_POINTS:
+        return f"{plain(value, decimals)} {plural(value, 'percentage points')}"
     text = plain(value, decimals)
+    if unit in _COUNTED:
+        unit = plural(value, unit)
     return f"{text} {unit}" if unit else text

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from finchain_tasks.engine.formatting import plain, with_unit
+from finchain_tasks.engine.formatting import PERCENTAGE_POINTS, plain, with_unit
 from scorers.records import GoldSolution, GoldStep, Value
 
 LEVELS = ("easy", "intermediate", "advanced")
@@ -44,7 +44,7 @@ class Step:
 
     def gold(self, values: dict[str, Any]) -> GoldStep:
         """The scorer's view of this step (the rendered line is what gets embedded)."""
-        return GoldStep(self.description, self.value, self.unit, self.render(values))
+        return GoldStep(self.description, self.value, scorer_unit(self.unit), self.render(values))
 
 
 @cache
@@ -125,7 +125,7 @@ class Problem:
 
     def gold(self) -> GoldSolution:
         """The plain record ChainEval scores against."""
-        return GoldSolution(self.gold_steps(), self.answer, self.answer_unit, self.id)
+        return GoldSolution(self.gold_steps(), self.answer, scorer_unit(self.answer_unit), self.id)
 
     @property
     def solution(self) -> str:
@@ -180,6 +180,11 @@ class Problem:
         except (KeyError, TypeError) as exc:
             raise ValueError(f"row {row.get('id', '?') if isinstance(row, dict) else '?'} is not a "
                              f"FinChain problem record: missing or malformed {exc}") from None
+
+
+def scorer_unit(unit: str) -> str:
+    """The unit ChainEval compares in: a percentage-point difference reads like a percentage."""
+    return "%" if unit == PERCENTAGE_POINTS else unit
 
 
 def is_finite_number(value: Any) -> bool:

@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from finchain_tasks.engine.builder import Builder, TemplateError
+from finchain_tasks.engine.builder import Builder, Redraw, TemplateError
 from finchain_tasks.engine.problem import LEVELS, Problem
 
 MAX_SEED = 2**32 - 1
+MAX_DRAWS = 1_000
+"""How many times ``b.require`` may reject a seed's draw before the template is declared broken."""
 _PACKAGE = "finchain_tasks.templates"
 _REGISTERED: dict[str, Template] = {}
 
@@ -32,6 +34,8 @@ class Template:
     level: str
     fn: Callable[[Builder], None]
     key: int
+    floor: float = 0.0
+    """Every numeric answer satisfies |answer| > floor (the verifier checks it)."""
 
     @property
     def id(self) -> str:
@@ -43,20 +47,43 @@ class Template:
 
     def generate(self, seed: int) -> Problem:
         """The problem for ``seed``; the same seed always gives the same problem."""
+        return self.draw(seed)[0]
+
+    def draw(self, seed: int) -> tuple[Problem, list[str]]:
+        """The problem for ``seed`` and the ``require`` reasons of the draws it rejected first.
+
+        Attempt 0 uses the generator seeded by the template key plus the seed; attempt k > 0 a
+        generator seeded by the text ``"<key+seed>/<k>"``: both are deterministic in any process.
+        """
         if not 0 <= seed <= MAX_SEED:
             raise ValueError(f"seed must be in [0, {MAX_SEED}], got {seed}")
-        b = Builder(self.key + seed)
-        self.fn(b)
-        if b.question is None or not b.steps:
-            raise TemplateError(f"template {self.id} wrote no question or no steps")
-        return Problem(self.domain, self.topic, self.name, self.level, seed, b.question,
-                       b.params, b.displays, tuple(b.steps))
+        rejected: list[str] = []
+        for attempt in range(MAX_DRAWS):
+            b = Builder(self.key + seed if attempt == 0 else f"{self.key + seed}/{attempt}")
+            try:
+                self.fn(b)
+            except Redraw as why:
+                rejected.append(why.why)
+                continue
+            if b.question is None or not b.steps:
+                raise TemplateError(f"template {self.id} wrote no question or no steps")
+            problem = Problem(self.domain, self.topic, self.name, self.level, seed, b.question,
+                              b.params, b.displays, tuple(b.steps))
+            return problem, rejected
+        raise TemplateError(f"template {self.id}, seed {seed}: no draw in {MAX_DRAWS} met "
+                            f"require({rejected[-1]!r})")
 
 
-def template(level: str) -> Callable[[Callable[[Builder], None]], Callable[[Builder], None]]:
-    """Register a template function at ``level`` (easy, intermediate or advanced)."""
+def template(level: str, floor: float = 0.0) -> Callable[[Callable[[Builder], None]], Callable[[Builder], None]]:
+    """Register a template function at ``level`` (easy, intermediate or advanced).
+
+    ``floor`` declares how far from zero every numeric answer stays (|answer| > floor): a relative
+    tolerance means nothing near zero, so a template whose answer can be small says how small.
+    """
     if level not in LEVELS:
         raise TemplateError(f"level must be one of {LEVELS}, got {level!r}")
+    if not (isinstance(floor, (int, float)) and floor >= 0 and floor == floor and floor != float("inf")):
+        raise TemplateError(f"floor must be a finite number >= 0, got {floor!r}")
 
     def register(fn: Callable[[Builder], None]) -> Callable[[Builder], None]:
         parts = fn.__module__.split(".")
@@ -65,7 +92,7 @@ def template(level: str) -> Callable[[Callable[[Builder], None]], Callable[[Buil
         domain, topic = parts[2], parts[3]
         tid = f"{domain}/{topic}/{fn.__name__}"
         key = zlib.crc32(tid.encode()) << 32
-        _REGISTERED[tid] = Template(domain, topic, fn.__name__, level, fn, key)
+        _REGISTERED[tid] = Template(domain, topic, fn.__name__, level, fn, key, float(floor))
         return fn
 
     return register
