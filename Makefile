@@ -20,9 +20,11 @@ run: $(STAMP)
 	# the main job: the local model (no key, no network) on one problem per domain, with a report
 	$(OFFLINE) $(BIN)/finchain eval
 
+# two workers (the CI machine has two cores; much of the suite waits on servers and subprocesses),
+# one file per worker so module fixtures are built once; the 15 slowest tests are printed
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(OFFLINE) $(BIN)/python -m pytest -q
+	$(OFFLINE) $(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=15
 
 bench: $(STAMP)
 	$(OFFLINE) $(BIN)/python benchmarks/generate_bench.py
