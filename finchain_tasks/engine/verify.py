@@ -42,6 +42,8 @@ CALL = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\(")
 _COUNTED_WORDS = sorted(_COUNTED | {"percentage points", "basis points", "dollars"}, key=len, reverse=True)
 PLURAL_AFTER_ONE = re.compile(r"(?<![\d.,])[-−]?1(?:\.0+)? (" + "|".join(map(re.escape, _COUNTED_WORDS)) + r")\b")
 """A plural noun after the number one ("1 years", "1 shares"): the builder should have made it singular."""
+ASKS_POINTS = re.compile(r"(?i)\(percentage points\)|\bin percentage points|how many percentage points")
+"""Text that declares a value to be in percentage points (not "rose by 2 percentage points to 7%")."""
 
 
 @dataclass
@@ -163,9 +165,9 @@ def check_units(problem: Problem, shown: Sequence[Rendered] | None = None) -> It
     """Rule "units": percentage points are declared with unit "pp" and shown as such, never as "%"."""
     if problem.answer_unit == PERCENTAGE_POINTS and "percentage point" not in problem.answer_text:
         yield f"answer in percentage points renders as {problem.answer_text!r}"
+    asks_points = bool(ASKS_POINTS.search(problem.question))
     for k, step in enumerate(problem.steps, 1):
-        said = "percentage point" in step.description.lower() or (
-            k == len(problem.steps) and "percentage point" in problem.question.lower())
+        said = bool(ASKS_POINTS.search(step.description)) or (k == len(problem.steps) and asks_points)
         if said and step.unit == "%":
             yield (f"step {k} ({step.name}) is described as percentage points but has unit '%' "
                    f"(shown {(shown or problem.rendered_steps())[k - 1].result!r}); declare unit 'pp'")

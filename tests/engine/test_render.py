@@ -89,7 +89,7 @@ def test_powers_unary_minus_and_percent_signs():
     (11.679, "%", "11.6790%"), (4.87, "%", "4.8700%"), (-1.74851, "pp", "−1.7485 percentage points"),
     (1, "pp", "1.0000 percentage point"), (1.620119333, "", "1.620119"), (0.0212179312, "", "0.02121793"),
     (107.58123, "", "107.5812"), (16_164_000_000, "", "16,164,000,000"), (1, "years", "1 year"),
-    (208, "months", "208 months"), (2_001_962.1345, "", "2,001,962.13"),
+    (208, "months", "208 months"), (2_001_962.1345, "", "2,001,962.13"), (1, "basis points", "1 basis point"),
 ])
 def test_one_display_convention_per_kind(value, unit, shown):
     assert result_text(value, unit) == shown
