@@ -175,9 +175,10 @@ def _print_failures(failures: list[str], groups: int = 200) -> None:
 
 REPORT_LEGEND = (
     "lv: Easy/Intermediate/Advanced. top: share of the commonest categorical answer (limit {balance:.0%}). "
-    "dist: distinct questions (min {variety:.0%}). floor: declared; 'none' means |answer| must stay above "
-    "{share:.0%} of its median. redo: share of draws b.require rejected. fail: failure lines. vacuous: % of "
-    "draws in which each step repeats an input or the previous step (limit {vacuous:.0%})."
+    "dist: distinct problems, names and wording aside (min {variety:.0%}). floor: declared; 'none' means "
+    "|answer| must stay above {share:.0%} of its median. redo: share of draws b.require rejected. "
+    "fail: failure lines. vacuous: % of draws in which each step repeats an input or the previous step "
+    "(limit {vacuous:.0%})."
 )
 
 

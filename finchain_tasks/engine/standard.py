@@ -6,7 +6,8 @@
 * vacuous steps: a step whose value equals a parameter, a value its formula reads, or the previous
   step's value, in more than 10% of draws (a "÷ 1" or "× 1" that only some draws need);
 * balance: a categorical answer that is the same option in more than 60% of draws;
-* variety: fewer than 95% distinct questions in max(seeds, 1,000) draws;
+* variety: fewer than 95% distinct problems in max(seeds, 1,000) draws, where problems that differ
+  only in names or wording (a person, a company, ``b.pick`` phrasing) count once;
 * near zero: the smallest |answer| against the declared floor; a template that declares no floor
   must keep its answers above 1% of their median magnitude;
 * determinism in a fresh process: :func:`fresh_process_hashes` regenerates the same rows in a
@@ -98,16 +99,25 @@ def _fail(figures: Figures, seed: int, rule: str, detail: str) -> None:
 
 
 def _variety(figures: Figures, problems: Sequence[Problem]) -> None:
+    """Distinct problems by what must be computed: names and wording alone do not make a new problem."""
     figures.variety_draws = len(problems)
-    first: dict[str, int] = {}
-    for p in problems:
-        first.setdefault(p.question, p.seed)
+    first: dict[tuple, int] = {}
+    keys = [_content(p) for p in problems]
+    for key, p in zip(keys, problems):
+        first.setdefault(key, p.seed)
     figures.distinct = len(first) / len(problems)
     if figures.distinct < VARIETY_MIN:
-        repeated = Counter(p.question for p in problems).most_common(1)[0]
-        _fail(figures, first[repeated[0]], "variety",
-              f"{len(first)} distinct questions in {len(problems)} draws ({figures.distinct:.1%} < "
-              f"{VARIETY_MIN:.0%}); the question of seed {first[repeated[0]]} recurs {repeated[1]} times")
+        key, count = Counter(keys).most_common(1)[0]
+        _fail(figures, first[key], "variety",
+              f"{len(first)} distinct problems in {len(problems)} draws ({figures.distinct:.1%} < {VARIETY_MIN:.0%}; "
+              f"problems differing only in names or wording count once); the numbers of seed {first[key]} "
+              f"recur {count} times")
+
+
+def _content(problem: Problem) -> tuple:
+    """The numbers a problem asks about (and any text parameter a formula reads), plus its answer."""
+    read = set().union(*(_reads(s.formula) for s in problem.steps))
+    return (tuple((k, v) for k, v in problem.params.items() if _number(v) or k in read), repr(problem.answer))
 
 
 def _number(value: Any) -> bool:

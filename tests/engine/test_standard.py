@@ -137,7 +137,20 @@ def test_variety_counts_distinct_questions_over_a_thousand_draws():
     [message] = rule_failures(figures, "variety")
     assert_one_line(message, tpl)
     assert figures.variety_draws == 1_000 and figures.distinct == pytest.approx(30 / 1_000)
-    assert "30 distinct questions in 1000 draws" in message
+    assert "30 distinct problems in 1000 draws" in message
+
+
+def names_and_wording_only(b: Builder) -> None:
+    b.person()
+    b.company()
+    b.integer("n", 1, 30)
+    b.ask(f"{{person}} of {{company}} {b.pick(['asks', 'wonders', 'wants to know'])} what {{n}} doubled is.")
+    b.step("twice", "Twice the number", "n * 2")
+
+
+def test_variety_does_not_count_names_and_wording():
+    figures = survey(_tpl(names_and_wording_only), 50)
+    assert figures.distinct == pytest.approx(30 / 1_000) and rule_failures(figures, "variety")
 
 
 def test_near_zero_without_a_declared_floor():
