@@ -39,13 +39,18 @@ def amortize(balance, monthly_rate, payment, months):
     return balance, interest_paid, paid
 
 
-def level_payment(principal, monthly_rate, months):
-    """The payment that clears the loan, found by bisection on the amortization table."""
+def level_payment(principal, monthly_rate, months, cents=True):
+    """The payment that clears the loan, found by bisection on the amortization table (then to the cent)."""
     lo, hi = 0.0, principal
     for _ in range(100):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if amortize(principal, monthly_rate, mid, months)[0] > 0 else (lo, mid)
-    return (lo + hi) / 2
+    return round((lo + hi) / 2, 2) if cents else (lo + hi) / 2
+
+
+def pv_of_payments(payment, monthly_rate, months):
+    """Present value of ``months`` end-of-month payments, summed one by one."""
+    return sum(payment / (1 + monthly_rate) ** t for t in range(1, months + 1))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -53,9 +58,9 @@ def test_monthly_payment_clears_the_loan(seed):
     p = get(T + "monthly_payment").generate(seed)
     (principal,), (rate,) = dollars(p.question), percents(p.question)
     months = 12 * count(p.question, r"over (\d+) years?")
+    assert p.answer == level_payment(principal, rate / 1200, months)
     left, _, _ = amortize(principal, rate / 1200, p.answer, months)
-    assert abs(left) < 1e-6 * principal
-    assert amortize(principal, rate / 1200, p.answer - 0.01, months)[0] > 0  # a cent less leaves money owing
+    assert abs(left) < 0.01 * months  # the cent rounding leaves at most a cent a month owing or overpaid
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -64,8 +69,9 @@ def test_total_interest_by_amortization_table(seed):
     (principal,), (rate,) = dollars(p.question), percents(p.question)
     months = count(p.question, r"over (\d+) months")
     payment = level_payment(principal, rate / 1200, months)
+    assert p.answer == pytest.approx(sum(payment for _ in range(months)) - principal, rel=1e-12)
     _, interest, _ = amortize(principal, rate / 1200, payment, months)
-    assert p.answer == pytest.approx(interest, rel=1e-7)
+    assert p.answer == pytest.approx(interest, abs=0.01 * months)  # the table agrees up to the cent rounding
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -77,12 +83,13 @@ def test_lump_sum_prepayment_by_two_amortization_tables(seed):
     term, paid_years = count(q, r"(\d+)-year"), count(q, r"completes (\d+) years?")
     i, left = rate / 1200, 12 * (term - paid_years)
     payment = level_payment(principal, i, 12 * term)
-    balance, _, _ = amortize(principal, i, payment, 12 * paid_years)
-    assert p.steps[2].value == pytest.approx(balance, rel=1e-7)  # an intermediate value
-    _, interest_without, _ = amortize(balance, i, payment, left)
+    balance = pv_of_payments(payment, i, left)
+    assert balance == pytest.approx(amortize(principal, i, payment, 12 * paid_years)[0], abs=0.01 * 12 * term)
+    assert p.steps[1].value == pytest.approx(balance, rel=1e-10)  # an intermediate value
     new_payment = level_payment(balance - prepayment, i, left)
-    _, interest_with, _ = amortize(balance - prepayment, i, new_payment, left)
-    assert p.answer == pytest.approx(interest_without - interest_with, rel=1e-6)
+    interest_without = payment * left - balance
+    interest_with = new_payment * left - (balance - prepayment)
+    assert p.answer == pytest.approx(interest_without - interest_with, rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -104,7 +111,7 @@ def test_refinance_savings_by_amortization_tables(seed):
     old_rate, new_rate = percents(q)
     term, paid_years = count(q, r"(\d+)-year"), count(q, r"After (\d+) years?")
     old_payment = level_payment(principal, old_rate / 1200, 12 * term)
-    balance, _, _ = amortize(principal, old_rate / 1200, old_payment, 12 * paid_years)
     left = 12 * (term - paid_years)
+    balance = pv_of_payments(old_payment, old_rate / 1200, left)
     new_payment = level_payment(balance, new_rate / 1200, left)
-    assert p.answer == pytest.approx((old_payment - new_payment) * left - closing, rel=1e-6)
+    assert p.answer == pytest.approx((old_payment - new_payment) * left - closing, rel=1e-9)

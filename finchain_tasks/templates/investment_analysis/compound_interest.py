@@ -3,7 +3,7 @@ principal needed for an inflation-adjusted goal, and a deposit whose rate change
 
 from finchain_tasks.engine import Builder, template
 
-FREQUENCIES = {"semi-annually": 2, "quarterly": 4, "monthly": 12, "daily (365 days a year)": 365}
+FREQUENCIES = {"semi-annually": 2, "quarterly": 4, "monthly": 12}
 
 
 @template("easy", floor=1)

@@ -64,7 +64,10 @@ def rate_sensitivity(b: Builder) -> None:
     project_irr = b.rng.uniform(0.08, 0.24)  # not shown: sets the cash flow as a fraction of the cost
     b.derive("annual_cf", round(cost * project_irr / (1 - (1 + project_irr) ** -years), -2), unit="$")
     rate = b.percent("rate", 5, 10)
-    b.percent("rate_high", rate + 1, rate + 4)
+    rate_high = b.percent("rate_high", rate + 1, rate + 4)
+    cf = b.values["annual_cf"]
+    npvs = [cf * (1 - (1 + r / 100) ** -years) / (r / 100) - cost for r in (rate, rate_high)]
+    b.require(min(abs(x) for x in npvs) > 0.01 * cost, "both NPVs at least 1% of the cost away from 0")
     b.ask(
         "{company} is considering a project costing {cost} today that pays {annual_cf} at the end of each "
         "year for {years}. The analysts discount at {rate}, but the treasurer warns that the rate could "
@@ -107,7 +110,7 @@ def project_choice(b: Builder) -> None:
     b.money("cleanup", 0.05 * cost_b, 0.2 * cost_b, step=1_000)
     rate = b.percent("rate", 6, 12)
     npv_a, npv_b = _npvs(b.values, rate)
-    b.require(abs(npv_a - npv_b) > 1_000 and abs(max(npv_a, npv_b)) > 1_000, "a clear choice")
+    b.require(abs(npv_a - npv_b) > 1_000 and min(abs(npv_a), abs(npv_b)) > 1_000, "a clear choice")
     la, lb = b.pick([("A", "B"), ("Cedar", "Maple"), ("East", "West")])
     b.ask(
         f"{{company}} can undertake only one of two three-year projects. Project {la} costs {{cost_a}}, "

@@ -19,6 +19,11 @@ BENCHMARKS = {
 }
 
 
+def _not_one(*points: float) -> bool:
+    """True unless a percentage-point figure would print as 1.0000 (the text rule wants "1 percentage point")."""
+    return all(round(abs(x), 4) != 1 for x in points)
+
+
 @template("easy", floor=0.02)
 def sharpe_ratio(b: Builder) -> None:
     """Sharpe ratio of a fund from its annual return, volatility and the risk-free rate.
@@ -32,7 +37,7 @@ def sharpe_ratio(b: Builder) -> None:
     ret = b.percent("fund_return", r_lo, r_hi, decimals=2)
     vol = b.percent("volatility", v_lo, v_hi)
     rf = b.percent("risk_free", 1, 4.5, decimals=2)
-    b.require(abs(ret - rf) / vol > 0.05, "Sharpe ratio at least 0.05 away from 0")
+    b.require(abs(ret - rf) / vol > 0.05 and _not_one(ret - rf), "Sharpe ratio at least 0.05 away from 0")
     b.ask(
         f"The {kind} managed by {{manager}} earned an annual return of {{fund_return}} with an annual "
         "standard deviation of returns of {volatility}. Treasury bills yielded {risk_free} over the "
@@ -57,6 +62,7 @@ def information_ratio(b: Builder) -> None:
     active = b.rng.choice([-1, 1]) * b.rng.uniform(0.1, 1.2) * te
     b.derive("fund_return", round(bench + active, 2), unit="%")
     b.derive("benchmark_return", round(bench, 2), unit="%")
+    b.require(_not_one(b.values["fund_return"] - b.values["benchmark_return"]), "active return not one point")
     b.ask(
         f"An actively managed portfolio run by {{manager}} is benchmarked against {index}. Last year the "
         "portfolio returned {fund_return} while the benchmark returned {benchmark_return}, and the "
@@ -85,7 +91,7 @@ def treynor_vs_market(b: Builder) -> None:
     v = b.values
     beta = (v["weight1"] * v["beta1"] + (100 - v["weight1"]) * v["beta2"]) / 100
     gap = (v["fund_return"] - v["risk_free"]) / beta - (v["market_return"] - v["risk_free"])
-    b.require(abs(gap) > 0.3, "Treynor gap at least 0.3 percentage points away from 0")
+    b.require(abs(gap) > 0.3 and _not_one(gap, v["fund_return"] - v["risk_free"]), "Treynor gap away from 0")
     b.ask(
         "{manager} runs a portfolio with {weight1} of its value in a utility stock with a beta of {beta1} "
         "and the rest in a technology stock with a beta of {beta2}. The portfolio returned {fund_return} "
@@ -122,7 +128,9 @@ def sortino_ratio(b: Builder) -> None:
     rs = [b.values[f"r{k}"] for k in range(1, 6)]
     below = sum(r < mar for r in rs)
     mean = sum(rs) / 5
-    b.require(1 <= below <= 3 and abs(mean - mar) > 0.5, "some years below the MAR and a mean away from it")
+    b.require(1 <= below <= 3 and abs(mean - mar) > 0.5 and _not_one(mean - mar), "a mean away from the MAR")
+    downside = (sum(min(0, r - mar) ** 2 for r in rs) / 5) ** 0.5
+    b.require(downside > 1, "a downside deviation of at least 1%")
     b.ask(
         "{investor}'s fund posted annual returns of {r1}, {r2}, {r3}, {r4} and {r5} in years 1 to 5. "
         "Using a minimum acceptable return (MAR) of {mar}, compute the Sortino ratio: the mean annual "
@@ -162,7 +170,7 @@ def m_squared_two_fund_portfolio(b: Builder) -> None:
     sd = (w ** 2 * v["stock_vol"] ** 2 + (1 - w) ** 2 * v["bond_vol"] ** 2
           + 2 * w * (1 - w) * v["correlation"] * v["stock_vol"] * v["bond_vol"]) ** 0.5
     gap = v["risk_free"] + (ret - v["risk_free"]) / sd * v["market_vol"] - v["market_return"]
-    b.require(abs(gap) > 0.3 and ret > v["risk_free"] + 0.5, "M² at least 0.3 points from the market return")
+    b.require(abs(gap) > 0.3 and _not_one(gap) and ret > v["risk_free"] + 0.5, "M² away from the market return")
     b.ask(
         "{investor} holds {weight} of a portfolio in a stock fund with an expected return of {stock_return} "
         "and a standard deviation of {stock_vol}, and the rest in a bond fund with an expected return of "

@@ -96,7 +96,7 @@ def expense_changes(b: Builder) -> None:
     """
     b.person("person")
     b.money("income", 5_500, 10_000, step=50)
-    b.money("rent", 1_200, 2_400, step=25)
+    b.money("rent", 1_200, 2_400, step=50)
     b.money("food", 400, 900, step=10)
     b.money("other", 800, 1_600, step=10)
     b.percent("rent_increase", 2, 12)
@@ -107,19 +107,21 @@ def expense_changes(b: Builder) -> None:
     new_income = v["income"] * (1 + v["pay_raise"] / 100)
     new = (new_income - v["rent"] * (1 + v["rent_increase"] / 100) - v["food"] * (1 + v["food_increase"] / 100)
            - v["other"]) / new_income
-    b.require(abs(new - old) > 0.003, "a change of at least 0.3 percentage points")
+    b.require(abs(new - old) > 0.003 and round(abs(new - old) * 100, 4) != 1, "a change of at least 0.3 points")
     b.ask(
         "{person} takes home {income} a month and spends {rent} on rent, {food} on food and {other} on "
         "everything else, saving the remainder. Next year the rent goes up {rent_increase}, food costs "
         "rise {food_increase}, other spending stays the same, and take-home pay rises {pay_raise}. "
         "By how many percentage points does {their} savings rate (savings as a share of take-home "
-        "pay) change? Give a negative number for a fall."
+        "pay) change? Work with savings rates rounded to four decimal places of a percent, and give a "
+        "negative number for a fall."
     )
-    b.step("old_rate", "Current savings rate", "(income - rent - food - other) / income * 100", unit="%")
+    b.step("old_rate", "Current savings rate", "round((income - rent - food - other) / income * 100, 4)", unit="%")
     b.step("new_expenses", "Next year's monthly spending",
            "rent * (1 + rent_increase / 100) + food * (1 + food_increase / 100) + other", unit="$")
     b.step("new_income", "Next year's monthly take-home pay", "income * (1 + pay_raise / 100)", unit="$")
-    b.step("new_rate", "Next year's savings rate", "(new_income - new_expenses) / new_income * 100", unit="%")
+    b.step("new_rate", "Next year's savings rate", "round((new_income - new_expenses) / new_income * 100, 4)",
+           unit="%")
     b.step("rate_change", "Change in the savings rate", "new_rate - old_rate", unit="pp")
 
 
