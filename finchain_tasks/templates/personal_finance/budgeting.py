@@ -15,7 +15,7 @@ def fifty_thirty_twenty(b: Builder) -> None:
     Source: the 50/30/20 rule, Warren & Tyagi, All Your Worth (2005), ch. 2.
     """
     b.person("person")
-    b.money("annual_take_home", 30_000, 180_000, step=60)
+    b.money("annual_take_home", 30_000, 180_000, step=12)
     b.choice("bucket_share", BUCKETS)
     b.ask(
         "{person} takes home {annual_take_home} a year after taxes and budgets with the 50/30/20 rule "
