@@ -21,9 +21,9 @@ def monthly_payment(b: Builder) -> None:
     Finance, ch. 2 (amortizing loans).
     """
     b.person("person")
-    b.money("principal", 5_000, 400_000, step=1_000)
+    years = b.integer("years", 3, 30, unit="years")
+    b.money("principal", 5_000, min(400_000, 15_000 * years), step=1_000)  # the size fits the term
     b.percent("rate", 3, 9, decimals=2)
-    b.integer("years", 3, 30, unit="years")
     kind = b.pick(["a loan", "a fixed-rate loan", "an amortizing loan"])
     b.ask(
         f"{{person}} takes out {kind} of {{principal}} at a nominal annual rate of {{rate}}, compounded "
@@ -100,9 +100,9 @@ def extra_payment_payoff(b: Builder) -> None:
     Jaffe, Corporate Finance, ch. 4.
     """
     b.person("person")
-    b.money("principal", 10_000, 300_000, step=1_000)
+    years = b.integer("years", 5, 30, unit="years")
+    b.money("principal", 10_000, min(300_000, 12_000 * years), step=1_000)  # the size fits the term
     b.percent("rate", 4, 9, decimals=2)
-    b.integer("years", 5, 30, unit="years")
     b.money("extra", 50, 1_000, step=25)
     b.ask(
         "{person} has a loan of {principal} at {rate} per year, compounded monthly, scheduled to be repaid "

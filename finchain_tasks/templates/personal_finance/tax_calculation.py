@@ -103,25 +103,30 @@ def tax_after_standard_deduction(b: Builder) -> None:
     """Income tax on a salary after a standard deduction, under three brackets.
 
     Source: taxable income = gross income − standard deduction, taxed bracket by bracket, IRS
-    Publication 17 (Your Federal Income Tax), ch. 9 and the tax rate schedules.
+    Publication 17 (Your Federal Income Tax), ch. 9 and the tax rate schedules. Whether taxable income
+    reaches the top bracket is drawn first (half each), so no step is a zero.
     """
     b.person("person")
-    b.money("gross", 35_000, 250_000, step=500)
     b.money("deduction", 12_000, 16_000, step=100)
     schedule = _brackets(b, 3)
+    top = b.pick([2, 3])
     v = b.values
-    b.require(v["gross"] - v["deduction"] > v["t1"] + 1_000, "income reaches the second bracket")
+    lo = v["deduction"] + (v["t1"] if top == 2 else v["t2"]) + 1_000
+    hi = v["deduction"] + (v["t2"] if top == 2 else 2.5 * v["t2"]) - 1_000
+    b.money("gross", lo, hi, step=500)
     b.ask(
         "{person} earns a gross income of {gross} and takes the standard deduction of {deduction}. "
         f"Taxable income is taxed at {schedule}. How much income tax does {{they}} owe?"
     )
     b.step("taxable", "Taxable income", "gross - deduction", unit="$")
     b.step("tax1", "Tax in the first bracket", "t1 * r1 / 100", unit="$")
-    b.step("tax2", "Tax in the second bracket (up to its upper threshold)", "(min(taxable, t2) - t1) * r2 / 100",
-           unit="$")
-    b.step("tax3", "Tax in the top bracket (zero when taxable income stays below it)",
-           "max(0, taxable - t2) * r3 / 100", unit="$")
-    b.step("tax", "Total income tax", "tax1 + tax2 + tax3", unit="$")
+    if top == 2:
+        b.step("tax2", "Tax in the second bracket, where taxable income ends", "(taxable - t1) * r2 / 100", unit="$")
+        b.step("tax", "Total income tax", "tax1 + tax2", unit="$")
+    else:
+        b.step("tax2", "Tax on the whole second bracket", "(t2 - t1) * r2 / 100", unit="$")
+        b.step("tax3", "Tax in the top bracket, on income above its threshold", "(taxable - t2) * r3 / 100", unit="$")
+        b.step("tax", "Total income tax", "tax1 + tax2 + tax3", unit="$")
 
 
 @template("intermediate", floor=0.5)
