@@ -113,15 +113,13 @@ def expense_changes(b: Builder) -> None:
         "everything else, saving the remainder. Next year the rent goes up {rent_increase}, food costs "
         "rise {food_increase}, other spending stays the same, and take-home pay rises {pay_raise}. "
         "By how many percentage points does {their} savings rate (savings as a share of take-home "
-        "pay) change? Work with savings rates rounded to four decimal places of a percent, and give a "
-        "negative number for a fall."
+        "pay) change? Give a negative number for a fall."
     )
-    b.step("old_rate", "Current savings rate", "round((income - rent - food - other) / income * 100, 4)", unit="%")
+    b.step("old_rate", "Current savings rate", "(income - rent - food - other) / income * 100", unit="%")
     b.step("new_expenses", "Next year's monthly spending",
            "rent * (1 + rent_increase / 100) + food * (1 + food_increase / 100) + other", unit="$")
     b.step("new_income", "Next year's monthly take-home pay", "income * (1 + pay_raise / 100)", unit="$")
-    b.step("new_rate", "Next year's savings rate", "round((new_income - new_expenses) / new_income * 100, 4)",
-           unit="%")
+    b.step("new_rate", "Next year's savings rate", "(new_income - new_expenses) / new_income * 100", unit="%")
     b.step("rate_change", "Change in the savings rate", "new_rate - old_rate", unit="pp")
 
 
