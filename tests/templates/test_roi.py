@@ -35,8 +35,8 @@ def test_simple_roi_is_price_relative(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_annualised_roi_grows_back_to_end_value(seed):
-    p = get(T + "annualised_roi").generate(seed)
+def test_annualized_roi_grows_back_to_end_value(seed):
+    p = get(T + "annualized_roi").generate(seed)
     start, end = dollars(p.question)
     (years,) = counts(p.question, "year")
     value = start

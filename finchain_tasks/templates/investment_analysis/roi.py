@@ -33,7 +33,7 @@ def simple_roi(b: Builder) -> None:
 
 
 @template("easy", floor=0.25)
-def annualised_roi(b: Builder) -> None:
+def annualized_roi(b: Builder) -> None:
     """Compound annual ROI from a starting and an ending value.
 
     Source: annualized return (1 + total return)^(1/n) − 1, CFA Institute, Quantitative Investment
