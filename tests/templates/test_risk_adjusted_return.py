@@ -42,13 +42,15 @@ def test_information_ratio(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_treynor_vs_market(seed):
-    p = get(T + "treynor_vs_market").generate(seed)
+def test_treynor_and_jensen_alpha_against_capm(seed):
+    p = get(T + "treynor_and_jensen_alpha").generate(seed)
     weight, fund, rf, market = percents(p.question)
     beta1, beta2 = betas(p.question)
     beta = (weight * beta1 + (100 - weight) * beta2) / 100
     assert p.steps[0].value == pytest.approx(beta, rel=1e-12)
-    assert p.answer == pytest.approx((fund - rf) / beta - (market - rf), rel=1e-10, abs=1e-12)
+    assert p.steps[3].value == pytest.approx((fund - rf) / beta - (market - rf), rel=1e-10)  # the Treynor gap
+    required = rf + beta * (market - rf)  # CAPM, a different route from the Treynor identity
+    assert p.answer == pytest.approx(fund - required, rel=1e-10)
     assert p.answer_text.endswith("percentage points")
 
 

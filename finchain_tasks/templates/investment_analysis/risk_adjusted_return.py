@@ -1,5 +1,5 @@
-"""Risk-adjusted return: Sharpe ratio, information ratio, Treynor ratio with a portfolio beta,
-Sortino ratio, and M² of a two-fund portfolio whose variance depends on the correlation."""
+"""Risk-adjusted return: Sharpe ratio, information ratio, Treynor ratio and Jensen's alpha with a
+portfolio beta, Sortino ratio, and M² of a two-fund portfolio whose variance depends on the correlation."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -74,12 +74,13 @@ def information_ratio(b: Builder) -> None:
 
 
 @template("intermediate", floor=0.1)
-def treynor_vs_market(b: Builder) -> None:
-    """Gap between a two-stock portfolio's Treynor ratio and the market's, with the portfolio beta.
+def treynor_and_jensen_alpha(b: Builder) -> None:
+    """Jensen's alpha of a two-stock portfolio from its Treynor ratio, the market's, and the portfolio beta.
 
     Source: Treynor (1965), "How to Rate Management of Investment Funds", Harvard Business Review;
-    portfolio beta as the weighted average of the holdings' betas, Bodie, Kane & Marcus, Investments,
-    ch. 8 and ch. 24.
+    Jensen (1968), "The Performance of Mutual Funds", Journal of Finance; portfolio beta as the weighted
+    average of the holdings' betas, Bodie, Kane & Marcus, Investments, ch. 8 and ch. 24. Jensen's alpha
+    equals beta × (portfolio Treynor ratio − market Treynor ratio).
     """
     b.person("manager")
     b.integer("weight1", 25, 75, unit="%")
@@ -90,17 +91,20 @@ def treynor_vs_market(b: Builder) -> None:
     b.percent("market_return", 6, 13)
     v = b.values
     beta = (v["weight1"] * v["beta1"] + (100 - v["weight1"]) * v["beta2"]) / 100
-    gap = (v["fund_return"] - v["risk_free"]) / beta - (v["market_return"] - v["risk_free"])
-    b.require(abs(gap) > 0.3 and _not_one(gap, v["fund_return"] - v["risk_free"]), "Treynor gap away from 0")
+    alpha = v["fund_return"] - v["risk_free"] - beta * (v["market_return"] - v["risk_free"])
+    b.require(abs(alpha) > 0.3 and _not_one(alpha, alpha / beta, v["fund_return"] - v["risk_free"]),
+              "Jensen's alpha at least 0.3 percentage points away from 0")
     b.ask(
         "{manager} runs a portfolio with {weight1} of its value in a utility stock with a beta of {beta1} "
         "and the rest in a technology stock with a beta of {beta2}. The portfolio returned {fund_return} "
         "last year, the risk-free rate was {risk_free} and the market index returned {market_return}. "
+        "Find the portfolio beta, the portfolio's Treynor ratio and how far it lies above or below the "
+        "market's Treynor ratio, and from these the portfolio's Jensen's alpha (beta times the Treynor "
+        "gap). "
         + b.pick([
-            "By how many percentage points does the portfolio's Treynor ratio exceed the market's "
-            "Treynor ratio (a negative answer means it falls short)?",
-            "What is the portfolio's Treynor ratio minus the market's Treynor ratio, in percentage "
-            "points of excess return per unit of beta?",
+            "What is Jensen's alpha, in percentage points (negative if the portfolio underperformed)?",
+            "By how many percentage points did the portfolio beat its CAPM required return "
+            "(negative if it fell short)?",
         ])
     )
     b.step("portfolio_beta", "Portfolio beta, the value-weighted average of the two betas",
@@ -108,10 +112,9 @@ def treynor_vs_market(b: Builder) -> None:
     b.step("excess_return", "Portfolio excess return over the risk-free rate", "fund_return - risk_free", unit="pp")
     b.step("treynor_fund", "Portfolio Treynor ratio, excess return ÷ beta", "excess_return / portfolio_beta",
            unit="%")
-    b.step("treynor_market", "Market Treynor ratio (beta of 1), the market excess return",
-           "market_return - risk_free", unit="%")
-    b.step("treynor_gap", "Portfolio Treynor ratio minus market Treynor ratio", "treynor_fund - treynor_market",
-           unit="pp")
+    b.step("treynor_gap", "Portfolio Treynor ratio minus the market Treynor ratio (the market excess return)",
+           "treynor_fund - (market_return - risk_free)", unit="pp")
+    b.step("jensen_alpha", "Jensen's alpha, portfolio beta × Treynor gap", "portfolio_beta * treynor_gap", unit="pp")
 
 
 @template("intermediate", floor=0.02)
