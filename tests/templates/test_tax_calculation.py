@@ -1,72 +1,98 @@
-"""Hand checks: each tax template by a bracket table walk, a subtraction-amount formula or a finite difference."""
+"""Hand checks: each tax template recomputed from the numbers printed in its question.
+
+Inputs (including the bracket schedule) are parsed from ``p.question``, not taken from ``p.params``;
+bracket tax is computed here by walking the schedule dollar band by dollar band.
+"""
+
+import re
 
 import pytest
 
 from finchain_tasks.engine import get
 
 T = "personal_finance/tax_calculation/"
+SEEDS = [0, 4, 99, 5150]
 
 
-def table_tax(income, thresholds, rates):
-    """Walk the bracket table: tax each slice of income between consecutive thresholds at its rate."""
-    tax, lower = 0.0, 0.0
-    for upper, rate in zip([*thresholds, float("inf")], rates):
-        if income > lower:
-            tax += (min(income, upper) - lower) * rate / 100
-        lower = upper
-    return tax
+def dollars(text: str) -> list[float]:
+    return [float(m.replace(",", "")) for m in re.findall(r"\$([\d,]+(?:\.\d+)?)", text)]
 
 
-def schedule(x, count):
-    return [x[f"t{k}"] for k in range(1, count)], [x[f"r{k}"] for k in range(1, count + 1)]
+def percents(text: str) -> list[float]:
+    return [float(m) for m in re.findall(r"(\d+(?:\.\d+)?)%", text)]
 
 
-@pytest.mark.parametrize("seed", [0, 3, 10, 25])
-def test_two_bracket_tax_by_subtraction_amount(seed):
-    p = get(T + "two_bracket_tax").generate(seed)
-    x = p.params
-    income, t, lo, hi = x["income"], x["threshold"], x["low_rate"], x["high_rate"]
-    expected = income * hi / 100 - t * (hi - lo) / 100 if income > t else income * lo / 100
-    assert p.answer == pytest.approx(expected, rel=1e-12)
+def schedule(text: str) -> tuple[list[float], list[float]]:
+    """(thresholds, rates) of the bracket sentence "r1% on the first $t1, r2% on income from ..."."""
+    sentence = re.search(r"taxed at (\d+% on the first .*? on income above \$[\d,]+)", text).group(1)
+    rates = [float(r) for r in re.findall(r"(\d+)% on", sentence)]
+    thresholds = sorted({float(t.replace(",", "")) for t in re.findall(r"\$([\d,]+)", sentence)})
+    return thresholds, rates
 
 
-def test_capital_gains_tax_covers_both_holding_periods():
-    seen = set()
-    for seed in range(30):
-        p = get(T + "capital_gains_tax").generate(seed)
-        x = p.params
-        proceeds, basis = x["shares"] * x["sell_price"], x["shares"] * x["buy_price"]
-        long_term = x["holding_months"] >= 13
-        seen.add(long_term)
-        rate = x["lt_rate"] if long_term else x["st_rate"]
-        assert p.answer == pytest.approx((proceeds - basis) * rate / 100, rel=1e-9)
-    assert seen == {True, False}
+def bracket_tax(income: float, thresholds: list[float], rates: list[float]) -> float:
+    edges = [0.0, *thresholds, float("inf")]
+    return sum(max(0.0, min(income, hi) - lo) * r / 100 for lo, hi, r in zip(edges, edges[1:], rates))
 
 
-@pytest.mark.parametrize("seed", [1, 4, 17])
-def test_tax_after_standard_deduction_by_table_walk(seed):
+@pytest.mark.parametrize("seed", [*SEEDS, 10, 11])
+def test_foreign_tax_credit(seed):
+    p = get(T + "foreign_tax_credit").generate(seed)
+    total, foreign, us_tax, paid = dollars(p.question)
+    credit = min(paid, us_tax * foreign / total)
+    assert p.answer == pytest.approx(us_tax - credit, rel=1e-12)
+
+
+def test_foreign_tax_credit_limit_binds_about_half_the_time():
+    binds = 0
+    for seed in range(300):
+        total, foreign, us_tax, paid = dollars(get(T + "foreign_tax_credit").generate(seed).question)
+        binds += paid > us_tax * foreign / total
+    assert 0.35 < binds / 300 < 0.65
+
+
+@pytest.mark.parametrize("seed", [*SEEDS, 10, 11])
+def test_capital_gains_tax_by_holding_period(seed):
+    p = get(T + "capital_gains_tax").generate(seed)
+    q = p.question
+    buy, sell = dollars(q)
+    lt_rate, st_rate = percents(q)
+    shares = int(re.search(r"([\d,]+) shares", q).group(1).replace(",", ""))
+    months = int(re.search(r"(\d+) months? later", q).group(1))
+    years = months / 12
+    assert 1.03 ** years <= sell / buy <= 1.31 ** years  # a growth fitting the holding period
+    rate = lt_rate if months > 12 else st_rate
+    assert p.answer == pytest.approx(shares * (sell - buy) * rate / 100, rel=1e-10)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tax_after_standard_deduction(seed):
     p = get(T + "tax_after_standard_deduction").generate(seed)
-    x = p.params
-    assert p.answer == pytest.approx(table_tax(x["gross"] - x["deduction"], *schedule(x, 3)), rel=1e-12)
+    gross, deduction = dollars(p.question)[:2]
+    thresholds, rates = schedule(p.question)
+    assert p.answer == pytest.approx(bracket_tax(gross - deduction, thresholds, rates), rel=1e-10)
 
 
-@pytest.mark.parametrize("seed", [2, 9, 33, 60])
-def test_marginal_vs_effective_by_finite_difference(seed):
+@pytest.mark.parametrize("seed", SEEDS)
+def test_marginal_vs_effective_in_percentage_points(seed):
     p = get(T + "marginal_vs_effective").generate(seed)
-    x = p.params
-    thresholds, rates = schedule(x, 4)
-    income = x["income"]
-    marginal = (table_tax(income, thresholds, rates) - table_tax(income - 1, thresholds, rates)) * 100
-    effective = table_tax(income, thresholds, rates) / income * 100
-    assert p.answer == pytest.approx(marginal - effective, rel=1e-9)
+    thresholds, rates = schedule(p.question)
+    income = float(re.search(r"taxable income of \$([\d,]+)", p.question).group(1).replace(",", ""))
+    marginal = rates[sum(income > t for t in thresholds)]
+    effective = bracket_tax(income, thresholds, rates) / income * 100
+    assert p.answer == pytest.approx(marginal - effective, rel=1e-10)
+    assert p.answer_text.endswith("percentage points")
 
 
-@pytest.mark.parametrize("seed", [5, 12, 44])
-def test_tax_with_deductions_and_credits_by_table_walk(seed):
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tax_with_deductions_and_credits(seed):
     p = get(T + "tax_with_deductions_and_credits").generate(seed)
-    x = p.params
-    deduction = x["itemized"] if x["itemized"] > x["standard"] else x["standard"]
-    taxable = x["salary"] - x["pretax"] - deduction
-    owed = table_tax(taxable, *schedule(x, 3)) - x["children"] * x["credit_per_child"]
-    owed = owed if owed > 0 else 0.0
-    assert p.answer == pytest.approx(100 * owed / x["salary"], rel=1e-9, abs=1e-12)
+    q = p.question
+    salary, pretax, standard, itemized = dollars(q)[:4]
+    per_child = float(re.search(r"credit of \$([\d,]+) per child", q).group(1).replace(",", ""))
+    thresholds, rates = schedule(q)
+    children = {"two": 2, "three": 3}[re.search(r"has (two|three) children", q).group(1)]
+    taxable = salary - pretax - max(standard, itemized)
+    assert p.steps[1].value == pytest.approx(taxable, rel=1e-12)  # an intermediate value
+    tax = max(0.0, bracket_tax(taxable, thresholds, rates) - children * per_child)
+    assert p.answer == pytest.approx(tax / salary * 100, rel=1e-10)

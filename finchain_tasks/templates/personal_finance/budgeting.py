@@ -1,15 +1,21 @@
-"""Budgeting: the 50/30/20 rule, savings rate, expense changes, emergency fund."""
+"""Budgeting: the 50/30/20 rule, savings rate, an emergency fund, how price and pay changes move the
+savings rate, and an emergency-fund plan funded from a 50/30/20 budget."""
+
+import math
 
 from finchain_tasks.engine import Builder, template
 
 BUCKETS = {"needs": 50, "wants": 30, "savings and debt repayment": 20}
 
 
-@template("easy")
+@template("easy", floor=1)
 def fifty_thirty_twenty(b: Builder) -> None:
-    """Monthly amount for one bucket of the 50/30/20 rule from annual take-home pay."""
+    """Monthly amount for one bucket of the 50/30/20 rule from annual take-home pay.
+
+    Source: the 50/30/20 rule, Warren & Tyagi, All Your Worth (2005), ch. 2.
+    """
     b.person("person")
-    b.money("annual_take_home", 30_000, 150_000, step=600)
+    b.money("annual_take_home", 30_000, 180_000, step=12)
     b.choice("bucket_share", BUCKETS)
     b.ask(
         "{person} takes home {annual_take_home} a year after taxes and budgets with the 50/30/20 rule "
@@ -17,15 +23,20 @@ def fifty_thirty_twenty(b: Builder) -> None:
         + b.pick([
             "How much per month should go to {bucket_share}?",
             "What is the monthly budget for {bucket_share} under this rule?",
+            "How many dollars a month does the rule set aside for {bucket_share}?",
         ])
+        + " Round to the nearest cent."
     )
     b.step("monthly_income", "Monthly take-home pay", "annual_take_home / 12", unit="$")
     b.step("bucket_amount", "Monthly amount for the bucket", "monthly_income * bucket_share / 100", unit="$")
 
 
-@template("easy")
+@template("easy", floor=1)
 def savings_rate(b: Builder) -> None:
-    """Savings rate from monthly take-home pay and itemised spending."""
+    """Savings rate from monthly take-home pay and itemized spending.
+
+    Source: savings rate = (income − spending) ÷ income, Kapoor, Dlabay & Hughes, Personal Finance, ch. 3.
+    """
     b.person("person")
     b.money("income", 4_000, 9_000, step=50)
     b.money("rent", 900, 2_000, step=25)
@@ -33,92 +44,119 @@ def savings_rate(b: Builder) -> None:
     b.money("transport", 100, 400, step=10)
     b.money("other", 200, 800, step=10)
     b.ask(
-        "{person}'s monthly take-home pay is {income}. Each month {person} spends {rent} on rent, "
-        "{groceries} on groceries, {transport} on transport and {other} on everything else, and saves "
+        "{person}'s monthly take-home pay is {income}. Each month {they} spends {rent} on rent, "
+        "{groceries} on groceries, {transport} on transportation and {other} on everything else, and saves "
         "the rest. "
         + b.pick(["What is {person}'s savings rate, as a percentage of take-home pay?",
                   "What percentage of take-home pay does {person} save?"])
     )
     b.step("expenses", "Total monthly spending", "rent + groceries + transport + other", unit="$")
     b.step("savings", "Monthly savings", "income - expenses", unit="$")
-    b.step("rate", "Savings rate (%)", "savings / income * 100", unit="%")
+    b.step("rate", "Savings rate, savings ÷ take-home pay", "savings / income * 100", unit="%")
 
 
-@template("intermediate")
+@template("intermediate", floor=0.5)
 def emergency_fund(b: Builder) -> None:
-    """Months of fixed saving needed to complete an emergency fund."""
+    """Months of fixed saving needed to complete an emergency fund.
+
+    Source: an emergency fund of three to six months of essential expenses, Kapoor, Dlabay & Hughes,
+    Personal Finance, ch. 3.
+    """
     b.person("person")
     b.money("rent", 900, 2_200, step=25)
     b.money("utilities", 100, 300, step=5)
     b.money("food", 300, 800, step=10)
     b.money("insurance", 100, 400, step=5)
-    b.integer("months_cover", 3, 6)
-    b.money("saved", 0, 4_000, step=100)
+    b.integer("months_cover", 3, 6, unit="months")
+    b.money("saved", 500, 4_000, step=100)
     b.money("contribution", 300, 1_500, step=50)
+    v = b.values
+    months = math.ceil((v["months_cover"] * (v["rent"] + v["utilities"] + v["food"] + v["insurance"]) - v["saved"])
+                       / v["contribution"])
+    b.require(months not in (v["months_cover"],), "the answer is not the number of months covered")
     b.ask(
-        "{person} wants an emergency fund covering {months_cover} months of essential expenses. The "
+        "{person} wants an emergency fund covering {months_cover} of essential expenses. The "
         "essentials each month are rent of {rent}, utilities of {utilities}, food of {food} and "
-        "insurance of {insurance}. {person} has {saved} saved already and will add {contribution} at "
+        "insurance of {insurance}. {They} already has {saved} set aside and will add {contribution} at "
         "the end of every month. How many months will it take to reach the target (count a partial "
         "month as a full month)?"
     )
     b.step("essentials", "Monthly essential expenses", "rent + utilities + food + insurance", unit="$")
     b.step("target", "Emergency-fund target", "months_cover * essentials", unit="$")
     b.step("shortfall", "Amount still to save", "target - saved", unit="$")
-    b.step("months_needed", "Months of contributions needed", "ceil(shortfall / contribution)", unit="months")
+    b.step("months_needed", "Months of contributions needed, rounded up", "ceil(shortfall / contribution)",
+           unit="months")
 
 
-@template("intermediate")
+@template("intermediate", floor=0.1)
 def expense_changes(b: Builder) -> None:
-    """Change in the savings rate after rent, food and income all change."""
+    """Change, in percentage points, of the savings rate after rent, food and income all change.
+
+    Source: savings rate = (income − spending) ÷ income, Kapoor, Dlabay & Hughes, Personal Finance, ch. 3.
+    """
     b.person("person")
     b.money("income", 5_500, 10_000, step=50)
-    b.money("rent", 1_200, 2_400, step=25)
+    b.money("rent", 1_200, 2_400, step=50)
     b.money("food", 400, 900, step=10)
     b.money("other", 800, 1_600, step=10)
     b.percent("rent_increase", 2, 12)
     b.percent("food_increase", 1, 9)
-    b.percent("pay_raise", 0, 6)
+    b.percent("pay_raise", 1, 7)
+    v = b.values
+    old = (v["income"] - v["rent"] - v["food"] - v["other"]) / v["income"]
+    new_income = v["income"] * (1 + v["pay_raise"] / 100)
+    new = (new_income - v["rent"] * (1 + v["rent_increase"] / 100) - v["food"] * (1 + v["food_increase"] / 100)
+           - v["other"]) / new_income
+    b.require(abs(new - old) > 0.003 and round(abs(new - old) * 100, 4) != 1, "a change of at least 0.3 points")
     b.ask(
         "{person} takes home {income} a month and spends {rent} on rent, {food} on food and {other} on "
         "everything else, saving the remainder. Next year the rent goes up {rent_increase}, food costs "
         "rise {food_increase}, other spending stays the same, and take-home pay rises {pay_raise}. "
-        "By how many percentage points does {person}'s savings rate (savings as a share of take-home "
+        "By how many percentage points does {their} savings rate (savings as a share of take-home "
         "pay) change? Give a negative number for a fall."
     )
-    b.step("old_rate", "Current savings rate (%)", "(income - rent - food - other) / income * 100", unit="%")
+    b.step("old_rate", "Current savings rate", "(income - rent - food - other) / income * 100", unit="%")
     b.step("new_expenses", "Next year's monthly spending",
            "rent * (1 + rent_increase / 100) + food * (1 + food_increase / 100) + other", unit="$")
     b.step("new_income", "Next year's monthly take-home pay", "income * (1 + pay_raise / 100)", unit="$")
-    b.step("new_rate", "Next year's savings rate (%)", "(new_income - new_expenses) / new_income * 100", unit="%")
-    b.step("rate_change", "Change in savings rate (percentage points)", "new_rate - old_rate", unit="%")
+    b.step("new_rate", "Next year's savings rate", "(new_income - new_expenses) / new_income * 100", unit="%")
+    b.step("rate_change", "Change in the savings rate", "new_rate - old_rate", unit="pp")
 
 
-@template("advanced")
+@template("advanced", floor=0.5)
 def budget_emergency_plan(b: Builder) -> None:
-    """Months to fill an emergency fund from the 50/30/20 savings bucket plus unspent needs money."""
+    """Months to fill an emergency fund from the 50/30/20 savings bucket plus unspent needs money.
+
+    Source: the 50/30/20 rule, Warren & Tyagi, All Your Worth (2005), ch. 2; emergency fund sizing,
+    Kapoor, Dlabay & Hughes, Personal Finance, ch. 3. Needs always cost less than their budget, so the
+    unspent part is saved in every draw.
+    """
     b.person("person")
-    b.money("income", 4_000, 9_000, step=100)
-    b.money("rent", 1_000, 2_200, step=25)
+    income = b.money("income", 4_500, 9_000, step=50)
+    b.money("rent", 0.18 * income, 0.3 * income, step=25)
     b.percent("rent_increase", 2, 10)
-    b.money("other_needs", 600, 1_500, step=10)
-    b.integer("months_cover", 3, 6)
-    b.money("saved", 0, 4_000, step=100)
+    b.money("other_needs", 0.08 * income, 0.18 * income, step=10)
+    b.integer("months_cover", 3, 6, unit="months")
+    b.money("saved", 500, 4_000, step=100)
+    v = b.values
+    essentials = v["rent"] * (1 + v["rent_increase"] / 100) + v["other_needs"]
+    unspent = 0.5 * income - essentials
+    months = math.ceil((v["months_cover"] * essentials - v["saved"]) / (0.2 * income + unspent))
+    b.require(unspent > 50 and months != v["months_cover"], "needs under budget and a non-trivial count")
     b.ask(
         "{person} takes home {income} a month and follows the 50/30/20 rule: 50% for needs, 30% for "
         "wants, 20% for savings. Needs are rent, currently {rent} but rising {rent_increase} starting "
         "this month, plus {other_needs} of other essentials. Any part of the needs budget left unspent "
-        "is also saved; if needs cost more than the budget, the extra comes out of wants, not savings. "
-        "All savings go into an emergency fund until it holds {months_cover} months of essential "
+        "is also saved. All savings go into an emergency fund until it holds {months_cover} of essential "
         "expenses (at the new rent). The fund already holds {saved}, and deposits are made at the end "
         "of each month. How many months until the fund is complete (count a partial month as a full month)?"
     )
     b.step("new_rent", "Rent after the increase", "rent * (1 + rent_increase / 100)", unit="$")
     b.step("essentials", "Monthly essential expenses", "new_rent + other_needs", unit="$")
-    b.step("needs_budget", "Needs budget (50%)", "income * 50 / 100", unit="$")
-    b.step("savings_budget", "Savings budget (20%)", "income * 20 / 100", unit="$")
-    b.step("monthly_saving", "Monthly deposit (savings budget + unspent needs)",
-           "savings_budget + max(0, needs_budget - essentials)", unit="$")
+    b.step("needs_budget", "Needs budget (50% of take-home pay)", "income * 50 / 100", unit="$")
+    b.step("savings_budget", "Savings budget (20% of take-home pay)", "income * 20 / 100", unit="$")
+    b.step("monthly_saving", "Monthly deposit, the savings budget plus the unspent needs money",
+           "savings_budget + needs_budget - essentials", unit="$")
     b.step("target", "Emergency-fund target", "months_cover * essentials", unit="$")
-    b.step("months_needed", "Months to complete the fund", "ceil((target - saved) / monthly_saving)",
+    b.step("months_needed", "Months to complete the fund, rounded up", "ceil((target - saved) / monthly_saving)",
            unit="months")

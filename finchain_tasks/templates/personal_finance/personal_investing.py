@@ -1,42 +1,60 @@
-"""Personal investing: dollar-cost averaging, portfolio growth, fees, dividend reinvestment."""
+"""Personal investing: dollar-cost averaging, the cost of fund fees, dividend reinvestment, portfolio
+growth with monthly contributions, and a year of regular purchases with commissions and a dividend.
+
+Monthly and quarterly prices are drawn as a walk (each within ±10% of the one before), not as
+independent draws, so a fund's price path looks like one.
+"""
 
 from finchain_tasks.engine import Builder, template
 
 
-@template("easy")
+def _price_walk(b: Builder, names: list[str], lo: float, hi: float, step: float = 0.10) -> list[float]:
+    """The first price in [lo, hi], each next one within ±``step`` of the one before (to the cent)."""
+    prices = [b.money(names[0], lo, hi, step=0.01)]
+    for name in names[1:]:
+        prices.append(b.derive(name, prices[-1] * (1 + b.rng.uniform(-step, step)), unit="$"))
+    return prices
+
+
+@template("easy", floor=1)
 def dollar_cost_average(b: Builder) -> None:
-    """Average cost per share after four equal monthly purchases at different prices."""
+    """Average cost per share after four equal monthly purchases at different prices.
+
+    Source: dollar-cost averaging (the average cost is the harmonic mean of the prices), Malkiel,
+    A Random Walk Down Wall Street, ch. 14; Bodie, Kane & Marcus, Essentials of Investments, ch. 1.
+    """
     b.person("person")
     b.money("amount", 100, 2_000, step=50)
-    b.number("p1", 20, 80, unit="$")
-    b.number("p2", 20, 80, unit="$")
-    b.number("p3", 20, 80, unit="$")
-    b.number("p4", 20, 80, unit="$")
     fund = b.pick(["an index fund", "an ETF", "a total-market fund", "a dividend ETF"])
+    _price_walk(b, ["p1", "p2", "p3", "p4"], 20, 150)
     b.ask(
         f"{{person}} invests {{amount}} in {fund} at the start of each month for four months. The "
         "purchase prices were {p1}, {p2}, {p3} and {p4} per share, and fractional shares are allowed. "
-        "What is the average cost per share of the position?"
+        "What is the average cost per share of the position? Round to the nearest cent."
     )
     b.step("shares", "Total shares bought", "amount / p1 + amount / p2 + amount / p3 + amount / p4")
     b.step("invested", "Total amount invested", "4 * amount", unit="$")
-    b.step("avg_cost", "Average cost per share", "invested / shares", unit="$")
+    b.step("avg_cost", "Average cost per share, amount invested ÷ shares", "invested / shares", unit="$")
 
 
-@template("easy")
+@template("easy", floor=100)
 def expense_ratio_drag(b: Builder) -> None:
-    """Extra ending wealth from choosing a low-cost fund over a high-cost one."""
+    """Extra ending wealth from choosing a low-cost fund over a high-cost one.
+
+    Source: net return = gross return − expense ratio, compounded, U.S. SEC Investor Bulletin "How Fees
+    and Expenses Affect Your Investment Portfolio" (2014).
+    """
     b.person("person")
     b.money("principal", 10_000, 200_000, step=1_000)
     b.percent("gross_return", 5, 10)
     b.percent("low_fee", 0.03, 0.25, decimals=2)
     b.percent("high_fee", 0.5, 1.5, decimals=2)
-    b.integer("years", 10, 30)
+    b.integer("years", 10, 30, unit="years")
     b.ask(
         "{person} is choosing between two funds that both earn a gross return of {gross_return} a year. "
         "One has an expense ratio of {low_fee}, the other {high_fee}; each fund's net return is its gross "
-        "return minus its expense ratio, compounded annually. If {person} invests {principal} for "
-        "{years} years, how much more will the cheaper fund be worth at the end?"
+        "return minus its expense ratio, compounded annually. If {they} invests {principal} for "
+        "{years}, how much more will the cheaper fund be worth at the end? Round to the nearest cent."
     )
     b.step("fv_low", "Ending value in the low-cost fund",
            "principal * (1 + (gross_return - low_fee) / 100) ** years", unit="$")
@@ -45,68 +63,83 @@ def expense_ratio_drag(b: Builder) -> None:
     b.step("fee_drag", "Difference in ending value", "fv_low - fv_high", unit="$")
 
 
-@template("intermediate")
+@template("intermediate", floor=1)
 def dividend_reinvestment(b: Builder) -> None:
-    """Total return of a holding whose dividends are reinvested each year."""
+    """Total return of a holding whose dividends are reinvested each year.
+
+    Source: total return with dividends reinvested (shares grow by the yield each year), Bodie, Kane &
+    Marcus, Investments, ch. 5.
+    """
     b.person("person")
     b.integer("shares0", 50, 800, unit="shares")
-    b.number("price0", 20, 150, unit="$")
+    b.money("price0", 20, 150, step=0.01)
     b.percent("div_yield", 1.5, 5)
     b.percent("growth", 2, 9)
-    b.integer("years", 3, 12)
+    b.integer("years", 3, 12, unit="years")
     b.ask(
         "{person} buys {shares0} of a stock at {price0} each. The share price grows {growth} a year, "
         "and at the end of each year the stock pays a dividend equal to {div_yield} of that year-end "
         "price, which is immediately reinvested in more shares at the same price (fractional shares "
-        "allowed). What is the total return on the original investment after {years} years, in percent?"
+        "allowed). Taking the final share price to the cent, what is the total return on the original "
+        "investment after {years}, in percent?"
     )
     b.step("cost", "Original investment", "shares0 * price0", unit="$")
-    b.step("shares_end", "Shares held after reinvestment", "shares0 * (1 + div_yield / 100) ** years")
-    b.step("price_end", "Share price at the end", "price0 * (1 + growth / 100) ** years", unit="$")
+    b.step("shares_end", "Shares held after reinvestment (each year's dividend buys the yield in shares)",
+           "shares0 * (1 + div_yield / 100) ** years")
+    b.step("price_end", "Share price at the end, to the cent", "round(price0 * (1 + growth / 100) ** years, 2)",
+           unit="$")
     b.step("value_end", "Value of the holding at the end", "shares_end * price_end", unit="$")
-    b.step("total_return", "Total return (%)", "(value_end - cost) / cost * 100", unit="%")
+    b.step("total_return", "Total return, gain ÷ original investment", "(value_end - cost) / cost * 100", unit="%")
 
 
-@template("intermediate")
+@template("intermediate", floor=100)
 def portfolio_growth(b: Builder) -> None:
-    """Future value of a lump sum plus monthly contributions, compounded monthly."""
+    """Future value of a lump sum plus monthly contributions, compounded monthly.
+
+    Source: future value of a single sum and of an ordinary annuity, Kapoor, Dlabay & Hughes, Personal
+    Finance, ch. 1 (time value of money).
+    """
     b.person("person")
     b.money("lump_sum", 1_000, 50_000, step=500)
     b.money("monthly", 100, 2_000, step=50)
     b.percent("rate", 4, 10)
-    b.integer("years", 5, 30)
+    b.integer("years", 5, 30, unit="years")
     account = b.pick(["a brokerage account", "an index-fund portfolio", "a retirement account"])
     b.ask(
         f"{{person}} opens {account} with {{lump_sum}} and adds {{monthly}} at the end of every month. "
         "The portfolio earns a nominal {rate} a year, compounded monthly. What will it be worth after "
-        "{years} years?"
+        "{years}? Round to the nearest cent."
     )
-    b.step("monthly_rate", "Monthly rate (%)", "rate / 12", unit="%")
     b.step("months", "Number of months", "years * 12", unit="months")
-    b.step("fv_lump", "Future value of the lump sum", "lump_sum * (1 + monthly_rate / 100) ** months", unit="$")
-    b.step("fv_contrib", "Future value of the monthly contributions",
-           "monthly * ((1 + monthly_rate / 100) ** months - 1) / (monthly_rate / 100)", unit="$")
+    b.step("fv_lump", "Future value of the lump sum (monthly rate = annual rate ÷ 12)",
+           "lump_sum * (1 + rate / 1200) ** months", unit="$")
+    b.step("fv_contrib", "Future value of the monthly contributions (ordinary annuity)",
+           "monthly * ((1 + rate / 1200) ** months - 1) / (rate / 1200)", unit="$")
     b.step("fv_total", "Portfolio value at the end", "fv_lump + fv_contrib", unit="$")
 
 
-@template("advanced")
+@template("advanced", floor=2)
 def dca_with_costs_and_dividend(b: Builder) -> None:
-    """Return on a year of quarterly purchases with commissions and a reinvested dividend."""
+    """Return on a year of quarterly purchases with commissions and a reinvested dividend.
+
+    Source: dollar-cost averaging with transaction costs and dividend reinvestment, Bodie, Kane &
+    Marcus, Essentials of Investments, ch. 3 and ch. 5.
+    """
     b.person("person")
-    b.money("amount", 500, 5_000, step=100)
+    amount = b.money("amount", 500, 5_000, step=100)
     b.money("commission", 2, 15)
-    b.number("p1", 40, 60, unit="$")
-    b.number("p2", 40, 60, unit="$")
-    b.number("p3", 40, 60, unit="$")
-    b.number("p4", 40, 60, unit="$")
-    b.number("dividend", 0.4, 3, unit="$")
-    b.number("price_end", 40, 60, unit="$")
+    p1, p2, p3, p4, price_end = _price_walk(b, ["p1", "p2", "p3", "p4", "price_end"], 40, 60)
+    b.money("dividend", round(0.005 * p4, 2), round(0.02 * p4, 2), step=0.01)
+    v = b.values
+    shares = (amount - v["commission"]) * (1 / p1 + 1 / p2 + 1 / p3 + 1 / p4)
+    value = (shares + shares * v["dividend"] / price_end) * price_end
+    b.require(abs(value / (4 * amount) - 1) > 0.03, "a return at least 3% away from 0")
     b.ask(
         "{person} sets aside {amount} at the start of each quarter to buy shares of a fund, paying a "
         "flat commission of {commission} per purchase out of that amount (fractional shares allowed). "
-        "The four purchase prices were {p1}, {p2}, {p3} and {p4}. At year end the fund pays a dividend "
-        "of {dividend} per share held, reinvested commission-free at the year-end price of {price_end}. "
-        "What is the return on the total cash set aside, in percent?"
+        "The four purchase prices were {p1}, {p2}, {p3} and {p4}, and the price at year end is {price_end}. "
+        "At year end the fund pays a dividend of {dividend} per share held, reinvested commission-free at "
+        "the year-end price. What is the return on the total cash set aside, in percent?"
     )
     b.step("net_amount", "Amount invested per purchase after commission", "amount - commission", unit="$")
     b.step("shares", "Shares bought over the year", "net_amount * (1 / p1 + 1 / p2 + 1 / p3 + 1 / p4)")
@@ -114,4 +147,4 @@ def dca_with_costs_and_dividend(b: Builder) -> None:
     b.step("total_shares", "Shares after reinvesting the dividend", "shares + dividend_cash / price_end")
     b.step("value_end", "Year-end value of the position", "total_shares * price_end", unit="$")
     b.step("cash_in", "Total cash set aside", "4 * amount", unit="$")
-    b.step("return_pct", "Return on cash set aside (%)", "(value_end - cash_in) / cash_in * 100", unit="%")
+    b.step("return_pct", "Return on cash set aside", "(value_end - cash_in) / cash_in * 100", unit="%")
