@@ -15,7 +15,7 @@ def closing_cash_balance(b: Builder) -> None:
     b.require(b.values["opening_cash"] + cfo - b.values["investing"] - b.values["financing"]
               > 0.15 * b.values["opening_cash"], "closing cash stays clearly positive")
     b.ask(
-        "{company}'s statement of cash flows for the year shows net cash from operating activities of "
+        "The statement of cash flows of {company} for the year shows net cash from operating activities of "
         "{operating}, net cash used in investing activities of {investing} and net cash used in financing "
         "activities of {financing}. Cash and cash equivalents were {opening_cash} at the start of the year. "
         "What is the closing balance of cash and cash equivalents?"
