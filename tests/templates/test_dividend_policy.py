@@ -73,7 +73,7 @@ def test_lintner_by_weighted_average_form(seed):
     (payout,) = percents(p.question)
     c = float(re.search(r"c = (\d+\.\d+)", p.question).group(1))
     dividends = [d0]
-    for e in eps:  # D_t = (1 - c) D_(t-1) + c p EPS_t
-        dividends.append((1 - c) * dividends[-1] + c * payout * e)
+    for e in eps:  # D_t = (1 - c) D_(t-1) + c p EPS_t, declared in cents
+        dividends.append(round((1 - c) * dividends[-1] + c * payout * e, 2))
     assert step(p, "div1") == pytest.approx(dividends[1], rel=1e-12)
     assert p.answer == pytest.approx(dividends[3], rel=1e-12)

@@ -43,7 +43,7 @@ def sum_of_years_digits_charge(b: Builder) -> None:
         "a useful life of {life}. Using the sum-of-the-years'-digits method, what is the depreciation expense "
         "in year {year} of the asset's life?"
     )
-    b.step("digits", "Sum of the years' digits, n(n + 1) ÷ 2", "life * (life + 1) / 2")
+    b.step("digits", "Sum of the years' digits, n × (n + 1) ÷ 2", "life * (life + 1) / 2")
     b.step("remaining", "Remaining life at the start of the year (the year's digit)", "life - year + 1", unit="years")
     b.step("charge", "Depreciation for the year (cost − salvage) × digit ÷ sum of digits",
            "(cost - salvage) * remaining / digits", unit="$")

@@ -53,7 +53,7 @@ def sustainable_growth_price(b: Builder) -> None:
         "worth today?"
     )
     b.step("growth", "Sustainable growth rate (ROE × retention ratio)", "roe * (1 - payout / 100)", unit="%")
-    b.step("dividend", "Next year's dividend per share (EPS × payout)", "eps * payout / 100", unit="$")
+    b.step("dividend", "Next year's dividend per share in dollars (EPS × payout)", "eps * payout / 100")
     b.step("spread", "Required return minus growth", "required - growth", unit="pp")
     b.step("value", "Share value, D1 ÷ (r − g)", "dividend / (spread / 100)", unit="$")
 
@@ -94,12 +94,12 @@ def lintner_smoothing(b: Builder) -> None:
         "{company} sets dividends by Lintner's model: each year it closes a fraction c of the gap between its "
         "target dividend (a payout ratio of {payout} of that year's EPS) and last year's dividend. Its speed of "
         "adjustment is c = {speed}. Last year EPS was {eps0} and the dividend {d0} a share. EPS is forecast at "
-        "{eps1}, {eps2} and {eps3} over the next three years. What dividend per share will it pay in year 3 "
-        "(keep full precision between years)?"
+        "{eps1}, {eps2} and {eps3} over the next three years. Dividends are declared in whole cents, so each "
+        "year's dividend is rounded to the nearest cent. What dividend per share will it pay in year 3?"
     )
-    b.step("target1", "Year 1 target dividend (payout × EPS)", "payout / 100 * eps1", unit="$")
-    b.step("div1", "Year 1 dividend", "d0 + speed * (target1 - d0)", unit="$")
-    b.step("target2", "Year 2 target dividend", "payout / 100 * eps2", unit="$")
-    b.step("div2", "Year 2 dividend", "div1 + speed * (target2 - div1)", unit="$")
-    b.step("target3", "Year 3 target dividend", "payout / 100 * eps3", unit="$")
-    b.step("div3", "Year 3 dividend", "div2 + speed * (target3 - div2)", unit="$")
+    b.step("target1", "Year 1 target dividend in dollars (payout × EPS)", "payout / 100 * eps1")
+    b.step("div1", "Year 1 dividend, to the cent", "round(d0 + speed * (target1 - d0), 2)", unit="$")
+    b.step("target2", "Year 2 target dividend in dollars", "payout / 100 * eps2")
+    b.step("div2", "Year 2 dividend, to the cent", "round(div1 + speed * (target2 - div1), 2)", unit="$")
+    b.step("target3", "Year 3 target dividend in dollars", "payout / 100 * eps3")
+    b.step("div3", "Year 3 dividend, to the cent", "round(div2 + speed * (target3 - div2), 2)", unit="$")

@@ -64,7 +64,7 @@ def wacc_with_preferred(b: Builder) -> None:
            "(equity * r_equity + preferred * r_pref + debt * r_debt_after) / capital", unit="%")
 
 
-@template("intermediate")
+@template("intermediate", floor=1)
 def real_wacc(b: Builder) -> None:
     """Real WACC from a nominal WACC by the Fisher relation, (1 + nominal) ÷ (1 + inflation) − 1
     (Brealey, Myers and Allen, ch. 6 on consistent discounting of real cash flows)."""
@@ -73,7 +73,11 @@ def real_wacc(b: Builder) -> None:
     b.percent("r_equity", 8, 14, decimals=2)
     b.percent("r_debt", 3.5, 7.5, decimals=2)
     b.percent("tax_rate", 18, 30, decimals=0)
-    b.percent("inflation", 1.5, 5, decimals=2)
+    b.percent("inflation", 1.5, 3.5, decimals=2)
+    v = b.values
+    nominal = v["equity_weight"] * v["r_equity"] / 100 + (1 - v["equity_weight"] / 100) * v["r_debt"] * (
+        1 - v["tax_rate"] / 100)
+    b.require(nominal - v["inflation"] > 2.5, "a real rate well above zero")
     b.ask(
         "{company} is financed {equity_weight} by equity and the rest by debt, at market values. Its nominal "
         "cost of equity is {r_equity} and its bonds yield {r_debt} before tax; the tax rate is {tax_rate}. Its "
