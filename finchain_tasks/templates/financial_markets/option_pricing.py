@@ -93,6 +93,10 @@ def black_scholes_call(b: Builder) -> None:
     b.percent("rate", 2, 6, decimals=2)
     b.percent("vol", 15, 55, decimals=1)
     b.choice("months", {"3 months": 3, "6 months": 6, "9 months": 9, "12 months": 12, "18 months": 18})
+    v = b.values
+    t, sigma = v["months"] / 12, v["vol"] / 100
+    d1 = (math.log(spot / v["strike"]) + (v["rate"] / 100 + sigma**2 / 2) * t) / (sigma * math.sqrt(t))
+    b.require(abs(d1) > 0.01 and abs(d1 - sigma * math.sqrt(t)) > 0.01, "d1 and d2 are not vanishingly small")
     b.ask(
         "{stock} trades at {spot} and pays no dividends. Its volatility is {vol} a year and the risk-free rate is "
         "{rate} a year with continuous compounding. Using the Black-Scholes-Merton model, what is the value of a "
