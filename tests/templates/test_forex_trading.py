@@ -24,7 +24,7 @@ def rates(text: str) -> list[float]:
 
 
 def days(text: str) -> int:
-    return int(re.search(r"(\d+) days?", text).group(1))
+    return int(re.search(r"(\d+)[ -]days?", text).group(1))
 
 
 def step(problem, name: str) -> float:

@@ -41,7 +41,7 @@ def present_value_of_coupons(b: Builder) -> None:
     b.integer("years", 3, 20, unit="years")
     b.percent("yield_rate", 2.5, 9, decimals=2)
     b.ask(
-        "A {issuer} bond with a face value of {face} pays a {coupon_rate} coupon once a year and matures in "
+        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} coupon once a year and matures in "
         "{years}. Discounting at a yield of {yield_rate} a year (annual compounding), what is the present value "
         "of its coupon payments alone, excluding the repayment of face value?"
     )
@@ -62,7 +62,7 @@ def semiannual_bond_price(b: Builder) -> None:
     b.percent("yield_rate", 2.5, 9, decimals=2)
     b.require(abs(b.values["yield_rate"] - b.values["coupon_rate"]) > 0.2, "the bond is not priced near par")
     b.ask(
-        "A {issuer} bond with a face value of {face} pays a {coupon_rate} annual coupon in two semi-annual "
+        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} annual coupon in two semi-annual "
         "installments and matures in exactly {years}. Its yield to maturity is {yield_rate}, quoted as an annual "
         "rate compounded semi-annually. What is the bond's price?"
     )
@@ -83,8 +83,8 @@ def macaulay_and_modified_duration(b: Builder) -> None:
     years = b.integer("years", 3, 6, unit="years")
     b.percent("ytm", 2.5, 9, decimals=2)
     b.ask(
-        "A {issuer} bond with a face value of {face} pays a {coupon_rate} coupon annually and matures in {years}. "
-        "Its yield to maturity is {ytm} (annual compounding). What is its modified duration?"
+        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} coupon annually and matures in "
+        "{years}. Its yield to maturity is {ytm} (annual compounding). What is its modified duration?"
     )
     b.step("coupon", "Annual coupon", "face * coupon_rate / 100", unit="$")
     b.step("price", "Price (present value of all cash flows)", _cash_flow_sum(years, "ytm"), unit="$")
@@ -111,10 +111,10 @@ def ytm_duration_convexity(b: Builder) -> None:
     b.integer("shock", 25, 150, unit="bps")
     direction = b.choice("direction", {"rises": 1, "falls": -1})
     b.ask(
-        "A {issuer} bond with a face value of {face} pays a {coupon_rate} coupon annually, matures in {years} and "
-        "trades at {price}. Find its yield to maturity (annual compounding), its Macaulay and modified duration "
-        "and its convexity. If its yield then {direction} by {shock}, what price do duration and convexity "
-        "together predict?"
+        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} coupon annually, matures in "
+        "{years} and trades at {price}. Find its yield to maturity (annual compounding), its Macaulay and "
+        "modified duration and its convexity. If its yield then {direction} by {shock}, what price do duration "
+        "and convexity together predict?"
     )
     b.step("coupon", "Annual coupon", "face * coupon_rate / 100", unit="$")
     flows = ", ".join(["-price"] + ["coupon"] * (years - 1) + ["coupon + face"])

@@ -48,8 +48,8 @@ def forward_points_from_parity(b: Builder) -> None:
     b.percent("usd_rate", 3, 5.5, decimals=2)
     b.percent("eur_rate", 1.5, 4, decimals=2)
     b.require(abs(b.values["usd_rate"] - b.values["eur_rate"]) >= 0.5, "the rate gap gives visible points")
-    b.choice("days", {"90 days": 90, "180 days": 180, "270 days": 270, "360 days": 360, "120 days": 120,
-                      "60 days": 60})
+    b.choice("days", {"90-day": 90, "180-day": 180, "270-day": 270, "360-day": 360, "120-day": 120,
+                      "60-day": 60})
     b.ask(
         "EUR/USD spot is {spot} (US dollars per euro). Dollar deposits pay {usd_rate} and euro deposits "
         "{eur_rate}, both simple annual rates on an ACT/360 basis. By covered interest parity, how many forward "
@@ -69,7 +69,7 @@ def covered_interest_arbitrage(b: Builder) -> None:
     b.number("spot", 1.2200, 1.3400, decimals=4)
     b.percent("usd_rate", 3, 5.5, decimals=2)
     b.percent("gbp_rate", 3, 5.5, decimals=2)
-    days = b.choice("days", {"90 days": 90, "180 days": 180, "360 days": 360})
+    days = b.choice("days", {"90-day": 90, "180-day": 180, "360-day": 360})
     v = b.values
     parity = v["spot"] * (1 + v["usd_rate"] / 100 * days / 360) / (1 + v["gbp_rate"] / 100 * days / 360)
     b.derive("forward", round(parity + b.rng.randint(20, 150) / 10_000, 4), decimals=4)
@@ -93,7 +93,8 @@ def carry_trade_pnl(b: Builder) -> None:
     """Yen-funded carry trade into Australian dollars with dealer bid/ask quotes: the break-even exchange
     rate and the realized profit or loss in yen (Burnside, Eichenbaum and Rebelo, carry trade;
     CFA Institute, Economics, ch. on currency exchange rates)."""
-    b.company("fund")
+    fund = b.pick(["A Tokyo macro fund", "A Singapore hedge fund", "A currency overlay manager",
+                   "A proprietary trading desk"])
     b.money("notional", 100_000_000, 3_000_000_000, step=1_000_000, unit="¥")
     b.number("ask", 88.00, 108.00, decimals=2)
     b.percent("jpy_rate", 0.1, 1.0, decimals=2)
@@ -106,7 +107,7 @@ def carry_trade_pnl(b: Builder) -> None:
     pnl = aud_end * v["bid_later"] - owed
     b.require(abs(pnl) > 0.004 * v["notional"], "a clear profit or loss")
     b.ask(
-        "{fund} borrows {notional} at {jpy_rate} and converts it into Australian dollars at the dealer's "
+        f"{fund} borrows {{notional}} at {{jpy_rate}} and converts it into Australian dollars at the dealer's "
         "AUD/JPY ask of {ask} yen per Australian dollar. It deposits the Australian dollars at {aud_rate}. Both "
         "rates are simple annual rates on an ACT/365 basis, and the trade runs {days}. At maturity the dealer's "
         "AUD/JPY bid is {bid_later}. What is the profit or loss in yen after the fund converts its Australian "

@@ -118,6 +118,7 @@ def two_step_tree_delta_hedge(b: Builder) -> None:
     Derivatives, ch. 13 and 19)."""
     b.company("dealer")
     b.choice("stock", STOCKS)
+    b.require(b.values["dealer"] != b.values["stock"], "the dealer writes calls on another company")
     spot = b.money("spot", 20, 200, step=0.5)
     vol = b.percent("vol", 15, 45, decimals=1)
     b.percent("rate", 2, 6, decimals=2)

@@ -110,8 +110,8 @@ def payables_paydown_for_covenant(b: Builder) -> None:
         "Just before its year-end {company} has current liabilities of {current_liabilities}, all trade payables, "
         "and current assets of cash {cash}, receivables {receivables} and inventory {inventory}. A covenant "
         "requires a current ratio of at least {target} at the year-end, so it will use cash to pay suppliers "
-        "early. How much must it pay to reach exactly the covenant level, and what will its quick ratio (cash "
-        "plus receivables over current liabilities) then be? Give the quick ratio as the answer."
+        "early. If it pays exactly enough to reach the covenant level, what will its quick ratio (cash plus "
+        "receivables over current liabilities) be?"
     )
     b.step("current_assets", "Current assets", "cash + receivables + inventory", unit="$")
     b.step("ratio_before", "Current ratio before the payment", "current_assets / current_liabilities")
