@@ -40,20 +40,29 @@ def test_current_yield(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_coupon_pv_by_loop(seed):
-    p = get(T + "present_value_of_coupons").generate(seed)
+def test_zero_coupon_price_grows_back_to_face(seed):
+    p = get(T + "zero_coupon_price").generate(seed)
     (face,) = money(p.question)
-    rate, y = percents(p.question)
-    pv = sum(face * rate / (1 + y) ** t for t in range(1, years(p.question) + 1))
-    assert p.answer == pytest.approx(pv, rel=1e-10)
+    (y,) = percents(p.question)
+    value = p.answer
+    for _ in range(2 * years(p.question)):
+        value *= 1 + y / 2
+    assert value == pytest.approx(face, rel=1e-10)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_semiannual_price_by_loop(seed):
-    p = get(T + "semiannual_bond_price").generate(seed)
+def test_clean_price_by_discounting_each_flow_at_its_fractional_time(seed):
+    p = get(T + "clean_and_dirty_price").generate(seed)
     (face,) = money(p.question)
     rate, y = percents(p.question)
-    assert p.answer == pytest.approx(price(face, face * rate / 2, 2 * years(p.question), y / 2), rel=1e-10)
+    left = int(re.search(r"There are (\d+) ", p.question).group(1))
+    period = int(re.search(r"has (\d+) days", p.question).group(1))
+    since = int(re.search(r"of which (\d+) days", p.question).group(1))
+    w = (period - since) / period  # fraction of a period to the next coupon
+    coupon = face * rate / 2
+    full = sum(coupon / (1 + y / 2) ** (w + k) for k in range(left)) + face / (1 + y / 2) ** (w + left - 1)
+    assert step(p, "full_price") == pytest.approx(full, rel=1e-10)
+    assert p.answer == pytest.approx(full - coupon * (1 - w), rel=1e-10)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

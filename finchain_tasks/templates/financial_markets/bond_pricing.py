@@ -1,5 +1,6 @@
-"""Bond pricing: current yield, present value of the coupons, price with semi-annual coupons, yield to
-maturity, Macaulay and modified duration, convexity and the duration-convexity price estimate."""
+"""Bond pricing: current yield, zero-coupon prices, the present value of the coupons inside full (dirty) and
+clean prices between coupon dates, yield to maturity, Macaulay and modified duration, convexity and the
+duration-convexity price estimate."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -33,45 +34,48 @@ def current_yield(b: Builder) -> None:
 
 
 @template("easy")
-def present_value_of_coupons(b: Builder) -> None:
-    """Present value of a bond's coupons as an ordinary annuity (Fabozzi, Bond Markets, ch. 2)."""
+def zero_coupon_price(b: Builder) -> None:
+    """Price of a zero-coupon bond, face value discounted at its yield with semi-annual compounding, the
+    convention for US Treasury STRIPS (Fabozzi, Bond Markets, Analysis and Strategies, ch. 2)."""
     b.company("issuer")
     b.money("face", 1_000, 1_000)
-    b.percent("coupon_rate", 2, 8, decimals=2)
-    b.integer("years", 3, 20, unit="years")
-    b.percent("yield_rate", 2.5, 9, decimals=2)
+    b.integer("years", 2, 30, unit="years")
+    b.percent("yield_rate", 2, 7, decimals=2)
     b.ask(
-        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} coupon once a year and matures in "
-        "{years}. Discounting at a yield of {yield_rate} a year (annual compounding), what is the present value "
-        "of its coupon payments alone, excluding the repayment of face value?"
+        "A zero-coupon bond issued by {issuer} pays its face value of {face} at maturity in {years} and nothing "
+        "before. Its yield is {yield_rate} a year, compounded semi-annually. What is its price?"
     )
-    b.step("coupon", "Annual coupon", "face * coupon_rate / 100", unit="$")
-    b.step("annuity", "Annuity factor, (1 − (1 + y)^−n) ÷ y",
-           "(1 - (1 + yield_rate / 100) ** (-years)) / (yield_rate / 100)")
-    b.step("pv_coupons", "Present value of the coupons", "coupon * annuity", unit="$")
+    b.step("periods", "Number of half-year periods", "2 * years", unit="periods")
+    b.step("price", "Price, face ÷ (1 + y ÷ 2)^periods", "face / (1 + yield_rate / 200) ** periods", unit="$")
 
 
 @template("intermediate")
-def semiannual_bond_price(b: Builder) -> None:
-    """Price of a bond with semi-annual coupons at a yield quoted on a bond-equivalent (semi-annual) basis
-    (Fabozzi, Bond Markets, ch. 2)."""
+def clean_and_dirty_price(b: Builder) -> None:
+    """Full (dirty) price between coupon dates, accrued interest and the quoted clean price, semi-annual coupons,
+    actual/actual day count (Fabozzi, Bond Markets, Analysis and Strategies, ch. 2; SIFMA Treasury conventions)."""
     b.company("issuer")
     b.money("face", 1_000, 1_000)
     b.percent("coupon_rate", 2, 8, decimals=2)
-    b.integer("years", 2, 25, unit="years")
-    b.percent("yield_rate", 2.5, 9, decimals=2)
-    b.require(abs(b.values["yield_rate"] - b.values["coupon_rate"]) > 0.2, "the bond is not priced near par")
+    b.integer("coupons_left", 2, 30, unit="coupons")
+    b.percent("yield_rate", 2.5, 8, decimals=3)
+    b.choice("period_days", {"181": 181, "182": 182, "183": 183, "184": 184})
+    b.integer("days_since", 10, b.values["period_days"] - 10, unit="days")
     b.ask(
-        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} annual coupon in two semi-annual "
-        "installments and matures in exactly {years}. Its yield to maturity is {yield_rate}, quoted as an annual "
-        "rate compounded semi-annually. What is the bond's price?"
+        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} annual coupon semi-annually. "
+        "There are {coupons_left} still to be paid, the next one due at the end of the current coupon period, "
+        "the last with the face value. The current period has {period_days} days, of which {days_since} have passed since the last coupon "
+        "(actual/actual). At a yield of {yield_rate}, compounded semi-annually, what is the quoted (clean) price: "
+        "the full price less accrued interest?"
     )
-    b.step("half_coupon", "Semi-annual coupon", "face * coupon_rate / 100 / 2", unit="$")
-    b.step("half_yield", "Semi-annual yield", "yield_rate / 2", unit="%")
-    b.step("pv_coupons", "Present value of the coupons",
-           "half_coupon * (1 - (1 + half_yield / 100) ** (-2 * years)) / (half_yield / 100)", unit="$")
-    b.step("pv_face", "Present value of the face value", "face / (1 + half_yield / 100) ** (2 * years)", unit="$")
-    b.step("price", "Bond price", "pv_coupons + pv_face", unit="$")
+    b.step("half_coupon", "Semi-annual coupon", "face * coupon_rate / 200", unit="$")
+    b.step("value_next", "Value at the next coupon date, including that coupon: coupon + PV of the rest",
+           "half_coupon + half_coupon * (1 - (1 + yield_rate / 200) ** (1 - coupons_left)) / (yield_rate / 200) "
+           "+ face / (1 + yield_rate / 200) ** (coupons_left - 1)", unit="$")
+    b.step("full_price", "Full (dirty) price, discounted over the fraction of a period to the next coupon",
+           "value_next / (1 + yield_rate / 200) ** ((period_days - days_since) / period_days)", unit="$")
+    b.step("accrued", "Accrued interest (coupon × days since last coupon ÷ days in period)",
+           "half_coupon * days_since / period_days", unit="$")
+    b.step("clean_price", "Clean price (full price − accrued interest)", "full_price - accrued", unit="$")
 
 
 @template("intermediate")
