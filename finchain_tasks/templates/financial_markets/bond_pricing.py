@@ -62,10 +62,10 @@ def clean_and_dirty_price(b: Builder) -> None:
     b.integer("days_since", 10, b.values["period_days"] - 10, unit="days")
     b.ask(
         "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} annual coupon semi-annually. "
-        "There are {coupons_left} still to be paid, the next one due at the end of the current coupon period, "
-        "the last with the face value. The current period has {period_days} days, of which {days_since} have passed since the last coupon "
-        "(actual/actual). At a yield of {yield_rate}, compounded semi-annually, what is the quoted (clean) price: "
-        "the full price less accrued interest?"
+        "There are {coupons_left} still to be paid, the next one due at the end of the current coupon period, the "
+        "last with the face value. The current period has {period_days} days, of which {days_since} have passed since"
+        " the last coupon (actual/actual). At a yield of {yield_rate}, compounded semi-annually, what is the quoted "
+        "(clean) price: the full price less accrued interest?"
     )
     b.step("half_coupon", "Semi-annual coupon", "face * coupon_rate / 200", unit="$")
     b.step("value_next", "Value at the next coupon date, including that coupon: coupon + PV of the rest",
