@@ -42,12 +42,15 @@ def test_conversion_with_commission(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_cross_rate_by_converting_through_dollars(seed):
-    p = get(T + "cross_rate_conversion").generate(seed)
-    eur_usd, usd_jpy = rates(p.question)
-    (euros,) = amounts(p.question, "€")
-    dollars = euros * eur_usd
-    assert p.answer == pytest.approx(dollars * usd_jpy, rel=1e-12)
+def test_triangular_arbitrage_by_trading_each_leg(seed):
+    p = get(T + "triangular_arbitrage").generate(seed)
+    eur_usd, usd_jpy, eur_jpy = rates(p.question)
+    (start,) = amounts(p.question, "$")
+    euros = start / eur_usd
+    yen = euros * eur_jpy
+    dollars = yen / usd_jpy
+    assert p.answer == pytest.approx(dollars - start, rel=1e-8)
+    assert p.answer > 0
 
 
 @pytest.mark.parametrize("seed", SEEDS)

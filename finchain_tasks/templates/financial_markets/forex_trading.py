@@ -1,5 +1,6 @@
-"""Foreign exchange: conversion at a dealer's quote with commission, cross rates, forward rates and points
-by covered interest parity, covered interest arbitrage, and the profit or loss of a yen carry trade."""
+"""Foreign exchange: conversion at a dealer's quote with commission, cross rates and triangular arbitrage,
+forward points by covered interest parity, covered interest arbitrage, and the profit or loss of a yen carry
+trade."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -23,21 +24,26 @@ def conversion_with_commission(b: Builder) -> None:
            unit="€")
 
 
-@template("easy")
-def cross_rate_conversion(b: Builder) -> None:
-    """Cross rate through the US dollar, EUR/JPY = EUR/USD × USD/JPY (CFA Institute, Economics, ch. on
-    currency exchange rates)."""
-    b.company("company")
+@template("easy", floor=1_000)
+def triangular_arbitrage(b: Builder) -> None:
+    """Triangular arbitrage against the cross rate implied through the US dollar, EUR/JPY = EUR/USD × USD/JPY
+    (CFA Institute, Economics, ch. on currency exchange rates)."""
+    who = b.pick(["A currency dealer at a London bank", "An FX trader at a dealing bank", "A bank treasury trader"])
     b.number("eur_usd", 1.0200, 1.1800, decimals=4)
     b.number("usd_jpy", 130.00, 160.00, decimals=2)
-    b.money("amount", 50_000, 5_000_000, step=1_000, unit="€")
+    implied = b.values["eur_usd"] * b.values["usd_jpy"]
+    b.derive("eur_jpy", round(implied * (1 + b.rng.uniform(0.002, 0.01)), 2), decimals=2)
+    b.money("amount", 1_000_000, 20_000_000, step=100_000)
     b.ask(
-        "The market quotes EUR/USD at {eur_usd} (dollars per euro) and USD/JPY at {usd_jpy} (yen per dollar). "
-        "{company} must pay a Japanese supplier {amount} worth of yen. Using the EUR/JPY cross rate implied by "
-        "these mid quotes, how many yen is that?"
+        f"{who} sees EUR/USD at {{eur_usd}} (dollars per euro), "
+        "USD/JPY at {usd_jpy} (yen per dollar) and EUR/JPY at {eur_jpy} (yen per euro), all tradable at these "
+        "prices. Starting with {amount}, the trader buys euros with dollars, sells the euros for yen, and sells "
+        "the yen for dollars. What is the profit in dollars?"
     )
-    b.step("cross", "EUR/JPY cross rate (EUR/USD × USD/JPY)", "eur_usd * usd_jpy")
-    b.step("yen", "Yen amount", "amount * cross", unit="¥")
+    b.step("implied", "EUR/JPY cross rate implied through the dollar (EUR/USD × USD/JPY)", "eur_usd * usd_jpy")
+    b.step("dollars_back", "Dollars after the round trip (amount × quoted cross ÷ implied cross)",
+           "amount * eur_jpy / implied", unit="$")
+    b.step("profit", "Arbitrage profit", "dollars_back - amount", unit="$")
 
 
 @template("intermediate")
