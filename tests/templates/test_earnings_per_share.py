@@ -32,9 +32,12 @@ def step(problem, name: str) -> float:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_basic_eps(seed):
     p = get(T + "basic_eps_with_preferred").generate(seed)
-    net_income, preferred = money(p.question)
+    net_income, quarterly = money(p.question)
     (shares,) = millions(p.question)
-    assert p.answer == pytest.approx(net_income / shares - preferred / shares, rel=1e-12)
+    earnings = net_income
+    for _quarter in range(4):
+        earnings -= quarterly
+    assert p.answer == pytest.approx(earnings / shares, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -45,12 +45,13 @@ def test_capm_as_weighted_mix_of_market_and_riskless(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_wacc_with_preferred_from_weights(seed):
+def test_wacc_with_preferred_and_two_tranches_from_weights(seed):
     p = get(T + "wacc_with_preferred").generate(seed)
-    equity, preferred, debt, dividend, price = money(p.question)
-    r_e, r_d, tax = percents(p.question)
-    total = equity + preferred + debt
-    weights_costs = [(equity / total, r_e), (preferred / total, dividend / price), (debt / total, r_d * (1 - tax))]
+    equity, preferred, dividend, price, loan, bonds = money(p.question)
+    r_loan, r_bonds, r_e, tax = percents(p.question)
+    total = equity + preferred + loan + bonds
+    weights_costs = [(equity / total, r_e), (preferred / total, dividend / price),
+                     (loan / total, r_loan * (1 - tax)), (bonds / total, r_bonds * (1 - tax))]
     assert sum(w for w, _ in weights_costs) == pytest.approx(1)
     assert p.answer == pytest.approx(sum(w * c for w, c in weights_costs) * 100, rel=1e-12)
 

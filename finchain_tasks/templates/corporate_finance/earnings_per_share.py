@@ -15,12 +15,13 @@ def basic_eps_with_preferred(b: Builder) -> None:
     b.company("company")
     shares = b.number("shares", 5, 500, decimals=1, unit="million shares")
     b.money("net_income", 1.0 * shares * 1e6, 9 * shares * 1e6, step=10_000)
-    b.money("preferred", 0.03 * b.values["net_income"], 0.15 * b.values["net_income"], step=1_000)
+    b.money("quarterly_pref", 0.01 * b.values["net_income"], 0.04 * b.values["net_income"], step=1_000)
     b.ask(
-        "{company} reports net income of {net_income} for the year and declares the full {preferred} of "
-        "dividends due on its non-convertible cumulative preferred shares. {shares} of common stock were "
-        "outstanding all year. What is basic earnings per share?"
+        "{company} reports net income of {net_income} for the year. Its non-convertible cumulative preferred "
+        "shares receive a dividend of {quarterly_pref} every quarter, and all four were declared this year. "
+        "{shares} of common stock were outstanding all year. What is basic earnings per share?"
     )
+    b.step("preferred", "Preferred dividends for the year (4 × the quarterly dividend)", "4 * quarterly_pref", unit="$")
     b.step("common_earnings", "Earnings available to common shareholders (net income − preferred dividends)",
            "net_income - preferred", unit="$")
     b.step("eps", "Basic EPS", "common_earnings / (shares * 1000000)", unit="$")

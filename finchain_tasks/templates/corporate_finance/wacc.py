@@ -40,28 +40,32 @@ def capm_cost_of_equity(b: Builder) -> None:
 
 @template("intermediate")
 def wacc_with_preferred(b: Builder) -> None:
-    """WACC with debt, preferred stock and common equity at market values (Brigham and Ehrhardt, Financial
-    Management, ch. 9)."""
+    """WACC with common equity, preferred stock and two debt tranches at market values (Brigham and Ehrhardt,
+    Financial Management, ch. 9)."""
     b.company("company")
     equity = b.money("equity", 200_000_000, 8_000_000_000, step=1_000_000)
     b.money("preferred", 0.03 * equity, 0.12 * equity, step=1_000_000)
-    b.money("debt", 0.2 * equity, 0.8 * equity, step=1_000_000)
-    b.percent("r_equity", 8, 14, decimals=2)
     b.money("pref_dividend", 2, 8, step=0.01)
     b.money("pref_price", b.values["pref_dividend"] / 0.085, b.values["pref_dividend"] / 0.05, step=0.01)
-    b.percent("r_debt", 3.5, 7.5, decimals=2)
+    b.money("loan", 0.1 * equity, 0.4 * equity, step=1_000_000)
+    b.percent("r_loan", 3.5, 6.5, decimals=2)
+    b.money("bonds", 0.1 * equity, 0.5 * equity, step=1_000_000)
+    b.percent("r_bonds", 4, 8, decimals=2)
+    b.percent("r_equity", 8, 14, decimals=2)
     b.percent("tax_rate", 18, 30, decimals=0)
     b.ask(
-        "At market values, {company} is financed by {equity} of common equity, {preferred} of preferred stock and "
-        "{debt} of debt. Its cost of equity is {r_equity}. The preferred pays a fixed annual dividend of "
-        "{pref_dividend} a share and trades at {pref_price}. Its bonds yield {r_debt} before tax and the tax rate "
-        "is {tax_rate}. What is the weighted average cost of capital?"
+        "At market values, {company} is financed by {equity} of common equity; {preferred} of preferred stock "
+        "paying a fixed annual dividend of {pref_dividend} a share and trading at {pref_price}; a bank term loan "
+        "of {loan} at {r_loan}; and bonds worth {bonds} yielding {r_bonds}. Its cost of equity is {r_equity} and "
+        "its tax rate is {tax_rate}; interest on both debt tranches is deductible. What is the weighted average "
+        "cost of capital?"
     )
-    b.step("capital", "Total capital", "equity + preferred + debt", unit="$")
+    b.step("capital", "Total capital", "equity + preferred + loan + bonds", unit="$")
     b.step("r_pref", "Cost of preferred (dividend ÷ price)", "pref_dividend / pref_price * 100", unit="%")
-    b.step("r_debt_after", "After-tax cost of debt", "r_debt * (1 - tax_rate / 100)", unit="%")
+    b.step("debt_cost", "After-tax cost of the two debt tranches in dollars a year",
+           "(loan * r_loan / 100 + bonds * r_bonds / 100) * (1 - tax_rate / 100)", unit="$")
     b.step("wacc", "WACC (market-value weighted costs)",
-           "(equity * r_equity + preferred * r_pref + debt * r_debt_after) / capital", unit="%")
+           "(equity * r_equity / 100 + preferred * r_pref / 100 + debt_cost) / capital * 100", unit="%")
 
 
 @template("intermediate", floor=1)
