@@ -1,0 +1,1 @@
+"""Accounting and financial reporting: balance sheets, cash flow statements, depreciation, income statements."""

@@ -1,0 +1,1 @@
+"""Corporate finance: capital structure, dividend policy, earnings per share, cost of capital."""

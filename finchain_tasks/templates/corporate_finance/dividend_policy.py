@@ -1,0 +1,105 @@
+"""Dividend policy: a target payout ratio, stock dividends, stable growth with sustainable growth from
+retention, the residual dividend policy, and Lintner's partial-adjustment model of dividend smoothing."""
+
+from finchain_tasks.engine import Builder, template
+
+
+@template("easy", floor=0.1)
+def target_payout_dividend(b: Builder) -> None:
+    """Dividend per share under a target payout ratio (Brealey, Myers and Allen, ch. 17)."""
+    b.company("company")
+    shares = b.number("shares", 5, 400, decimals=1, unit="million shares")
+    b.money("net_income", 0.8 * shares * 1e6, 8 * shares * 1e6, step=10_000)
+    b.percent("payout", 20, 70, decimals=0)
+    b.ask(
+        "{company} earned net income of {net_income} this year and has {shares} outstanding. Its board follows a "
+        "target payout ratio of {payout} of earnings. What dividend per share will it declare?"
+    )
+    b.step("total_dividend", "Total dividends (net income × payout ratio)", "net_income * payout / 100", unit="$")
+    b.step("dps", "Dividend per share", "total_dividend / (shares * 1000000)", unit="$")
+
+
+@template("easy")
+def stock_dividend_price(b: Builder) -> None:
+    """Share count and theoretical price after a stock dividend (Berk and DeMarzo, Corporate Finance, ch. 17)."""
+    b.company("company")
+    b.integer("shares", 2_000_000, 90_000_000, unit="shares")
+    b.money("price", 10, 250, step=0.01)
+    b.choice("stock_dividend", {"5%": 5, "8%": 8, "10%": 10, "12%": 12, "15%": 15, "20%": 20, "25%": 25})
+    b.ask(
+        "{company} has {shares} outstanding trading at {price} each when it declares a {stock_dividend} stock "
+        "dividend. Assuming the total market value of the equity is unchanged by the distribution, what is the "
+        "theoretical share price after the stock dividend?"
+    )
+    b.step("new_shares", "Shares outstanding after the stock dividend", "shares * (1 + stock_dividend / 100)",
+           unit="shares")
+    b.step("new_price", "Price per share (market value ÷ new share count)", "shares * price / new_shares", unit="$")
+
+
+@template("intermediate")
+def sustainable_growth_price(b: Builder) -> None:
+    """Constant-growth (Gordon) value with growth from retention, g = ROE × (1 − payout)
+    (Bodie, Kane and Marcus, Investments, ch. 18)."""
+    b.company("company")
+    b.money("eps", 1.5, 12, step=0.01)
+    b.percent("payout", 30, 70, decimals=0)
+    b.percent("roe", 8, 18)
+    g = b.values["roe"] * (1 - b.values["payout"] / 100)
+    b.percent("required", g + 3, g + 7)
+    b.ask(
+        "{company} expects earnings per share of {eps} next year and pays out {payout} of earnings as dividends, "
+        "reinvesting the rest at a return on equity of {roe}, which it can sustain indefinitely. Shareholders "
+        "require a return of {required}. Using the constant-growth dividend discount model, what is the share "
+        "worth today?"
+    )
+    b.step("growth", "Sustainable growth rate (ROE × retention ratio)", "roe * (1 - payout / 100)", unit="%")
+    b.step("dividend", "Next year's dividend per share in dollars (EPS × payout)", "eps * payout / 100")
+    b.step("spread", "Required return minus growth", "required - growth", unit="pp")
+    b.step("value", "Share value, D1 ÷ (r − g)", "dividend / (spread / 100)", unit="$")
+
+
+@template("intermediate", floor=0.1)
+def residual_dividend(b: Builder) -> None:
+    """Dividends under the residual dividend policy with a target capital structure (Brigham and Ehrhardt,
+    Financial Management, ch. 15)."""
+    b.company("company")
+    shares = b.number("shares", 10, 300, decimals=1, unit="million shares")
+    ni = b.money("net_income", 1.5 * shares * 1e6, 9 * shares * 1e6, step=100_000)
+    b.percent("equity_share", 45, 75, decimals=0)
+    b.money("capex", 0.4 * ni, 1.2 * ni, step=100_000)
+    b.require(ni - b.values["capex"] * b.values["equity_share"] / 100 > 0.15 * ni, "a real residual dividend")
+    b.ask(
+        "{company}, with {shares} outstanding, keeps a target capital structure of {equity_share} equity and the "
+        "rest debt, and follows a residual dividend policy. Net income this year is {net_income} and the approved "
+        "capital budget is {capex}. What dividend per share does it pay?"
+    )
+    b.step("equity_needed", "Equity needed for the capital budget", "capex * equity_share / 100", unit="$")
+    b.step("residual", "Residual earnings paid as dividends", "net_income - equity_needed", unit="$")
+    b.step("dps", "Dividend per share", "residual / (shares * 1000000)", unit="$")
+
+
+@template("advanced")
+def lintner_smoothing(b: Builder) -> None:
+    """Three years of dividends under Lintner's partial-adjustment model, D_t = D_(t-1) + c × (p × EPS_t −
+    D_(t-1)) (Lintner, American Economic Review 46(2), 1956; Brealey, Myers and Allen, ch. 17)."""
+    b.company("company")
+    b.percent("payout", 35, 60, decimals=0)
+    b.number("speed", 0.2, 0.6, decimals=2)
+    eps0 = b.money("eps0", 2, 10, step=0.01)
+    b.money("d0", 0.6 * eps0 * b.values["payout"] / 100, 0.9 * eps0 * b.values["payout"] / 100, step=0.01)
+    prev = eps0
+    for year in (1, 2, 3):
+        prev = b.derive(f"eps{year}", round(prev * b.rng.uniform(0.9, 1.25), 2), unit="$")
+    b.ask(
+        "{company} sets dividends by Lintner's model: each year it closes a fraction c of the gap between its "
+        "target dividend (a payout ratio of {payout} of that year's EPS) and last year's dividend. Its speed of "
+        "adjustment is c = {speed}. Last year EPS was {eps0} and the dividend {d0} a share. EPS is forecast at "
+        "{eps1}, {eps2} and {eps3} over the next three years. Dividends are declared in whole cents, so each "
+        "year's dividend is rounded to the nearest cent. What dividend per share will it pay in year 3?"
+    )
+    b.step("target1", "Year 1 target dividend in dollars (payout × EPS)", "payout / 100 * eps1")
+    b.step("div1", "Year 1 dividend, to the cent", "round(d0 + speed * (target1 - d0), 2)", unit="$")
+    b.step("target2", "Year 2 target dividend in dollars", "payout / 100 * eps2")
+    b.step("div2", "Year 2 dividend, to the cent", "round(div1 + speed * (target2 - div1), 2)", unit="$")
+    b.step("target3", "Year 3 target dividend in dollars", "payout / 100 * eps3")
+    b.step("div3", "Year 3 dividend, to the cent", "round(div2 + speed * (target3 - div2), 2)", unit="$")

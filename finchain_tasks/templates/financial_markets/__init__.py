@@ -1,0 +1,1 @@
+"""Financial markets: bonds, foreign exchange, options and stock market analysis."""

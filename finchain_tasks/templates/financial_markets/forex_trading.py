@@ -1,0 +1,127 @@
+"""Foreign exchange: conversion at a dealer's quote with commission, cross rates and triangular arbitrage,
+forward points by covered interest parity, covered interest arbitrage, and the profit or loss of a yen carry
+trade."""
+
+from finchain_tasks.engine import Builder, template
+
+
+@template("easy")
+def conversion_with_commission(b: Builder) -> None:
+    """Buying a currency at the dealer's ask after a commission (CFA Institute, Economics, ch. on currency
+    exchange rates: a quote's ask is the price at which the dealer sells the base currency)."""
+    b.person("person")
+    b.money("usd", 2_000, 250_000, step=50)
+    b.percent("commission", 0.2, 1.5, decimals=2)
+    b.number("bid", 1.0200, 1.1800, decimals=4)
+    b.derive("ask", round(b.values["bid"] + b.rng.randint(3, 25) / 10_000, 4), decimals=4)
+    b.ask(
+        "{person} converts {usd} into euros at a bank that first deducts a commission of {commission} of the "
+        "dollar amount and then converts the rest at its EUR/USD quote of {bid} bid, {ask} ask (US dollars per "
+        "euro). How many euros does {they} receive?"
+    )
+    b.step("net_usd", "Dollars converted after the commission", "usd * (1 - commission / 100)", unit="$")
+    b.step("euros", "Euros received (dollars ÷ the ask, the bank's selling rate for euros)", "net_usd / ask",
+           unit="€")
+
+
+@template("easy", floor=1_000)
+def triangular_arbitrage(b: Builder) -> None:
+    """Triangular arbitrage against the cross rate implied through the US dollar, EUR/JPY = EUR/USD × USD/JPY
+    (CFA Institute, Economics, ch. on currency exchange rates)."""
+    who = b.pick(["A currency dealer at a London bank", "An FX trader at a dealing bank", "A bank treasury trader"])
+    b.number("eur_usd", 1.0200, 1.1800, decimals=4)
+    b.number("usd_jpy", 130.00, 160.00, decimals=2)
+    implied = b.values["eur_usd"] * b.values["usd_jpy"]
+    b.derive("eur_jpy", round(implied * (1 + b.rng.uniform(0.002, 0.01)), 2), decimals=2)
+    b.money("amount", 1_000_000, 20_000_000, step=100_000)
+    b.ask(
+        f"{who} sees EUR/USD at {{eur_usd}} (dollars per euro), "
+        "USD/JPY at {usd_jpy} (yen per dollar) and EUR/JPY at {eur_jpy} (yen per euro), all tradable at these "
+        "prices. Starting with {amount}, the trader buys euros with dollars, sells the euros for yen, and sells "
+        "the yen for dollars. What is the profit in dollars?"
+    )
+    b.step("implied", "EUR/JPY cross rate implied through the dollar (EUR/USD × USD/JPY)", "eur_usd * usd_jpy")
+    b.step("dollars_back", "Dollars after the round trip (amount × quoted cross ÷ implied cross)",
+           "amount * eur_jpy / implied", unit="$")
+    b.step("profit", "Arbitrage profit", "dollars_back - amount", unit="$")
+
+
+@template("intermediate")
+def forward_points_from_parity(b: Builder) -> None:
+    """Forward rate and forward points by covered interest parity with money-market (ACT/360) rates
+    (Hull, Options, Futures and Other Derivatives, ch. 5)."""
+    b.number("spot", 1.0200, 1.1800, decimals=4)
+    b.percent("usd_rate", 3, 5.5, decimals=2)
+    b.percent("eur_rate", 1.5, 4, decimals=2)
+    b.require(abs(b.values["usd_rate"] - b.values["eur_rate"]) >= 0.5, "the rate gap gives visible points")
+    b.choice("days", {"90-day": 90, "180-day": 180, "270-day": 270, "360-day": 360, "120-day": 120,
+                      "60-day": 60})
+    b.ask(
+        "EUR/USD spot is {spot} (US dollars per euro). Dollar deposits pay {usd_rate} and euro deposits "
+        "{eur_rate}, both simple annual rates on an ACT/360 basis. By covered interest parity, how many forward "
+        "points (in units of 0.0001, negative for a discount) separate the {days} forward rate from spot?"
+    )
+    b.step("eur_growth", "Euro growth factor (1 + euro rate × days ÷ 360)", "1 + eur_rate / 100 * days / 360")
+    b.step("differential", "Interest differential (dollar rate − euro rate)", "usd_rate - eur_rate", unit="pp")
+    b.step("points", "Forward points, F − S = S × differential × days ÷ 360 ÷ euro growth factor, in units of "
+           "0.0001", "spot * differential / 100 * days / 360 / eur_growth * 10000")
+
+
+@template("intermediate", floor=5_000)
+def covered_interest_arbitrage(b: Builder) -> None:
+    """Profit from covered interest arbitrage when the quoted forward is above parity (Hull, Options, Futures
+    and Other Derivatives, ch. 5; CFA Institute, Economics, ch. on currency exchange rates)."""
+    b.company("bank")
+    b.number("spot", 1.2200, 1.3400, decimals=4)
+    b.percent("usd_rate", 3, 5.5, decimals=2)
+    b.percent("gbp_rate", 3, 5.5, decimals=2)
+    days = b.choice("days", {"90-day": 90, "180-day": 180, "360-day": 360})
+    v = b.values
+    parity = v["spot"] * (1 + v["usd_rate"] / 100 * days / 360) / (1 + v["gbp_rate"] / 100 * days / 360)
+    b.derive("forward", round(parity + b.rng.randint(20, 150) / 10_000, 4), decimals=4)
+    b.money("borrow", 5_000_000, 50_000_000, step=100_000)
+    b.ask(
+        "GBP/USD spot is {spot} and the {days} forward is quoted at {forward} (US dollars per pound). Dollar and "
+        "sterling money-market rates are {usd_rate} and {gbp_rate}, simple annual rates on an ACT/360 basis. "
+        "{bank} borrows {borrow}, buys pounds spot, deposits them, and sells the pounds plus interest forward. "
+        "What arbitrage profit in dollars is locked in at maturity?"
+    )
+    b.step("pounds", "Pounds bought spot", "borrow / spot", unit="£")
+    b.step("pounds_maturity", "Pounds at maturity with interest", "pounds * (1 + gbp_rate / 100 * days / 360)",
+           unit="£")
+    b.step("dollars_back", "Dollars from the forward sale", "pounds_maturity * forward", unit="$")
+    b.step("owed", "Dollar loan repayment", "borrow * (1 + usd_rate / 100 * days / 360)", unit="$")
+    b.step("profit", "Arbitrage profit", "dollars_back - owed", unit="$")
+
+
+@template("advanced", floor=100_000)
+def carry_trade_pnl(b: Builder) -> None:
+    """Yen-funded carry trade into Australian dollars with dealer bid/ask quotes: the break-even exchange
+    rate and the realized profit or loss in yen (Burnside, Eichenbaum and Rebelo, carry trade;
+    CFA Institute, Economics, ch. on currency exchange rates)."""
+    fund = b.pick(["A Tokyo macro fund", "A Singapore hedge fund", "A currency overlay manager",
+                   "A proprietary trading desk"])
+    b.money("notional", 100_000_000, 3_000_000_000, step=1_000_000, unit="¥")
+    b.number("ask", 88.00, 108.00, decimals=2)
+    b.percent("jpy_rate", 0.1, 1.0, decimals=2)
+    b.percent("aud_rate", 3.5, 5.5, decimals=2)
+    days = b.choice("days", {"91 days": 91, "182 days": 182, "273 days": 273, "365 days": 365})
+    v = b.values
+    aud_end = v["notional"] / v["ask"] * (1 + v["aud_rate"] / 100 * days / 365)
+    owed = v["notional"] * (1 + v["jpy_rate"] / 100 * days / 365)
+    b.derive("bid_later", round(v["ask"] * b.rng.uniform(0.92, 1.06), 2), decimals=2)
+    pnl = aud_end * v["bid_later"] - owed
+    b.require(abs(pnl) > 0.004 * v["notional"], "a clear profit or loss")
+    b.ask(
+        f"{fund} borrows {{notional}} at {{jpy_rate}} and converts it into Australian dollars at the dealer's "
+        "AUD/JPY ask of {ask} yen per Australian dollar. It deposits the Australian dollars at {aud_rate}. Both "
+        "rates are simple annual rates on an ACT/365 basis, and the trade runs {days}. At maturity the dealer's "
+        "AUD/JPY bid is {bid_later}. What is the profit or loss in yen after the fund converts its Australian "
+        "dollars back and repays the yen loan (negative for a loss)?"
+    )
+    b.step("aud", "Australian dollars bought (yen ÷ ask)", "notional / ask")
+    b.step("aud_end", "Australian dollars at maturity with interest", "aud * (1 + aud_rate / 100 * days / 365)")
+    b.step("owed", "Yen owed on the loan", "notional * (1 + jpy_rate / 100 * days / 365)", unit="¥")
+    b.step("break_even", "Break-even AUD/JPY bid (yen owed ÷ Australian dollars at maturity)", "owed / aud_end")
+    b.step("received", "Yen received at the bid", "aud_end * bid_later", unit="¥")
+    b.step("pnl", "Profit or loss in yen", "received - owed", unit="¥")

@@ -1,0 +1,1 @@
+"""Financial ratios: efficiency, leverage, liquidity and profitability."""
