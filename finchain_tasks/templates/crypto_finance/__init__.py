@@ -1,0 +1,1 @@
+"""Crypto finance: DeFi, tokenomics, transactions, whales, sentiment, events and regulation."""
