@@ -61,6 +61,10 @@ def liquidity_provider_fee_income(b: Builder) -> None:
     b.derive("volume", round(tvl * b.rng.uniform(0.05, 0.8), -3), unit="$")
     b.choice("fee", FEE_TIERS)
     b.integer("days", 7, 90, unit="days")
+    v = b.values
+    b.require(v["volume"] * v["fee"] / 100 * v["days"] * v["deposit"] / (tvl + v["deposit"]) >= 100,
+              "the deposit earns at least $100")
+    b.require(v["volume"] * v["fee"] / 100 * 365 / (tvl + v["deposit"]) >= 0.01, "an APR of at least 1%")
     b.ask(
         "A DEX liquidity pool holds {tvl} of liquidity when {person} adds {deposit}, receiving a pro-rata share "
         "of the pool. The pool trades {volume} a day and charges a {fee} swap fee, all of which goes to "
@@ -69,13 +73,13 @@ def liquidity_provider_fee_income(b: Builder) -> None:
         "on {their} deposit? Give the APR."
     )
     b.step("pool_fees", "Fees the pool earns per day", "volume * fee / 100", unit="$")
-    b.step("own_fees", "Daily fees earned by the deposit (its share of the enlarged pool)",
-           "pool_fees * deposit / (tvl + deposit)", unit="$")
-    b.step("period_fees", "Fees over the holding period", "own_fees * days", unit="$")
-    b.step("apr", "Annual percentage rate on the deposit", "period_fees / deposit * 365 / days * 100", unit="%")
+    b.step("pool_period", "Fees the pool earns over the period", "pool_fees * days", unit="$")
+    b.step("own_fees", "Fees earned by the deposit (its share of the enlarged pool)",
+           "pool_period * deposit / (tvl + deposit)", unit="$")
+    b.step("apr", "Annual percentage rate on the deposit", "own_fees / deposit * 365 / days * 100", unit="%")
 
 
-@template("intermediate", floor=0.3)
+@template("intermediate", floor=0.5)
 def yield_farming_net_roi(b: Builder) -> None:
     """Yield-farming ROI after the reward token's price change and gas costs.
 
@@ -88,7 +92,8 @@ def yield_farming_net_roi(b: Builder) -> None:
     b.money("gas", 3, 60, step=0.5)
     n = b.integer("txs", 3, 8, unit="transactions")
     gain = invest * apr / 100 * months / 12 * (1 - drop / 100) - b.values["gas"] * n
-    b.require(abs(gain / invest) >= 0.005, "ROI at least 0.5% away from zero")
+    b.require(abs(gain / invest) >= 0.01 and abs(gain) >= 100, "ROI at least 1% and $100 away from zero")
+    b.require(invest * apr / 100 * months / 12 * (1 - drop / 100) >= 100, "rewards of at least $100")
     b.ask(
         "A farmer deposits {invest} of stablecoins into a yield farm advertising {apr} APR, paid in the farm's "
         "own reward token. Rewards accrue linearly (no compounding) at the token prices of the deposit date, "
@@ -115,12 +120,13 @@ def impermanent_loss_vs_hold(b: Builder) -> None:
     b.person("person")
     deposit = b.money("deposit", 10_000, 250_000, step=500)
     p0 = b.money("p0", 1_200, 4_500, step=0.5)
-    move = b.rng.choice([-1, 1]) * b.rng.uniform(15, 70)
+    move = b.rng.choice([-1, 1]) * b.rng.uniform(30, 70)
     p1 = b.derive("p1", p0 * (1 + move / 100), unit="$")
     fees = b.derive("fees", deposit * b.rng.uniform(0.004, 0.07), unit="$")
     r = p1 / p0
     net = deposit * r ** 0.5 + fees - deposit / 2 * (1 + r)
     b.require(abs(net) >= 0.005 * deposit, "liquidity provision and holding differ by at least 0.5%")
+    b.require(2 * r ** 0.5 / (1 + r) <= 0.99, "an impermanent loss of at least 1%")
     b.ask(
         "{person} deposits {deposit} into an ETH/USDC constant-product pool, half in ETH and half in USDC, "
         "when ETH trades at {p0}. On the day {they} withdraws, ETH trades at {p1} and the position has earned "
@@ -133,6 +139,6 @@ def impermanent_loss_vs_hold(b: Builder) -> None:
     b.step("hold_value", "Value of the held tokens (the ETH half moves with the price)",
            "deposit / 2 * (1 + ratio)", unit="$")
     b.step("pool_value", "Value of the pool position before fees (deposit × √r)", "deposit * ratio ** 0.5", unit="$")
-    b.step("impermanent_loss", "Impermanent loss (pool value ÷ hold value − 1)", "(pool_value / hold_value - 1) * 100",
+    b.step("impermanent_loss", "Impermanent loss, 2√r ÷ (1 + r) − 1", "(2 * ratio ** 0.5 / (1 + ratio) - 1) * 100",
            unit="%")
     b.step("advantage", "Pool position plus fees minus holding", "pool_value + fees - hold_value", unit="$")

@@ -47,7 +47,8 @@ def price_momentum_signal(b: Builder) -> None:
         "closes. By what percentage is the current price above (positive) or below (negative) that average?"
     )
     b.step("average", "Five-day simple moving average", "(p1 + p2 + p3 + p4 + p5) / 5", unit="$")
-    b.step("momentum", "Current price relative to the average", "(today / average - 1) * 100", unit="%")
+    b.step("momentum", "Current price relative to the average (5 × price ÷ sum of closes − 1)",
+           "(5 * today / (p1 + p2 + p3 + p4 + p5) - 1) * 100", unit="%")
 
 
 @template("intermediate", floor=0.02)

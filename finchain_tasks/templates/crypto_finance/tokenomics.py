@@ -66,8 +66,8 @@ def staking_real_yield(b: Builder) -> None:
     b.step("minted", "Tokens minted in the year", "supply * inflation / 100", unit="million tokens")
     b.step("staked_tokens", "Tokens staked", "supply * staked / 100", unit="million tokens")
     b.step("nominal", "Nominal staking yield (minted ÷ staked)", "minted / staked_tokens * 100", unit="%")
-    b.step("real", "Dilution-adjusted yield, (1 + nominal)/(1 + inflation) − 1",
-           "((1 + nominal / 100) / (1 + inflation / 100) - 1) * 100", unit="%")
+    b.step("real", "Dilution-adjusted yield, (1 + inflation ÷ staked share)/(1 + inflation) − 1",
+           "((1 + inflation / staked) / (1 + inflation / 100) - 1) * 100", unit="%")
 
 
 @template("intermediate")
@@ -99,13 +99,12 @@ def halving_emission_supply(b: Builder) -> None:
 @template("advanced")
 def vesting_unlock_dilution(b: Builder) -> None:
     """Circulating supply after a cliff-and-linear vesting unlock plus staking emissions, and the price
-    that leaves the market capitalization unchanged.
+    fall that leaves the market capitalization unchanged.
 
     Source: cliff-and-linear vesting as used in token warrants and SAFTs (Cooley, "Token Vesting", practice
     note) and market cap = price × circulating supply (CoinMarketCap methodology).
     """
     circ = b.number("circ", 100, 900, decimals=1, unit="million tokens")
-    b.money("price", 1, 60, step=0.01)
     b.number("team", circ * 0.2, circ * 0.8, decimals=1, unit="million tokens")
     b.percent("cliff_share", 10, 30, decimals=0)
     cliff = b.integer("cliff", 6, 12, unit="months")
@@ -113,12 +112,13 @@ def vesting_unlock_dilution(b: Builder) -> None:
     b.integer("months", cliff + 1, cliff + vest - 1, unit="months")
     b.percent("emission", 3, 10, decimals=1)
     b.ask(
-        "A token has {circ} circulating at {price}. The team holds {team}, locked under a vesting plan: "
+        "A token has {circ} circulating. The team holds {team}, locked under a vesting plan: "
         "{cliff_share} of the team tokens unlock at the cliff, {cliff} after today, and the remainder unlocks "
         "in equal monthly amounts over the {vest} that follow the cliff. Separately, staking rewards add new "
         "tokens at {emission} of today's circulating supply per year, accruing evenly month by month. "
-        "Assuming every unlocked or emitted token is circulating and the market capitalization stays at its "
-        "current level, what would the price be {months} from today?"
+        "Assuming every unlocked or emitted token is circulating, by how much will the circulating supply have "
+        "grown {months} from today, and by what percentage must the price fall over that time for the market "
+        "capitalization to stay at its current level? Give the percentage fall."
     )
     b.step("cliff_tokens", "Tokens unlocked at the cliff", "team * cliff_share / 100", unit="million tokens")
     b.step("linear_tokens", "Tokens vested monthly since the cliff",
@@ -128,4 +128,5 @@ def vesting_unlock_dilution(b: Builder) -> None:
     b.step("new_circ", "Circulating supply at that date", "circ + cliff_tokens + linear_tokens + emitted",
            unit="million tokens")
     b.step("dilution", "Increase in circulating supply", "(new_circ / circ - 1) * 100", unit="%")
-    b.step("new_price", "Price at an unchanged market capitalization", "price * circ / new_circ", unit="$")
+    b.step("price_fall", "Price fall that keeps the market capitalization (1 − old supply ÷ new supply)",
+           "(1 - circ / new_circ) * 100", unit="%")

@@ -38,11 +38,12 @@ def exchange_fee_percent_plus_fixed(b: Builder) -> None:
     b.money("withdrawal", 1, 30, step=0.5)
     b.ask(
         "A customer of {exchange} buys {amount} of bitcoin and withdraws it to a private wallet. The exchange "
-        "charges a taker fee of {fee} of the trade amount and a flat withdrawal fee equivalent to {withdrawal}. "
+        "charges a taker fee of {fee} of the trade amount, rounded to the nearest cent, and a flat withdrawal "
+        "fee equivalent to {withdrawal}. "
         "What are the total fees, and what percentage of the trade amount do they represent? Give the "
         "percentage."
     )
-    b.step("taker_fee", "Taker fee", "amount * fee / 100", unit="$")
+    b.step("taker_fee", "Taker fee, charged to the cent", "round(amount * fee / 100, 2)", unit="$")
     b.step("total_fees", "Total fees (taker fee + withdrawal fee)", "taker_fee + withdrawal", unit="$")
     b.step("effective", "Total fees as a share of the trade", "total_fees / amount * 100", unit="%")
 
@@ -88,11 +89,12 @@ def cross_chain_bridge_cost(b: Builder) -> None:
     b.ask(
         "{person} moves {amount} of USDC from Ethereum to an app chain through a bridge. Approving and sending "
         "on Ethereum costs {source_gas} in gas, the bridge keeps a liquidity fee of {bridge_fee} of the amount "
-        "sent, and claiming on the destination chain costs {dest_gas} in gas, which {they} pays separately. "
+        "sent (rounded to the nearest cent), and claiming on the destination chain costs {dest_gas} in gas, "
+        "which {they} pays separately. "
         "How many USDC arrive, and what is the all-in cost of the transfer as a percentage of the amount sent? "
         "Give the percentage."
     )
-    b.step("fee", "Bridge liquidity fee", "amount * bridge_fee / 100", unit="$")
+    b.step("fee", "Bridge liquidity fee, charged to the cent", "round(amount * bridge_fee / 100, 2)", unit="$")
     b.step("received", "USDC arriving on the destination chain", "amount - fee", unit="$")
     b.step("total_cost", "All-in cost (source gas + bridge fee + destination gas)", "source_gas + fee + dest_gas",
            unit="$")
@@ -128,12 +130,10 @@ def rollup_vs_mainnet_payments(b: Builder) -> None:
         "transaction of {deposit_gas}. By how many dollars does the rollup route beat paying on mainnet "
         "(negative if it costs more)? Use 1 ETH = 1,000,000,000 gwei."
     )
-    b.step("l1_total", "Mainnet cost of all payments (payments × gas × gas price ÷ 10⁹ × ETH price)",
-           "payments * l1_gas * l1_gwei / 1000000000 * eth", unit="$")
-    b.step("execution", "Rollup execution fees for all payments",
-           "payments * l2_gas * l2_gwei / 1000000000 * eth", unit="$")
-    b.step("data_fee", "Layer-1 data fees for all payments (bytes × 16 gas at the mainnet gas price)",
-           "payments * bytes * 16 * l1_gwei / 1000000000 * eth", unit="$")
-    b.step("bridge_in", "Cost of bridging in", "deposit_gas * l1_gwei / 1000000000 * eth", unit="$")
-    b.step("net_saving", "Net saving (mainnet cost − rollup fees − bridging cost)",
-           "l1_total - execution - data_fee - bridge_in", unit="$")
+    b.step("l1_fee", "Mainnet fee per payment (gas × gas price)", "l1_gas * l1_gwei", unit="gwei")
+    b.step("l2_fee", "Rollup fee per payment (execution + 16 gas per byte at the mainnet price)",
+           "l2_gas * l2_gwei + bytes * 16 * l1_gwei", unit="gwei")
+    b.step("saving", "Saving per payment", "l1_fee - l2_fee", unit="gwei")
+    b.step("bridge_in", "Cost of bridging in", "deposit_gas * l1_gwei", unit="gwei")
+    b.step("net_gwei", "Net saving over all payments", "payments * saving - bridge_in", unit="gwei")
+    b.step("net_saving", "Net saving in dollars (gwei ÷ 10⁹ × ETH price)", "net_gwei / 1000000000 * eth", unit="$")
