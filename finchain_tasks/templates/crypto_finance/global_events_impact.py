@@ -58,6 +58,8 @@ def regulatory_news_market_cap(b: Builder) -> None:
     b.money("price", 1, 250, step=0.01)
     b.percent("fall", 6, 40, decimals=1)
     b.percent("recovery", 2, 25, decimals=1)
+    factor = (1 - b.values["fall"] / 100) * (1 + b.values["recovery"] / 100)
+    b.require(abs(factor - 1) >= 0.03, "the two days leave the price at least 3% away from where it started")
     b.ask(
         "A layer-1 token has {supply} in circulation, trading at {price}. A regulator announces an "
         "investigation into the foundation behind it and the price falls {fall} on the day. The next day, "

@@ -125,7 +125,8 @@ def rebalance_tax_with_harvest(b: Builder) -> None:
     total = stocks + v["bonds"]
     sale = stocks - total * target / 100
     net = sale * (1 - v["basis"] / stocks) - (v["intl_basis"] - v["intl_value"])
-    b.require(net >= 500, "the rebalancing gain exceeds the harvested loss by at least $500")
+    gain = sale * (1 - v["basis"] / stocks)
+    b.require(net >= 1_000 and net >= 0.3 * gain, "the rebalancing gain clearly exceeds the harvested loss")
     b.ask(
         "{person}'s taxable robo account holds {stocks} of a US stock ETF and {bonds} of a bond ETF, and "
         "targets {target} in stocks. To rebalance, the robo sells enough of the stock ETF to restore the target "
