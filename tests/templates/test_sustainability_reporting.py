@@ -41,10 +41,11 @@ def test_scope2_difference_by_certificates(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pathway_gap_by_yearly_steps(seed):
     p = get(T + "linear_pathway_gap").generate(seed)
-    cut, base, base_year, target_year, year, actual = nums(p.question)[:6]
-    step = base * cut / 100 / (target_year - base_year)
+    cut, base, base_year, target_year, horizon, year, elapsed, actual = nums(p.question)[:8]
+    assert (target_year - base_year, year - base_year) == (horizon, elapsed)
+    step = base * cut / 100 / horizon
     pathway = base
-    for _ in range(int(year - base_year)):
+    for _ in range(int(elapsed)):
         pathway -= step
     assert p.answer == pytest.approx(actual - pathway, rel=1e-9, abs=1e-6)
 

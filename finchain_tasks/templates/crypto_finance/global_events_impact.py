@@ -120,8 +120,8 @@ def event_study_value_impact(b: Builder) -> None:
     b.require(abs(car) >= 1, "a cumulative abnormal return of at least 1 percentage point")
     b.ask(
         "An analyst runs an event study on " + news + " affecting a large-cap token. From a 120-day "
-        "estimation window, the market model for the token's daily return is E[R] = {alpha} + {beta} × R_m, "
-        "where R_m is the return on a crypto market index. Just before the news the token's market "
+        "estimation window, the market model for the token's daily return is E[R] = {alpha} + {beta} × Rm, "
+        "where Rm is the return on a crypto market index. Just before the news the token's market "
         "capitalization was {cap}. On day 1 the index returned {m1} and the token {r1}; on day 2 the index "
         "returned {m2} and the token {r2}. Compute each day's expected and abnormal return, the cumulative "
         "abnormal return (CAR) over the two days, and the change in market capitalization attributable to "

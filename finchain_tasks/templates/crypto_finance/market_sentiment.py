@@ -4,6 +4,9 @@ weighted (social influence) sentiment, decaying news impact, and a composite fea
 from finchain_tasks.engine import Builder, template
 
 COINS = ["Solana", "Cardano", "Avalanche", "Polkadot", "Chainlink", "Litecoin"]
+PRICED = {"Solana": (20, 250), "Avalanche": (10, 120), "Chainlink": (6, 50), "Litecoin": (50, 250),
+          "Ether": (1_200, 4_500), "Bitcoin": (20_000, 95_000)}
+"""Coins with a realistic price range, for questions that quote prices."""
 
 
 @template("easy", floor=2)
@@ -33,14 +36,14 @@ def price_momentum_signal(b: Builder) -> None:
 
     Source: moving-average momentum (Murphy, Technical Analysis of the Financial Markets, ch. 9).
     """
-    price = b.money("p1", 20, 3_000, step=0.01)
+    coin = b.pick(list(PRICED))
+    price = b.money("p1", *PRICED[coin], step=0.01)
     for k in range(2, 6):
         price = b.derive(f"p{k}", price * (1 + b.rng.uniform(-0.06, 0.06)), unit="$")
     b.derive("today", price * (1 + b.rng.uniform(-0.08, 0.08)), unit="$")
     v = b.values
     ma = (v["p1"] + v["p2"] + v["p3"] + v["p4"] + v["p5"]) / 5
     b.require(abs(v["today"] / ma - 1) >= 0.003, "price away from its average")
-    coin = b.pick(COINS)
     b.ask(
         f"{coin} closed at {{p1}}, {{p2}}, {{p3}}, {{p4}} and {{p5}} on the last five trading days, and trades at "
         "{today} now. A momentum gauge compares the current price with the five-day simple moving average of "

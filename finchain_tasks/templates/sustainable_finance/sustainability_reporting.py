@@ -16,7 +16,7 @@ def scope_totals_and_share(b: Builder) -> None:
     b.derive("s2", round(s1 * b.rng.uniform(0.3, 2.5)), unit="tonnes")
     b.derive("s3", round((s1 + b.values["s2"]) * b.rng.uniform(1.5, 12)), unit="tonnes")
     b.ask(
-        "{company}'s sustainability report discloses scope 1 emissions of {s1} of CO2e, scope 2 (market-based) "
+        "In its sustainability report, {company} discloses scope 1 emissions of {s1} of CO2e, scope 2 (market-based) "
         "of {s2} and scope 3 of {s3}. What are its total emissions across the three scopes, and what share of "
         "the total comes from scope 3? Give the share."
     )
@@ -62,7 +62,7 @@ def scope2_location_vs_market(b: Builder) -> None:
     b.require(mwh * v["grid"] - (mwh - v["recs"]) * v["residual"] >= 0.08 * mwh * v["grid"],
               "the certificates lower the market-based figure by at least 8%")
     b.ask(
-        "{company}'s offices and data centers used {mwh} of electricity. The grid-average emission factor is "
+        "The offices and data centers of {company} used {mwh} of electricity. The grid-average emission factor is "
         "{grid}. The company bought renewable energy certificates covering {recs} (counted at zero emissions), "
         "and the residual-mix factor for the rest of its consumption is {residual}. What are its scope 2 "
         "emissions under the location-based and market-based methods, and by how many tonnes is the "
@@ -84,25 +84,23 @@ def linear_pathway_gap(b: Builder) -> None:
     """
     b.company("company")
     base = b.integer("base", 50_000, 2_000_000, unit="tonnes")
-    b.integer("base_year", 2018, 2021)
     b.percent("cut", 30, 55, decimals=0)
-    b.integer("target_year", 2030, 2035)
+    start = b.pick([2018, 2019, 2020, 2021])
+    horizon = b.integer("horizon", 9, 15, unit="years")
+    elapsed = b.integer("elapsed", 2, min(6, 2025 - start), unit="years")
     v = b.values
-    b.integer("year", v["base_year"] + 2, 2025)
-    path = base * (1 - v["cut"] / 100 * (v["year"] - v["base_year"]) / (v["target_year"] - v["base_year"]))
+    path = base * (1 - v["cut"] / 100 * elapsed / horizon)
     b.derive("actual", round(path * b.rng.uniform(0.85, 1.15)), unit="tonnes")
     b.require(abs(v["actual"] - path) >= 0.01 * base, "the company is clearly off the pathway")
     b.ask(
-        "{company} set a target to cut its scope 1 and 2 emissions {cut} from {base} of CO2e in its "
-        "{base_year} base year by {target_year}, following a straight-line pathway (the same tonnage reduction "
-        "every year). In {year} it emitted {actual}. By how many tonnes is it above (positive) or below "
-        "(negative) the pathway for that year?"
+        f"{{company}} set a target to cut its scope 1 and 2 emissions {{cut}} from {{base}} of CO2e in its {start} "
+        f"base year by {start + horizon}, {{horizon}} after the base year, following a straight-line pathway (the "
+        f"same tonnage reduction every year). In {start + elapsed}, {{elapsed}} after the base year, it emitted "
+        "{actual}. By how many tonnes is it above (positive) or below (negative) the pathway for that year?"
     )
     b.step("target", "Target-year emissions", "base * (1 - cut / 100)", unit="tonnes")
-    b.step("per_year", "Reduction per year on the pathway", "(base - target) / (target_year - base_year)",
-           unit="tonnes")
-    b.step("pathway", "Pathway emissions for the reporting year", "base - per_year * (year - base_year)",
-           unit="tonnes")
+    b.step("per_year", "Reduction per year on the pathway", "(base - target) / horizon", unit="tonnes")
+    b.step("pathway", "Pathway emissions for the reporting year", "base - per_year * elapsed", unit="tonnes")
     b.step("gap", "Actual minus pathway", "actual - pathway", unit="tonnes")
 
 
