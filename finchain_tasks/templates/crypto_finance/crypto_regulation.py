@@ -2,7 +2,7 @@
 exchange listing costs, compliance budgets, and a MiCA multi-factor compliance cost."""
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.crypto_finance import EXCHANGES
+from finchain_tasks.templates.crypto_finance import EXCHANGES, price_for_cap
 
 
 @template("easy")
@@ -35,9 +35,9 @@ def exchange_listing_cost(b: Builder) -> None:
     U.S. SEC complaint SEC v. Binance, 2023); cost of tokens valued at market price.
     """
     b.money("fee", 50_000, 1_500_000, step=5_000)
-    b.number("supply", 100, 5_000, decimals=0, unit="million tokens")
+    supply = b.number("supply", 100, 5_000, decimals=0, unit="million tokens")
     b.percent("allocation", 0.5, 3, decimals=2)
-    b.money("price", 0.05, 4, step=0.01)
+    price_for_cap(b, "price", supply * 1e6, 1e8, 3e9)
     b.ask(
         "The foundation behind a new token negotiates a listing on a large centralized exchange. "
         "The exchange asks for a cash listing fee of {fee} plus a marketing allocation of tokens. The token "

@@ -2,6 +2,7 @@
 regulatory news and market capitalization, sentiment-driven market cap, event-study abnormal returns."""
 
 from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.crypto_finance import price_for_cap
 
 SHOCKS = ["a major exchange hack", "a stablecoin de-peg", "an emergency central-bank rate hike",
           "a nationwide mining ban", "the collapse of a large crypto lender"]
@@ -54,8 +55,8 @@ def regulatory_news_market_cap(b: Builder) -> None:
 
     Source: market capitalization = circulating supply × price (CoinMarketCap methodology).
     """
-    b.number("supply", 100, 900, decimals=1, unit="million tokens")
-    b.money("price", 1, 250, step=0.01)
+    supply = b.number("supply", 100, 900, decimals=1, unit="million tokens")
+    price_for_cap(b, "price", supply * 1e6, 5e8, 8e10)
     b.percent("fall", 6, 40, decimals=1)
     b.percent("recovery", 2, 25, decimals=1)
     factor = (1 - b.values["fall"] / 100) * (1 + b.values["recovery"] / 100)
@@ -85,8 +86,8 @@ def sentiment_driven_market_cap(b: Builder) -> None:
     s1 = b.integer("s1", max(5, s0 - 30), min(95, s0 + 30))
     b.require(abs(s1 - s0) >= 4, "sentiment moves at least 4 points")
     b.number("beta", 0.3, 1.8, decimals=2)
-    b.number("supply", 20, 600, decimals=1, unit="million tokens")
-    b.money("price", 0.5, 300, step=0.01)
+    supply = b.number("supply", 20, 600, decimals=1, unit="million tokens")
+    price_for_cap(b, "price", supply * 1e6, 2e8, 5e10)
     b.ask(
         "A crypto fear-and-greed index (0 = extreme fear, 100 = extreme greed) moves from {s0} to {s1} after "
         "a week of news coverage. A research desk estimates that each 1-point move in the index moves the "

@@ -2,6 +2,7 @@
 staking inflation and dilution, halving emission schedules, vesting unlocks and their dilution of price."""
 
 from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.crypto_finance import price_for_cap
 
 
 @template("easy")
@@ -11,8 +12,8 @@ def fdv_overhang(b: Builder) -> None:
     Source: CoinMarketCap methodology (market cap = price × circulating supply; fully diluted valuation =
     price × maximum supply).
     """
-    b.money("price", 0.5, 120, step=0.01)
     mx = b.number("max_supply", 100, 10_000, decimals=0, unit="million tokens")
+    price_for_cap(b, "price", mx * 1e6, 3e8, 4e10)
     b.number("circulating", mx * 0.1, mx * 0.85, decimals=1, unit="million tokens")
     b.ask(
         "A governance token trades at {price}. Its maximum supply is {max_supply}, of which {circulating} are "
@@ -33,7 +34,7 @@ def price_for_target_cap(b: Builder) -> None:
     Source: market cap = price × circulating supply (CoinMarketCap methodology).
     """
     supply = b.number("supply", 20, 900, decimals=1, unit="million tokens")
-    price = b.money("price", 1, 200, step=0.01)
+    price = price_for_cap(b, "price", supply * 1e6, 1e8, 2e10)
     b.derive("target", round(supply * 1e6 * price * b.rng.uniform(1.15, 6), -6), unit="$")
     b.require(b.values["target"] > supply * 1e6 * price * 1.1, "the target is above today's cap")
     b.ask(
