@@ -69,7 +69,7 @@ def test_tilt_active_return_by_full_reweighting(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_score_tilted_index_with_normalised_weights(seed):
+def test_score_tilted_index_with_normalized_weights(seed):
     p = get(T + "score_tilted_index").generate(seed)
     body, rule = p.question.split("An ESG index built on it")
     stocks = holdings(body.replace("one-year", "one year"), 4)

@@ -51,7 +51,7 @@ def constant_product_swap(b: Builder) -> None:
 
 @template("intermediate")
 def liquidity_provider_fee_income(b: Builder) -> None:
-    """A liquidity provider's pro-rata share of swap fees, annualised.
+    """A liquidity provider's pro-rata share of swap fees, annualized.
 
     Source: Uniswap v2 Core whitepaper (2020), sec. 2.2 (fees accrue pro rata to liquidity shares).
     """
