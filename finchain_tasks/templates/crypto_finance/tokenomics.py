@@ -1,0 +1,133 @@
+"""Tokenomics: market capitalization and fully diluted valuation, the price a target market cap implies,
+staking inflation and dilution, halving emission schedules, vesting unlocks and their dilution of price."""
+
+from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.crypto_finance import price_for_cap
+
+
+@template("easy")
+def fdv_overhang(b: Builder) -> None:
+    """Market cap, fully diluted valuation and the value of tokens not yet circulating.
+
+    Source: CoinMarketCap methodology (market cap = price × circulating supply; fully diluted valuation =
+    price × maximum supply).
+    """
+    mx = b.number("max_supply", 100, 10_000, decimals=0, unit="million tokens")
+    price_for_cap(b, "price", mx * 1e6, 3e8, 4e10)
+    b.number("circulating", mx * 0.1, mx * 0.85, decimals=1, unit="million tokens")
+    b.ask(
+        "A governance token trades at {price}. Its maximum supply is {max_supply}, of which {circulating} are "
+        "circulating; the rest will be released over the coming years. What are the market capitalization and "
+        "the fully diluted valuation (FDV), and how much of the FDV sits in tokens that are not yet "
+        "circulating? Give that last amount."
+    )
+    b.step("market_cap", "Market capitalization (price × circulating supply)", "price * circulating * 1000000",
+           unit="$")
+    b.step("fdv", "Fully diluted valuation (price × maximum supply)", "price * max_supply * 1000000", unit="$")
+    b.step("overhang", "Value of tokens not yet circulating", "fdv - market_cap", unit="$")
+
+
+@template("easy")
+def price_for_target_cap(b: Builder) -> None:
+    """The price rise needed for a token to reach a target market capitalization.
+
+    Source: market cap = price × circulating supply (CoinMarketCap methodology).
+    """
+    supply = b.number("supply", 20, 900, decimals=1, unit="million tokens")
+    price = price_for_cap(b, "price", supply * 1e6, 1e8, 2e10)
+    b.derive("target", round(supply * 1e6 * price * b.rng.uniform(1.15, 6), -6), unit="$")
+    b.require(b.values["target"] > supply * 1e6 * price * 1.1, "the target is above today's cap")
+    b.ask(
+        "A token has {supply} in circulation and trades at {price}. A fund's thesis is that it will reach a "
+        "market capitalization of {target} with the circulating supply unchanged. By what percentage must the "
+        "price rise for that to happen?"
+    )
+    b.step("cap_now", "Market capitalization today", "supply * 1000000 * price", unit="$")
+    b.step("rise", "Price rise needed (target cap ÷ today's cap − 1)", "(target / cap_now - 1) * 100", unit="%")
+
+
+@template("intermediate")
+def staking_real_yield(b: Builder) -> None:
+    """Nominal staking yield from token inflation, and the yield net of dilution.
+
+    Source: staking yield = issuance ÷ staked supply; real (dilution-adjusted) yield (1 + y)/(1 + i) − 1,
+    the Fisher relation applied to supply inflation (Cong, He and Tang, "Staking, Token Pricing, and
+    Crypto Carry", 2022).
+    """
+    b.number("supply", 200, 2_000, decimals=1, unit="million tokens")
+    b.percent("inflation", 2, 12, decimals=2)
+    b.percent("staked", 25, 75, decimals=1)
+    b.ask(
+        "A proof-of-stake network has {supply} outstanding and mints new tokens at {inflation} of supply per "
+        "year, all paid to stakers in proportion to their stake. {staked} of the supply is staked, and this "
+        "share stays constant through the year. What nominal yield do stakers earn, and what is their yield "
+        "after allowing for the dilution of the total supply (their real growth in share of the network)? "
+        "Give the dilution-adjusted yield."
+    )
+    b.step("minted", "Tokens minted in the year", "supply * inflation / 100", unit="million tokens")
+    b.step("staked_tokens", "Tokens staked", "supply * staked / 100", unit="million tokens")
+    b.step("nominal", "Nominal staking yield (minted ÷ staked)", "minted / staked_tokens * 100", unit="%")
+    b.step("real", "Dilution-adjusted yield, (1 + inflation ÷ staked share)/(1 + inflation) − 1",
+           "((1 + inflation / staked) / (1 + inflation / 100) - 1) * 100", unit="%")
+
+
+@template("intermediate")
+def halving_emission_supply(b: Builder) -> None:
+    """Circulating supply after a block-reward halving.
+
+    Source: Nakamoto, "Bitcoin: A Peer-to-Peer Electronic Cash System" (2008), sec. 6, and the halving
+    schedule of the reference client: the block subsidy halves at fixed intervals.
+    """
+    b.number("supply", 10, 80, decimals=2, unit="million coins")
+    b.number("reward", 2, 50, decimals=2, unit="coins")
+    b.integer("blocks", 144, 5_760, unit="blocks")
+    h = b.number("until_halving", 0.5, 3, decimals=1, unit="years")
+    b.number("horizon", h + 0.5, h + 3, decimals=1, unit="years")
+    b.ask(
+        "A proof-of-work coin has {supply} in circulation. Miners receive a block reward of {reward} and the "
+        "chain produces {blocks} a day (use a 365-day year). The next halving, which cuts the reward in half, "
+        "happens in {until_halving}, and the one after it comes four years later. Assuming no coins are lost "
+        "or burned, what will the circulating supply be "
+        "{horizon} from now?"
+    )
+    b.step("per_year", "Blocks per year", "blocks * 365", unit="blocks")
+    b.step("before", "Coins mined before the halving", "reward * per_year * until_halving", unit="coins")
+    b.step("after", "Coins mined after the halving (half the reward)",
+           "reward / 2 * per_year * (horizon - until_halving)", unit="coins")
+    b.step("new_supply", "Circulating supply at the horizon", "supply * 1000000 + before + after", unit="coins")
+
+
+@template("advanced")
+def vesting_unlock_dilution(b: Builder) -> None:
+    """Circulating supply after a cliff-and-linear vesting unlock plus staking emissions, and the price
+    fall that leaves the market capitalization unchanged.
+
+    Source: cliff-and-linear vesting as used in token warrants and SAFTs (Cooley, "Token Vesting", practice
+    note) and market cap = price × circulating supply (CoinMarketCap methodology).
+    """
+    circ = b.number("circ", 100, 900, decimals=1, unit="million tokens")
+    b.number("team", circ * 0.2, circ * 0.8, decimals=1, unit="million tokens")
+    b.percent("cliff_share", 10, 30, decimals=0)
+    cliff = b.integer("cliff", 6, 12, unit="months")
+    vest = b.integer("vest", 18, 36, unit="months")
+    b.integer("months", cliff + 1, cliff + vest - 1, unit="months")
+    b.percent("emission", 3, 10, decimals=1)
+    b.ask(
+        "A token has {circ} circulating. The team holds {team}, locked under a vesting plan: "
+        "{cliff_share} of the team tokens unlock at the cliff, {cliff} after today, and the remainder unlocks "
+        "in equal monthly amounts over the {vest} that follow the cliff. Separately, staking rewards add new "
+        "tokens at {emission} of today's circulating supply per year, accruing evenly month by month. "
+        "Assuming every unlocked or emitted token is circulating, by how much will the circulating supply have "
+        "grown {months} from today, and by what percentage must the price fall over that time for the market "
+        "capitalization to stay at its current level? Give the percentage fall."
+    )
+    b.step("cliff_tokens", "Tokens unlocked at the cliff", "team * cliff_share / 100", unit="million tokens")
+    b.step("linear_tokens", "Tokens vested monthly since the cliff",
+           "team * (1 - cliff_share / 100) * (months - cliff) / vest", unit="million tokens")
+    b.step("emitted", "Staking emissions over the period", "circ * emission / 100 * months / 12",
+           unit="million tokens")
+    b.step("new_circ", "Circulating supply at that date", "circ + cliff_tokens + linear_tokens + emitted",
+           unit="million tokens")
+    b.step("dilution", "Increase in circulating supply", "(new_circ / circ - 1) * 100", unit="%")
+    b.step("price_fall", "Price fall that keeps the market capitalization (1 − old supply ÷ new supply)",
+           "(1 - circ / new_circ) * 100", unit="%")

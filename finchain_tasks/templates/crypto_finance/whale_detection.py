@@ -1,0 +1,133 @@
+"""Whale detection: wallet share of supply against a whale threshold, large transfers against market
+volume, split transfers summed against a reporting threshold, exchange net flows, and an address
+cluster's change in share of supply."""
+
+from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.crypto_finance import EXCHANGES
+
+TOKENS = ["AAVE", "UNI", "LINK", "ARB", "OP", "LDO", "MKR"]
+
+
+@template("easy")
+def wallet_share_threshold(b: Builder) -> None:
+    """Is a wallet a whale: its share of circulating supply against a stated threshold.
+
+    Source: holder-concentration metrics (share of supply held) as used by on-chain analytics, e.g.
+    Glassnode's supply-distribution cohorts; threshold stated in the question.
+    """
+    supply = b.number("supply", 50, 1_000, decimals=1, unit="million tokens")
+    thr = b.choice("threshold", {"0.5%": 0.5, "1%": 1.0, "2%": 2.0})
+    whale = b.pick([True, False])
+    share = b.rng.uniform(thr, thr * 2.5) if whale else b.rng.uniform(thr * 0.3, thr * 0.97)
+    b.derive("holding", round(supply * 1e6 * share / 100), unit="tokens")
+    b.ask(
+        "A governance token has {supply} in circulation. An analytics desk labels any single wallet holding at "
+        "least {threshold} of circulating supply a whale. A wallet holds {holding}. What share of supply does "
+        "it hold, and is it a whale? (Answer 'whale' or 'not a whale'.)"
+    )
+    b.step("share", "Wallet's share of circulating supply", "holding / (supply * 1000000) * 100", unit="%")
+    b.step("label", "Label against the threshold", "'whale' if share >= threshold else 'not a whale'")
+
+
+@template("easy")
+def large_transfer_vs_volume(b: Builder) -> None:
+    """Dollar value of a large on-chain transfer and its size relative to daily trading volume.
+
+    Source: transfer value = units × price; volume share as a market-impact gauge (Kyle, "Continuous
+    Auctions and Insider Trading", Econometrica 1985, on trade size relative to volume).
+    """
+    coins = b.number("coins", 500, 25_000, decimals=2, unit="BTC")
+    price = b.money("price", 25_000, 95_000, step=1)
+    b.derive("volume", round(coins * price * b.rng.uniform(3, 60), -5), unit="$")
+    b.ask(
+        "A blockchain monitor flags a single transfer of {coins} from a dormant wallet to an exchange deposit "
+        "address while bitcoin trades at {price}. Spot trading volume over the past 24 hours was {volume}. "
+        "What is the transfer worth, and what percentage of the day's volume is that? Give the percentage."
+    )
+    b.step("value", "Dollar value of the transfer", "coins * price", unit="$")
+    b.step("share", "Transfer value as a share of 24-hour volume", "value / volume * 100", unit="%")
+
+
+@template("intermediate")
+def split_transfers_threshold(b: Builder) -> None:
+    """Several transfers from one wallet in 24 hours, summed and compared with a reporting threshold.
+
+    Source: aggregation of related transactions within a business day (31 CFR §1010.313, aggregation of
+    multiple transactions) applied to an exchange's internal large-transfer threshold.
+    """
+    price = b.money("price", 1_500, 4_500, step=0.5)
+    thr = b.choice("threshold", {"$250,000": 250_000, "$500,000": 500_000, "$1,000,000": 1_000_000})
+    over = b.pick([True, False])
+    total = thr / price * (b.rng.uniform(1.03, 1.8) if over else b.rng.uniform(0.5, 0.97))
+    cuts = sorted(b.rng.uniform(0.15, 0.85) for _ in range(3))
+    parts = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 1 - cuts[2]]
+    b.require(min(parts) >= 0.08, "no tiny transfer")
+    for k, part in enumerate(parts, 1):
+        b.derive(f"t{k}", round(total * part, 2), unit="ETH", decimals=2)
+    b.ask(
+        "An exchange's compliance rules treat transfers from the same wallet within 24 hours as one, and "
+        "review any wallet whose combined transfers reach {threshold}. Within one day a wallet deposits "
+        "{t1}, {t2}, {t3} and {t4}; ETH trades at {price} all day. What is the combined value, and is the "
+        "wallet sent for review? (Answer 'review' or 'no review'.)"
+    )
+    b.step("total_eth", "ETH deposited in the day", "t1 + t2 + t3 + t4", unit="ETH")
+    b.step("total_value", "Combined dollar value", "total_eth * price", unit="$")
+    b.step("decision", "Decision against the threshold", "'review' if total_value >= threshold else 'no review'")
+
+
+@template("intermediate", floor=1000)
+def exchange_netflow(b: Builder) -> None:
+    """Net flow of coins from whale wallets onto three exchanges, in coins and dollars.
+
+    Source: exchange netflow = inflows − outflows (CryptoQuant and Glassnode on-chain metric definitions).
+    """
+    names = b.rng.sample(list(EXCHANGES), 3)
+    for k in (1, 2, 3):
+        b.number(f"in{k}", 100, 6_000, decimals=1, unit="BTC")
+        b.number(f"out{k}", 100, 6_000, decimals=1, unit="BTC")
+    b.money("price", 25_000, 95_000, step=1)
+    v = b.values
+    net = v["in1"] + v["in2"] + v["in3"] - v["out1"] - v["out2"] - v["out3"]
+    b.require(abs(net) >= 50, "a net flow of at least 50 BTC")
+    b.ask(
+        f"Over one day, tracked whale wallets send {{in1}} to {names[0]} and withdraw {{out1}} from it; send "
+        f"{{in2}} to {names[1]} and withdraw {{out2}}; and send {{in3}} to {names[2]} and withdraw {{out3}}. "
+        "Bitcoin trades at {price}. What is the whales' net exchange flow in dollars (positive for a net "
+        "inflow onto exchanges, often read as selling pressure; negative for a net outflow)?"
+    )
+    b.step("inflow", "Total inflow onto the exchanges", "in1 + in2 + in3", unit="BTC")
+    b.step("outflow", "Total outflow from the exchanges", "out1 + out2 + out3", unit="BTC")
+    b.step("net", "Net flow (inflow − outflow)", "inflow - outflow", unit="BTC")
+    b.step("net_value", "Net flow in dollars", "net * price", unit="$")
+
+
+@template("advanced", floor=0.02)
+def cluster_share_change(b: Builder) -> None:
+    """An address cluster's holdings, exchange flows and change in share of supply.
+
+    Source: common-input-ownership clustering (Meiklejohn et al., "A Fistful of Bitcoins", IMC 2013) and
+    share-of-supply concentration; flows per CryptoQuant exchange-flow definitions.
+    """
+    token = b.pick(TOKENS)
+    supply = b.number("supply", 80, 1_000, decimals=1, unit="million tokens")
+    for k in (1, 2, 3):
+        b.derive(f"a{k}", round(supply * 1e6 * b.rng.uniform(0.001, 0.012)), unit="tokens")
+    b.derive("w1", round(supply * 1e6 * b.rng.uniform(0.0005, 0.008)), unit="tokens")
+    b.derive("w2", round(supply * 1e6 * b.rng.uniform(0.0005, 0.008)), unit="tokens")
+    b.derive("d1", round(supply * 1e6 * b.rng.uniform(0.0005, 0.012)), unit="tokens")
+    v = b.values
+    change = (v["w1"] + v["w2"] - v["d1"]) / (supply * 1e6) * 100
+    b.require(abs(change) >= 0.03, "the share moves at least 0.03 percentage points")
+    b.ask(
+        f"On-chain analysts link three addresses to one fund because they co-sign transactions. At the start of "
+        f"the week they hold {{a1}}, {{a2}} and {{a3}} of {token}, whose circulating supply is {{supply}} and "
+        "does not change during the week. During the week the cluster withdraws {w1} and {w2} from two "
+        "exchanges and deposits {d1} to a third. What share of circulating supply does the cluster hold at "
+        "the start and at the end of the week, and by how many percentage points has its share changed?"
+    )
+    b.step("start", "Holdings at the start of the week", "a1 + a2 + a3", unit="tokens")
+    b.step("net_flow", "Net withdrawals from exchanges", "w1 + w2 - d1", unit="tokens")
+    b.step("end", "Holdings at the end of the week", "start + net_flow", unit="tokens")
+    b.step("share_start", "Share of supply at the start", "start / (supply * 1000000) * 100", unit="%")
+    b.step("share_end", "Share of supply at the end", "end / (supply * 1000000) * 100", unit="%")
+    b.step("change", "Change in share (net withdrawals ÷ supply)", "net_flow / (supply * 1000000) * 100", unit="pp")

@@ -1,0 +1,1 @@
+"""Fintech: digital banking, payment technologies and robo-advisors."""

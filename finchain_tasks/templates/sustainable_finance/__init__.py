@@ -1,0 +1,1 @@
+"""Sustainable finance: carbon credits, ESG investing, green bonds, social impact, sustainability reporting."""

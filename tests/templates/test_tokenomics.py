@@ -1,0 +1,68 @@
+"""Hand checks for crypto_finance/tokenomics, recomputed from the question's numbers."""
+
+import re
+
+import pytest
+
+from finchain_tasks.engine import get
+
+T = "crypto_finance/tokenomics/"
+SEEDS = [0, 9, 321, 5000]
+
+
+def nums(text: str) -> list[float]:
+    """Every number in the question, in order (thousands separators removed)."""
+    return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", text)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_overhang_is_price_times_locked_tokens(seed):
+    p = get(T + "fdv_overhang").generate(seed)
+    price, max_m, circ_m = nums(p.question)[:3]
+    assert p.answer == pytest.approx(price * (max_m - circ_m) * 1e6, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_target_cap_rise_through_target_price(seed):
+    p = get(T + "price_for_target_cap").generate(seed)
+    supply_m, price, target = nums(p.question)[:3]
+    target_price = target / (supply_m * 1e6)
+    assert p.answer == pytest.approx((target_price - price) / price * 100, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_real_staking_yield_by_network_share(seed):
+    p = get(T + "staking_real_yield").generate(seed)
+    supply, inflation, staked = nums(p.question)[:3]
+    my_stake = 1.0  # one token staked: its share of the network before and after the year
+    minted = supply * inflation / 100
+    mine_after = my_stake + minted * my_stake / (supply * staked / 100)
+    share_growth = (mine_after / (supply + minted)) / (my_stake / supply) - 1
+    assert p.answer == pytest.approx(share_growth * 100, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_halving_supply_by_daily_blocks(seed):
+    p = get(T + "halving_emission_supply").generate(seed)
+    q = p.question.replace("365-day", "")
+    supply_m, reward, blocks, halving, horizon = nums(q)[:5]
+    assert "four years later" in q
+    days_before, days_total = halving * 365, horizon * 365
+    mined = blocks * reward * days_before + blocks * reward / 2 * (days_total - days_before)
+    assert p.answer == pytest.approx(supply_m * 1e6 + mined, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_vesting_dilution_month_by_month(seed):
+    p = get(T + "vesting_unlock_dilution").generate(seed)
+    circ, team, cliff_share, cliff, vest, emission, months = nums(p.question)[:7]
+    supply = circ
+    for month in range(1, int(months) + 1):
+        if month == cliff:
+            supply += team * cliff_share / 100
+        if month > cliff:
+            supply += team * (1 - cliff_share / 100) / vest
+        supply += circ * emission / 100 / 12
+    assert p.steps[3].value == pytest.approx(supply, rel=1e-9)
+    price_now = 1.0  # any price: the cap circ × 1 must equal supply × new price
+    assert p.answer == pytest.approx((price_now - circ * price_now / supply) / price_now * 100, rel=1e-9)
