@@ -1,0 +1,1 @@
+"""Finance regulation: AML, Basel capital, compliance fines, KYC and securities rules."""
