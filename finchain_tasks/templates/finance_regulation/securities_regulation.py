@@ -51,8 +51,9 @@ def insider_trading_penalty(b: Builder) -> None:
     else:
         b.derive("price_after", b.values["price_before"] * (1 - move), unit="$")
         b.ask(
-            "{insider}, an officer of {issuer}, learns that a key drug trial has failed and sells {shares} "
-            "at {price_before} each before the news is public. After the announcement the stock trades at "
+            "{insider}, an officer of {issuer}, learns that quarterly earnings will fall far short of guidance "
+            "and sells "
+            "{shares} at {price_before} each before the news is public. After the announcement the stock trades at "
             "{price_after}. Under Exchange Act section 21A the SEC may seek a civil penalty of up to three "
             "times the loss avoided. What is the maximum civil penalty?"
         )
