@@ -106,7 +106,7 @@ def verify(
         task = progress.add_task("verifying", total=len(checks))
         for problem, tpl in checks:
             report = verify_problem(problem, regenerate=tpl)
-            failures.extend(f"{report.problem_id}: {f}" for f in report.failures)
+            failures.extend(report.failures)
             failing += not report.ok
             progress.advance(task)
     for line in failures[:50]:

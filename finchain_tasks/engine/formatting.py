@@ -98,3 +98,76 @@ def with_unit(value, unit: str = "", decimals: int | None = None) -> str:
     if unit in _COUNTED:
         unit = plural(value, unit)
     return f"{text} {unit}" if unit else text
+
+
+# -- computed results (gold steps) ---------------------------------------------------------------
+# Drawn parameters keep the display they have in the question; a value the gold solution computes
+# is shown with one convention per kind, fixed so that a reader who redoes a step from the numbers
+# on the page gets the number printed after "=" (TEMPLATES.md section 4).
+
+MINUS = "−"
+"""The minus sign of rendered math (U+2212); every reader of the scorer treats it as a minus."""
+PERCENT_DECIMALS = 4
+"""Computed percentages: always four decimals (11.6790%, never 11.679%)."""
+MONEY_DECIMALS = 2
+"""Computed amounts of money: always to the cent ($5,675.00)."""
+REAL_SIGNIFICANT = 7
+"""Computed factors and ratios: at least seven significant digits below 1,000 (1.620119, 0.2849230)."""
+
+
+def real_decimals(value: float) -> int:
+    """Decimals that show a computed real to at least :data:`REAL_SIGNIFICANT` significant digits.
+
+    Large numbers keep two decimals (cents-like), so no real is shown with fewer than six
+    significant digits unless it is below 1e-12.
+    """
+    magnitude = abs(value)
+    if magnitude == 0 or not math.isfinite(magnitude):
+        return 2
+    return max(2, REAL_SIGNIFICANT - 1 - math.floor(math.log10(magnitude)))
+
+
+def _signed(text: str, negative: bool) -> str:
+    return f"{MINUS}{text}" if negative else text
+
+
+def result_number(value, unit: str = "") -> str:
+    """A computed value as a bare number in its unit's convention, no symbol: ``19,570.50``, ``−1.7485``.
+
+    Whole numbers without a money or percent unit (a count of months, a discriminant) print as integers.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if unit in CURRENCY_UNITS:
+        decimals = MONEY_DECIMALS
+    elif unit in ("%", PERCENTAGE_POINTS):
+        decimals = PERCENT_DECIMALS
+    elif unit in ("bp", "bps"):
+        decimals = 2
+    elif float(value).is_integer() and abs(value) < 1e15:
+        return _signed(f"{int(abs(value)):,}", value < 0)
+    else:
+        decimals = real_decimals(value)
+    text = f"{abs(value):,.{decimals}f}"
+    return _signed(text, value < 0 and float(text.replace(",", "")) != 0)
+
+
+def result_text(value, unit: str = "") -> str:
+    """A computed value with its unit: ``$19,570.50``, ``18.7963%``, ``5.9963 percentage points``, ``6 months``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    number = result_number(value, unit)
+    if unit in CURRENCY_UNITS:
+        symbol = CURRENCY_UNITS[unit]
+        return f"{MINUS}{symbol}{number[1:]}" if number.startswith(MINUS) else f"{symbol}{number}"
+    if unit == "%":
+        return f"{number}%"
+    if unit in ("bp", "bps"):
+        return f"{number} bps"
+    if unit == PERCENTAGE_POINTS:
+        return f"{number} {plural(value, 'percentage points')}"
+    if unit in _COUNTED:
+        unit = plural(value, unit)
+    return f"{number} {unit}" if unit else number

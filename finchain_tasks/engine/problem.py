@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from finchain_tasks.engine.formatting import PERCENTAGE_POINTS, plain, with_unit
+from finchain_tasks.engine.formatting import PERCENTAGE_POINTS, result_text
+from finchain_tasks.engine.render import Rendered, render_step
 from scorers.records import GoldSolution, GoldStep, Value
 
 LEVELS = ("easy", "intermediate", "advanced")
 STEP_BOUNDS = {"easy": (1, 3), "intermediate": (3, 5), "advanced": (5, 99)}
 """How many steps each level allows (inclusive); the verifier enforces it."""
-
-_NAME = re.compile(r"[A-Za-z_]\w*")
-_PRETTY = (("**", "^"), ("*", "×"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,48 +25,23 @@ class Step:
     value: Value
     unit: str = ""
 
-    def render(self, values: dict[str, Any]) -> str:
-        """``Future value = principal × growth = 12,500 × 1.7081 = $21,351.02``."""
-        shown = with_unit(self.value, self.unit)
-        if not isinstance(self.value, (int, float)) or isinstance(self.value, bool):
-            return f"{self.description}: {shown}"
-        symbolic, pattern, names = _layout(self.formula)
-        numeric = pattern.format(*(_substitute(n, values) for n in names))
-        parts = [self.description]
-        for piece in (symbolic, numeric):
-            if piece not in parts and piece != shown:
-                parts.append(piece)
-        return " = ".join(parts) + f" = {shown}"
+    def render(self, values: dict[str, Any], displays: dict[str, str] | None = None,
+               units: dict[str, str] | None = None) -> str:
+        """``Future value of the deposit: 14,600 × 1.3404449 = $19,570.50`` (see :mod:`.render`).
 
-    def gold(self, values: dict[str, Any]) -> GoldStep:
+        ``values`` holds the parameters and steps the formula reads, ``displays`` the parameters'
+        question displays and ``units`` the steps' units: they decide how each number is printed.
+        """
+        return self.rendered(values, displays or {}, units or {}).text
+
+    def rendered(self, values: dict[str, Any], displays: dict[str, str], units: dict[str, str]) -> Rendered:
+        """The step's text together with the numbers it printed (the verifier redoes the arithmetic)."""
+        return render_step(self.description, self.formula, self.value, self.unit, values, displays, units)
+
+    def gold(self, values: dict[str, Any], displays: dict[str, str] | None = None,
+             units: dict[str, str] | None = None) -> GoldStep:
         """The scorer's view of this step (the rendered line is what gets embedded)."""
-        return GoldStep(self.description, self.value, scorer_unit(self.unit), self.render(values))
-
-
-@cache
-def _layout(formula: str) -> tuple[str, str, tuple[str, ...]]:
-    """(pretty symbolic text, pretty format pattern with one slot per name, the names in order)."""
-    names: list[str] = []
-
-    def slot(match: re.Match) -> str:
-        names.append(match.group(0))
-        return "{}"
-
-    escaped = formula.replace("{", "{{").replace("}", "}}")
-    return _pretty(formula), _pretty(_NAME.sub(slot, escaped)), tuple(names)
-
-
-def _substitute(name: str, values: dict[str, Any]) -> str:
-    value = values.get(name)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return plain(value)
-    return name
-
-
-def _pretty(formula: str) -> str:
-    for old, new in _PRETTY:
-        formula = formula.replace(old, f" {new} " if new != "^" else new)
-    return " ".join(formula.split()).replace("( ", "(").replace(" )", ")")
+        return GoldStep(self.description, self.value, scorer_unit(self.unit), self.render(values, displays, units))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +83,7 @@ class Problem:
 
     @property
     def answer_text(self) -> str:
-        return with_unit(self.answer, self.answer_unit)
+        return result_text(self.answer, self.answer_unit)
 
     def _namespace(self) -> dict[str, Any]:
         values = dict(self.params)
@@ -120,8 +91,16 @@ class Problem:
         return values
 
     def gold_steps(self) -> tuple[GoldStep, ...]:
-        values = self._namespace()
-        return tuple(step.gold(values) for step in self.steps)
+        values, units = self._namespace(), self.step_units()
+        return tuple(step.gold(values, self.displays, units) for step in self.steps)
+
+    def step_units(self) -> dict[str, str]:
+        return {s.name: s.unit for s in self.steps}
+
+    def rendered_steps(self) -> tuple[Rendered, ...]:
+        """Each step's text with the numbers it printed, for the verifier's arithmetic check."""
+        values, units = self._namespace(), self.step_units()
+        return tuple(step.rendered(values, self.displays, units) for step in self.steps)
 
     def gold(self) -> GoldSolution:
         """The plain record ChainEval scores against."""

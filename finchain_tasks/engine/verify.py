@@ -1,19 +1,26 @@
 """The verifier: re-checks a problem's gold program without trusting how it was made.
 
-Each check returns readable failure strings, so ``finchain verify`` can say exactly which
-template, seed, step and rule failed. It works on freshly generated problems and on records read
-back from a file (it never executes code from a record: formulas are walked, not evaluated).
+Each check yields readable failure strings, so ``finchain verify`` can say exactly which
+template, seed, rule and step failed, in one line. It works on freshly generated problems and on
+records read back from a file (it never executes code from a record: formulas are walked, not
+evaluated). The per-problem rules of TEMPLATES.md section 6 live here (level, near zero, text,
+arithmetic as shown, units, determinism); the rules that need many draws (vacuous steps, balance,
+variety, determinism in a fresh process) live in :mod:`finchain_tasks.engine.standard`.
 """
 
 from __future__ import annotations
 
+import ast
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from finchain_tasks.engine.formula import FormulaError, evaluate_safely
+from finchain_tasks.engine.formatting import _COUNTED, PERCENTAGE_POINTS
+from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
 from finchain_tasks.engine.problem import STEP_BOUNDS, Problem
+from finchain_tasks.engine.render import shown_decimals, shown_value
 
 REL_TOL = 1e-9
 ABS_TOL = 1e-9
@@ -22,9 +29,24 @@ MAX_MAGNITUDE = 1e13
 MAX_PERCENT = 10_000.0
 
 
+SOLVERS = frozenset({"irr"})
+"""Functions that solve an equation numerically; an easy template may not call them (rule "level")."""
+SHOWN_REL_TOL = 1e-4
+"""Rule "arithmetic as shown": a recomputed step may differ from its shown result by 0.01% (long chains)."""
+MATH_NOTATION = frozenset({"ln", "log", "N"})
+"""Names that may stand before "(" in a rendered step: math notation, not a call (√ and e^ are not letters)."""
+
+IDENTIFIER = re.compile(r"[a-z]+_[a-z_]+")
+CONDITIONAL = re.compile(r" if | else ")
+CALL = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\(")
+_COUNTED_WORDS = sorted(_COUNTED | {"percentage points", "basis points", "dollars"}, key=len, reverse=True)
+PLURAL_AFTER_ONE = re.compile(r"(?<![\d.,])[-−]?1(?:\.0+)? (" + "|".join(map(re.escape, _COUNTED_WORDS)) + r")\b")
+"""A plural noun after the number one ("1 years", "1 shares"): the builder should have made it singular."""
+
+
 @dataclass
 class Report:
-    """Failures found for one problem (empty means it passed)."""
+    """Failures found for one problem (empty means it passed); each names template, seed and rule."""
 
     problem_id: str
     failures: list[str] = field(default_factory=list)
@@ -32,6 +54,11 @@ class Report:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+
+def failure(problem: Problem, rule: str, detail: str) -> str:
+    """The one-line message every rule uses: ``<template>, seed <n>, rule <rule>: <detail>``."""
+    return f"{problem.template_id}, seed {problem.seed}, rule {rule}: {' '.join(detail.split())}"
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -78,10 +105,7 @@ def check_question(problem: Problem) -> Iterable[str]:
 
 
 def check_shape(problem: Problem) -> Iterable[str]:
-    """Step count fits the level; the answer is the last step; names are unique."""
-    lo, hi = STEP_BOUNDS[problem.level]
-    if not lo <= len(problem.steps) <= hi:
-        yield f"{problem.level} problem has {len(problem.steps)} steps; allowed {lo}-{hi}"
+    """Names are unique; the answer is the last step."""
     names = [s.name for s in problem.steps] + list(problem.params)
     if len(names) != len(set(names)):
         yield "step and parameter names are not unique"
@@ -89,11 +113,118 @@ def check_shape(problem: Problem) -> Iterable[str]:
         yield "answer differs from the last step's value"
 
 
-def verify(problem: Problem, regenerate: Any = None) -> Report:
-    """All checks; ``regenerate`` (a template) adds the determinism check for this seed."""
+def check_level(problem: Problem) -> Iterable[str]:
+    """Rule "level": the step count fits the level, and an easy problem calls no numerical solver."""
+    lo, hi = STEP_BOUNDS[problem.level]
+    if not lo <= len(problem.steps) <= hi:
+        yield f"{problem.level} problem has {len(problem.steps)} steps; allowed {lo}-{hi}"
+    if problem.level == "easy":
+        for k, step in enumerate(problem.steps, 1):
+            called = _called(step.formula) & SOLVERS
+            if called:
+                yield f"step {k} ({step.name}) calls the solver {sorted(called)[0]}() in an easy template"
+
+
+def _called(formula: str) -> set[str]:
+    try:
+        tree = parse_formula(formula)
+    except FormulaError:
+        return set()
+    return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def check_floor(problem: Problem, floor: float) -> Iterable[str]:
+    """Rule "near zero": a numeric answer stays above the template's declared floor."""
+    answer = problem.answer
+    if isinstance(answer, (int, float)) and not isinstance(answer, bool) and not abs(answer) > floor:
+        yield f"|answer| = {abs(answer):.6g} is not above the declared floor {floor:g}"
+
+
+def check_text(problem: Problem) -> Iterable[str]:
+    """Rule "text": rendered steps hold no code, and counted nouns agree with the number one."""
+    texts = [g.text for g in problem.gold_steps()]
+    for k, text in enumerate(texts, 1):
+        if m := IDENTIFIER.search(text):
+            yield f"step {k} shows the identifier {m.group(0)!r}: {text!r}"
+        if m := CONDITIONAL.search(text):
+            yield f"step {k} shows a conditional expression ({m.group(0).strip()!r}): {text!r}"
+        for m in CALL.finditer(text):
+            if m.group(1) not in MATH_NOTATION:
+                yield f"step {k} shows call syntax {m.group(0)!r}: {text!r}"
+    if m := IDENTIFIER.search(problem.question):
+        yield f"the question shows the identifier {m.group(0)!r}"
+    for where, text in [("the question", problem.question), *((f"step {k}", t) for k, t in enumerate(texts, 1)),
+                        ("the answer", problem.answer_text)]:
+        if m := PLURAL_AFTER_ONE.search(text):
+            yield f"{where} says {m.group(0)!r} (plural after 1)"
+
+
+def check_units(problem: Problem) -> Iterable[str]:
+    """Rule "units": percentage points are declared with unit "pp" and shown as such, never as "%"."""
+    if problem.answer_unit == PERCENTAGE_POINTS and "percentage point" not in problem.answer_text:
+        yield f"answer in percentage points renders as {problem.answer_text!r}"
+    for k, step in enumerate(problem.steps, 1):
+        said = "percentage point" in step.description.lower() or (
+            k == len(problem.steps) and "percentage point" in problem.question.lower())
+        if said and step.unit == "%":
+            yield (f"step {k} ({step.name}) is described as percentage points but has unit '%' "
+                   f"(shown {problem.gold_steps()[k - 1].text.rsplit('= ', 1)[-1]!r}); declare unit 'pp'")
+
+
+def check_arithmetic(problem: Problem) -> Iterable[str]:
+    """Rule "arithmetic as shown": redo each step from the numbers printed in it.
+
+    Every number a step prints for a parameter or an earlier step is read back from the text and
+    the step's formula is evaluated on those numbers (walked, never executed). The result must
+    round to the printed result at its last printed digit, or lie within 0.01% of it.
+    """
+    values: dict[str, Any] = {**problem.params, **{s.name: s.value for s in problem.steps}}
+    for k, (step, shown) in enumerate(zip(problem.steps, problem.rendered_steps()), 1):
+        if isinstance(step.value, (bool, str)) or not shown.operands and "=" not in shown.text:
+            continue
+        try:
+            printed = {name: shown_value(text) for name, text in shown.operands.items()}
+            recomputed = float(evaluate_safely(step.formula, {**values, **printed}))
+            result = shown_value(shown.result)
+        except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
+            yield f"step {k} ({step.name}) cannot be redone from its text: {exc}"
+            continue
+        if not _reproduces(recomputed, result, shown_decimals(shown.result)):
+            yield (f"step {k} ({step.name}) redone from the numbers shown gives {recomputed:,.6f}, "
+                   f"not the {shown.result} shown: {shown.text!r}")
+
+
+def _reproduces(recomputed: float, shown: float, decimals: int) -> bool:
+    if not math.isfinite(recomputed):
+        return False
+    if abs(recomputed - shown) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12 * abs(shown):
+        return True
+    return abs(recomputed - shown) <= SHOWN_REL_TOL * abs(shown)
+
+
+PER_PROBLEM_RULES = {
+    "formula": check_steps, "question": check_question, "shape": check_shape, "level": check_level,
+    "text": check_text, "units": check_units, "arithmetic as shown": check_arithmetic,
+}
+"""Rule name -> check, run by :func:`verify` on every problem (stored records included)."""
+
+
+def verify(problem: Problem, regenerate: Any = None, floor: float | None = None) -> Report:
+    """All per-problem rules; a template as ``regenerate`` adds its floor and the determinism check.
+
+    ``floor`` overrides the template's declared floor (records read from a file have no template).
+    """
     report = Report(problem.id)
-    for check in (check_steps, check_question, check_shape):
-        report.failures.extend(check(problem))
+    for rule, check in PER_PROBLEM_RULES.items():
+        try:
+            found = list(check(problem))
+        except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
+            found = [f"could not be checked: {exc}"]
+        report.failures.extend(failure(problem, rule, f) for f in found)
+    if floor is None and regenerate is not None:
+        floor = regenerate.floor
+    if floor is not None:
+        report.failures.extend(failure(problem, "near zero", f) for f in check_floor(problem, floor))
     if regenerate is not None and regenerate.generate(problem.seed).to_dict() != problem.to_dict():
-        report.failures.append(f"seed {problem.seed} does not reproduce the same problem")
+        report.failures.append(failure(problem, "determinism", "the same seed does not reproduce the same problem"))
     return report
