@@ -6,6 +6,7 @@ ownership prong, 31 CFR 1010.230) and the bank SAR rule (31 CFR 1020.320).
 """
 
 from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.finance_regulation import BANKS
 
 CTR_OUTCOMES = ("cash in only", "cash out only", "both cash in and cash out", "neither")
 
@@ -74,7 +75,7 @@ def beneficial_ownership_stake(b: Builder) -> None:
 def structuring_pattern(b: Builder) -> None:
     """Structuring red flag: sub-threshold deposits whose average sits near the CTR line (31 CFR 1010.314)."""
     flag = b.pick([True, False])
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.person("person")
     average = 10 * (b.rng.randint(922, 975) if flag else b.rng.randint(850, 918))
     deviations = [10 * b.rng.randint(-35, 35) for _ in range(4)]
@@ -134,7 +135,7 @@ def sar_on_unexpected_cash(b: Builder) -> None:
     SAR for suspicious activity involving at least $5,000 when a suspect can be identified).
     """
     outcome = b.pick(["no alert", "alert, no SAR", "file a SAR"])
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.company("customer")
     b.money("expected_year", 72_000, 360_000, step=1_200)
     monthly = b.values["expected_year"] / 12

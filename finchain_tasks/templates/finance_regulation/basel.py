@@ -7,13 +7,14 @@ Amounts are in millions of dollars; the question says so.
 """
 
 from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.finance_regulation import BANKS
 
 
 @template("easy")
 def cet1_buffer_stack(b: Builder) -> None:
     """CET1 ratio against the stacked requirement (Basel III, BCBS 189, paras 50, 129, 137; BCBS 255)."""
     meets = b.pick([True, False])
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.percent("ccyb", 0, 2.5, decimals=2)
     b.choice("gsib", {"1.0%": 1.0, "1.5%": 1.5, "2.0%": 2.0})
     required = 4.5 + 2.5 + b.values["ccyb"] + b.values["gsib"]
@@ -37,7 +38,7 @@ def cet1_buffer_stack(b: Builder) -> None:
 @template("easy")
 def total_capital_ratio(b: Builder) -> None:
     """Tier 1 and total capital ratio from the capital stack (Basel III, BCBS 189, para 50)."""
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.money("rwa", 20_000, 400_000, step=100)
     b.derive("cet1", round(b.values["rwa"] * b.rng.uniform(0.09, 0.15)), unit="$")
     b.derive("at1", round(b.values["rwa"] * b.rng.uniform(0.005, 0.02)), unit="$")
@@ -56,7 +57,7 @@ def total_capital_ratio(b: Builder) -> None:
 @template("intermediate")
 def standardised_rwa(b: Builder) -> None:
     """Credit RWA under the standardised approach and the resulting ratio (BCBS 128, paras 53–79)."""
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.money("sovereign", 2_000, 30_000, step=50)
     b.money("mortgages", 5_000, 60_000, step=50)
     b.money("retail", 2_000, 25_000, step=50)
@@ -80,7 +81,7 @@ def standardised_rwa(b: Builder) -> None:
 @template("intermediate")
 def leverage_exposure_ratio(b: Builder) -> None:
     """Basel III leverage ratio with off-balance-sheet items at their credit conversion factors (BCBS 270)."""
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.money("on_balance", 50_000, 900_000, step=500)
     b.derive("derivatives", round(b.values["on_balance"] * b.rng.uniform(0.02, 0.08)), unit="$")
     b.derive("commitments", round(b.values["on_balance"] * b.rng.uniform(0.05, 0.25)), unit="$")
@@ -108,7 +109,7 @@ def capital_raise_after_shock(b: Builder) -> None:
     Basel III (BCBS 189, paras 50, 129–137) for the requirement, with losses net of tax reducing CET1
     through retained earnings.
     """
-    b.company("bank")
+    b.choice("bank", BANKS)
     b.money("rwa", 40_000, 500_000, step=100)
     b.derive("cet1", round(b.values["rwa"] * b.rng.uniform(0.085, 0.115)), unit="$")
     b.derive("loss", round(b.values["cet1"] * b.rng.uniform(0.08, 0.3)), unit="$")

@@ -46,7 +46,7 @@ def document_validity(b: Builder) -> None:
     total = 12 * b.values["document"]
     left = b.rng.randint(b.values["minimum"], b.values["minimum"] + 30) if valid else \
         b.rng.randint(-8, b.values["minimum"] - 1)
-    b.require(left != 0, "the document does not expire on the day")
+    b.require(abs(left) > 1, "the document is not within a month of expiry")
     b.derive("age", total - left, unit="months")
     b.ask(
         "{person} opens an account and presents a {document} issued {age} ago. Documents of this type "

@@ -89,12 +89,11 @@ def fixed_value_vs_fixed_ratio(b: Builder) -> None:
         "had instead promised a fixed value per {target} share (the value at signing), how many more "
         "{acquirer} shares would have to be issued at closing than under the fixed exchange ratio?"
     )
-    b.step("value_at_signing", "Value promised per target share at signing", "ratio * acquirer_price", unit="$")
-    b.step("closing_price", "Acquirer share price at closing", "acquirer_price * (1 - drop / 100)", unit="$")
-    b.step("fixed_value_shares", "Shares issued under a fixed value",
-           "target_shares * value_at_signing / closing_price", unit="shares")
-    b.step("extra", "Extra shares compared with the fixed ratio",
-           "fixed_value_shares - ratio * target_shares", unit="shares")
+    b.step("ratio_shares", "Shares issued under the fixed exchange ratio", "ratio * target_shares",
+           unit="shares")
+    b.step("uplift", "Extra shares per fixed-ratio share at the lower price: 1 ÷ (1 − drop) − 1",
+           "1 / (1 - drop / 100) - 1")
+    b.step("extra", "Extra shares under a fixed value", "ratio_shares * uplift", unit="shares")
 
 
 @template("advanced")
