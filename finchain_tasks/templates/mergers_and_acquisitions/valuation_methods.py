@@ -121,4 +121,4 @@ def lbo_sponsor_returns(b: Builder) -> None:
     b.step("exit_equity", "Equity at exit: exit multiple × EBITDA − remaining debt",
            "exit_multiple * exit_ebitda - (debt - paydown * years)", unit="$")
     b.step("moic", "Multiple of invested capital", "exit_equity / equity_in")
-    b.step("irr", "IRR: MOIC^(1/years) − 1 (%)", "(moic ** (1 / years) - 1) * 100", unit="%")
+    b.step("irr", "IRR: MOIC^(1/n) − 1 with n the years held (%)", "(moic ** (1 / years) - 1) * 100", unit="%")
