@@ -122,3 +122,50 @@ def test_console_script_runs():
     result = subprocess.run([sys.executable, "-m", "finchain_tasks.cli.main", "--version"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "finchain-tasks" in result.stdout
+
+
+# -- finchain verify: the template standard over many seeds --------------------------------------
+def _clean(b):
+    b.money("principal", 1_000, 90_000, step=10)
+    b.percent("rate", 2, 9, decimals=2)
+    b.ask("{principal} earns {rate} for a year. How much interest does it earn?")
+    b.step("interest", "Interest for the year", "principal * rate / 100", unit="$")
+
+
+def _lopsided(b):
+    b.money("a", 100, 1_000)
+    b.money("c", 100, 1_000)
+    b.ask("Project A returns {a} plus a $400 bonus, Project B {c}. Which project returns more?")
+    b.step("gap", "Return of A with the bonus minus return of B", "a + 400 - c", unit="$")
+    b.step("pick", "Project that returns more", "'Project A' if gap > 0 else 'Project B'")
+
+
+def _standard_templates(monkeypatch, *fns):
+    from finchain_tasks.cli import dataset
+    from finchain_tasks.engine import Template
+
+    chosen = [Template("test_domain", "test_topic", fn.__name__.strip("_"), "easy", fn, 99 << 32) for fn in fns]
+    monkeypatch.setattr(dataset, "_select", lambda *filters: chosen)
+
+
+def test_verify_report_prints_the_figures_and_passes(monkeypatch):
+    _standard_templates(monkeypatch, _clean)
+    result = invoke("verify", "--seeds", "40", "--report")
+    assert result.exit_code == 0, result.output
+    assert "Template standard: figures per template" in result.output
+    assert "clean E - 100.0%" in result.output  # name, level, no categorical answer, every question distinct
+    assert "all 1 templates meet every rule (40 seeds each, variety over 1000)" in result.output
+
+
+def test_verify_fails_naming_template_seed_and_rule(monkeypatch):
+    _standard_templates(monkeypatch, _clean, _lopsided)
+    result = invoke("verify", "--seeds", "40", "--report")
+    assert result.exit_code == 1
+    assert "FAIL test_domain/test_topic/lopsided, seed " in result.output
+    assert ", rule balance: the answer is 'Project A' in" in result.output
+    assert "in 1 of 2 templates (40 seeds each" in result.output
+
+
+def test_verify_rejects_a_seed_count_below_one():
+    result = invoke("verify", "--seeds", "0")
+    assert result.exit_code == 2 and "--seeds must be at least 1, got 0" in result.output

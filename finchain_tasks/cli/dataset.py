@@ -7,12 +7,23 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
 from finchain_tasks.cli.main import app, console, friendly
 from finchain_tasks.engine import get, select
+from finchain_tasks.engine.standard import (
+    BALANCE_LIMIT,
+    UNDECLARED_FLOOR_SHARE,
+    VACUOUS_LIMIT,
+    VARIETY_DRAWS,
+    VARIETY_MIN,
+    Figures,
+    check_fresh_process,
+    survey,
+)
 from finchain_tasks.engine.verify import verify as verify_problem
 from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, read_problems, seed_list, to_hf_dataset, write_jsonl
 
@@ -91,27 +102,99 @@ def generate(
 def verify(
     domain: Optional[list[str]] = DomainOpt, topic: Optional[list[str]] = TopicOpt,
     level: Optional[list[str]] = LevelOpt, template: Optional[list[str]] = TemplateOpt,
-    seeds: int = typer.Option(200, "--seeds", "-n", help="Seeds per template."),
-    file: Optional[Path] = typer.Option(None, "--file", help="Verify the problems in a JSONL file instead."),
+    seeds: int = typer.Option(500, "--seeds", "-n", help="Seeds per template; the variety rule draws "
+                              "max(N, 1,000) seeds."),
+    report: bool = typer.Option(False, "--report", help="Also print per template the figures behind "
+                                "each rule (how close it sits to a limit)."),
+    file: Optional[Path] = typer.Option(None, "--file", help="Verify the problems in a JSONL file instead "
+                                        "(per-problem rules; nothing from the file is executed)."),
 ) -> None:
-    """Run every template × many seeds (or a file's records) through the verifier."""
+    """Check every template against the template standard (TEMPLATES.md section 6) over many seeds."""
     if file is not None:
-        problems = list(read_problems(file))
-        checks = [(p, None) for p in problems]
-    else:
-        chosen = _select(domain, topic, level, template)
-        checks = [(t.generate(s), t) for t in chosen for s in seed_list(seeds)]
+        _verify_file(file)
+        return
+    if seeds < 1:
+        raise ValueError(f"--seeds must be at least 1, got {seeds}")
+    chosen = _select(domain, topic, level, template)
+    draws = max(seeds, VARIETY_DRAWS)
+    surveys = []
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"verifying {len(chosen)} templates", total=len(chosen) * draws)
+        for tpl in chosen:
+            surveys.append(survey(tpl, seeds, lambda n: progress.advance(task, n)))
+    failures = [line for figures in surveys for line in figures.failures]
+    failures += check_fresh_process(chosen)
+    if report:
+        console.print(_report_table(surveys))
+        console.print(REPORT_LEGEND.format(balance=BALANCE_LIMIT, variety=VARIETY_MIN, share=UNDECLARED_FLOOR_SHARE,
+                                           vacuous=VACUOUS_LIMIT), highlight=False)
+    _print_failures(failures)
+    failing = len({line.split(",", 1)[0] for line in failures})
+    if failures:
+        console.print(f"[bold red]{len(failures)} failures[/] in {failing} of {len(chosen)} templates "
+                      f"({seeds} seeds each, variety over {draws})")
+        raise typer.Exit(code=1)
+    console.print(f"[bold green]all {len(chosen)} templates meet every rule[/] ({seeds} seeds each, "
+                  f"variety over {draws})")
+
+
+def _verify_file(file: Path) -> None:
+    """Per-problem rules on stored records: formulas are walked, never executed."""
+    problems = list(read_problems(file))
     failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("verifying", total=len(checks))
-        for problem, tpl in checks:
-            report = verify_problem(problem, regenerate=tpl)
-            failures.extend(report.failures)
-            failing += not report.ok
+        task = progress.add_task("verifying", total=len(problems))
+        for problem in problems:
+            found = verify_problem(problem).failures
+            failures += found
+            failing += bool(found)
             progress.advance(task)
-    for line in failures[:50]:
-        console.print(f"[red]FAIL[/] {escape(line)}", highlight=False)
+    _print_failures(failures)
     if failures:
-        console.print(f"[bold red]{len(failures)} failures[/] in {failing} of {len(checks)} problems")
+        console.print(f"[bold red]{len(failures)} failures[/] in {failing} of {len(problems)} problems")
         raise typer.Exit(code=1)
-    console.print(f"[bold green]all {len(checks)} problems verified[/]")
+    console.print(f"[bold green]all {len(problems)} problems verified[/]")
+
+
+def _print_failures(failures: list[str], groups: int = 200) -> None:
+    """The first failure of each (template, rule), then how many more of the same kind there were."""
+    by_kind: dict[tuple[str, str], list[str]] = {}
+    for line in failures:
+        template_id, _, rest = line.partition(", seed ")
+        rule = rest.partition(", rule ")[2].partition(":")[0]
+        by_kind.setdefault((template_id, rule), []).append(line)
+    for k, ((template_id, rule), lines) in enumerate(by_kind.items()):
+        if k == groups:
+            console.print(f"... and {len(by_kind) - groups} more (template, rule) pairs failing")
+            break
+        console.print(f"[red]FAIL[/] {escape(lines[0])}", highlight=False, soft_wrap=True)
+        if len(lines) > 1:
+            console.print(f"     ... and {len(lines) - 1} more seeds failing rule {rule} in {template_id}",
+                          highlight=False, soft_wrap=True)
+
+
+REPORT_LEGEND = (
+    "lv: Easy/Intermediate/Advanced. top: share of the commonest categorical answer (limit {balance:.0%}). "
+    "dist: distinct questions (min {variety:.0%}). floor: declared; 'none' means |answer| must stay above "
+    "{share:.0%} of its median. redo: share of draws b.require rejected. fail: failure lines. vacuous: % of "
+    "draws in which each step repeats an input or the previous step (limit {vacuous:.0%})."
+)
+
+
+def _report_table(surveys: list[Figures]) -> Table:
+    """One row per template, 80 columns wide: the figure behind each rule (limits in the caption)."""
+    table = Table(title="Template standard: figures per template", box=box.SIMPLE_HEAD, padding=(0, 1),
+                  pad_edge=False, title_justify="left")
+    table.add_column("template", min_width=16, ratio=3, overflow="fold")
+    table.add_column("lv", no_wrap=True)
+    for name in ("top", "dist", "min|ans|", "floor", "redo", "fail"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("vacuous % by step", min_width=10, ratio=2, overflow="fold")
+    for f in surveys:
+        top = f"{next(iter(f.options.values())):.0%}" if f.options else "-"
+        smallest = "-" if f.min_answer is None else f"{f.min_answer:.3g}"
+        floor = f"{f.floor:g}" if f.floor else "none"
+        vacuous = " ".join(f"{v * 100:.0f}" for v in f.vacuous)
+        table.add_row(f.template_id.rsplit("/", 1)[-1], f.level[0].upper(), top, f"{f.distinct:.1%}", smallest,
+                      floor, f"{f.redraw_rate:.0%}", str(len(f.failures)), vacuous)
+    return table

@@ -69,6 +69,7 @@ _COUNTED = frozenset({
     "hours", "accounts", "wallets", "blocks", "coins", "trades", "people", "companies", "countries",
     "credits", "lots", "times", "stores", "branches", "clients", "projects", "investors", "holders",
     "transfers", "deposits", "withdrawals", "users", "merchants", "cards", "tonnes", "entities",
+    "percentage points", "basis points", "dollars",
 })
 """Units that name counted things: a value of exactly 1 is shown with the singular."""
 

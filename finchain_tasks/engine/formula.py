@@ -14,7 +14,7 @@ import ast
 import math
 import operator
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 
@@ -160,7 +160,13 @@ def evaluate_compiled(source: str, values: Mapping[str, Any]) -> Any:
 
 def evaluate_safely(source: str, values: Mapping[str, Any]) -> Any:
     """Evaluate ``source`` by walking its syntax tree; never executes code from the record."""
-    return _walk(parse_formula(source).body, values, source)
+    return _walk(_parsed(source).body, values, source)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(source: str) -> ast.Expression:
+    """Checked trees of formulas seen recently (the walk only reads them, so sharing is safe)."""
+    return parse_formula(source)
 
 
 def _walk(node: ast.AST, values: Mapping[str, Any], src: str) -> Any:  # noqa: C901 - a dispatch table

@@ -13,14 +13,14 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from finchain_tasks.engine.formatting import _COUNTED, PERCENTAGE_POINTS
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
 from finchain_tasks.engine.problem import STEP_BOUNDS, Problem
-from finchain_tasks.engine.render import shown_decimals, shown_value
+from finchain_tasks.engine.render import Rendered, shown_decimals, shown_value
 
 REL_TOL = 1e-9
 ABS_TOL = 1e-9
@@ -42,6 +42,8 @@ CALL = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\(")
 _COUNTED_WORDS = sorted(_COUNTED | {"percentage points", "basis points", "dollars"}, key=len, reverse=True)
 PLURAL_AFTER_ONE = re.compile(r"(?<![\d.,])[-−]?1(?:\.0+)? (" + "|".join(map(re.escape, _COUNTED_WORDS)) + r")\b")
 """A plural noun after the number one ("1 years", "1 shares"): the builder should have made it singular."""
+ASKS_POINTS = re.compile(r"(?i)\(percentage points\)|\bin percentage points|how many percentage points")
+"""Text that declares a value to be in percentage points (not "rose by 2 percentage points to 7%")."""
 
 
 @dataclass
@@ -140,9 +142,9 @@ def check_floor(problem: Problem, floor: float) -> Iterable[str]:
         yield f"|answer| = {abs(answer):.6g} is not above the declared floor {floor:g}"
 
 
-def check_text(problem: Problem) -> Iterable[str]:
+def check_text(problem: Problem, shown: Sequence[Rendered] | None = None) -> Iterable[str]:
     """Rule "text": rendered steps hold no code, and counted nouns agree with the number one."""
-    texts = [g.text for g in problem.gold_steps()]
+    texts = [r.text for r in (shown or problem.rendered_steps())]
     for k, text in enumerate(texts, 1):
         if m := IDENTIFIER.search(text):
             yield f"step {k} shows the identifier {m.group(0)!r}: {text!r}"
@@ -159,19 +161,19 @@ def check_text(problem: Problem) -> Iterable[str]:
             yield f"{where} says {m.group(0)!r} (plural after 1)"
 
 
-def check_units(problem: Problem) -> Iterable[str]:
+def check_units(problem: Problem, shown: Sequence[Rendered] | None = None) -> Iterable[str]:
     """Rule "units": percentage points are declared with unit "pp" and shown as such, never as "%"."""
     if problem.answer_unit == PERCENTAGE_POINTS and "percentage point" not in problem.answer_text:
         yield f"answer in percentage points renders as {problem.answer_text!r}"
+    asks_points = bool(ASKS_POINTS.search(problem.question))
     for k, step in enumerate(problem.steps, 1):
-        said = "percentage point" in step.description.lower() or (
-            k == len(problem.steps) and "percentage point" in problem.question.lower())
+        said = bool(ASKS_POINTS.search(step.description)) or (k == len(problem.steps) and asks_points)
         if said and step.unit == "%":
             yield (f"step {k} ({step.name}) is described as percentage points but has unit '%' "
-                   f"(shown {problem.gold_steps()[k - 1].text.rsplit('= ', 1)[-1]!r}); declare unit 'pp'")
+                   f"(shown {(shown or problem.rendered_steps())[k - 1].result!r}); declare unit 'pp'")
 
 
-def check_arithmetic(problem: Problem) -> Iterable[str]:
+def check_arithmetic(problem: Problem, shown: Sequence[Rendered] | None = None) -> Iterable[str]:
     """Rule "arithmetic as shown": redo each step from the numbers printed in it.
 
     Every number a step prints for a parameter or an earlier step is read back from the text and
@@ -179,19 +181,19 @@ def check_arithmetic(problem: Problem) -> Iterable[str]:
     round to the printed result at its last printed digit, or lie within 0.01% of it.
     """
     values: dict[str, Any] = {**problem.params, **{s.name: s.value for s in problem.steps}}
-    for k, (step, shown) in enumerate(zip(problem.steps, problem.rendered_steps()), 1):
-        if isinstance(step.value, (bool, str)) or not shown.operands and "=" not in shown.text:
+    for k, (step, line) in enumerate(zip(problem.steps, shown or problem.rendered_steps()), 1):
+        if isinstance(step.value, (bool, str)) or not line.operands and "=" not in line.text:
             continue
         try:
-            printed = {name: shown_value(text) for name, text in shown.operands.items()}
+            printed = {name: shown_value(text) for name, text in line.operands.items()}
             recomputed = float(evaluate_safely(step.formula, {**values, **printed}))
-            result = shown_value(shown.result)
+            result = shown_value(line.result)
         except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
             yield f"step {k} ({step.name}) cannot be redone from its text: {exc}"
             continue
-        if not _reproduces(recomputed, result, shown_decimals(shown.result)):
+        if not _reproduces(recomputed, result, shown_decimals(line.result)):
             yield (f"step {k} ({step.name}) redone from the numbers shown gives {recomputed:,.6f}, "
-                   f"not the {shown.result} shown: {shown.text!r}")
+                   f"not the {line.result} shown: {line.text!r}")
 
 
 def _reproduces(recomputed: float, shown: float, decimals: int) -> bool:
@@ -207,6 +209,7 @@ PER_PROBLEM_RULES = {
     "text": check_text, "units": check_units, "arithmetic as shown": check_arithmetic,
 }
 """Rule name -> check, run by :func:`verify` on every problem (stored records included)."""
+_USE_RENDERED = frozenset({"text", "units", "arithmetic as shown"})
 
 
 def verify(problem: Problem, regenerate: Any = None, floor: float | None = None) -> Report:
@@ -215,9 +218,16 @@ def verify(problem: Problem, regenerate: Any = None, floor: float | None = None)
     ``floor`` overrides the template's declared floor (records read from a file have no template).
     """
     report = Report(problem.id)
+    try:
+        shown: Sequence[Rendered] | None = problem.rendered_steps()
+    except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
+        shown = None
+        report.failures.append(failure(problem, "text", f"the gold steps cannot be rendered: {exc}"))
     for rule, check in PER_PROBLEM_RULES.items():
+        if rule in _USE_RENDERED and shown is None:
+            continue
         try:
-            found = list(check(problem))
+            found = list(check(problem, shown) if rule in _USE_RENDERED else check(problem))  # type: ignore[call-arg]
         except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
             found = [f"could not be checked: {exc}"]
         report.failures.extend(failure(problem, rule, f) for f in found)
@@ -225,6 +235,6 @@ def verify(problem: Problem, regenerate: Any = None, floor: float | None = None)
         floor = regenerate.floor
     if floor is not None:
         report.failures.extend(failure(problem, "near zero", f) for f in check_floor(problem, floor))
-    if regenerate is not None and regenerate.generate(problem.seed).to_dict() != problem.to_dict():
+    if regenerate is not None and regenerate.generate(problem.seed) != problem:
         report.failures.append(failure(problem, "determinism", "the same seed does not reproduce the same problem"))
     return report

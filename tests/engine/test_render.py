@@ -89,7 +89,7 @@ def test_powers_unary_minus_and_percent_signs():
     (11.679, "%", "11.6790%"), (4.87, "%", "4.8700%"), (-1.74851, "pp", "−1.7485 percentage points"),
     (1, "pp", "1.0000 percentage point"), (1.620119333, "", "1.620119"), (0.0212179312, "", "0.02121793"),
     (107.58123, "", "107.5812"), (16_164_000_000, "", "16,164,000,000"), (1, "years", "1 year"),
-    (208, "months", "208 months"), (2_001_962.1345, "", "2,001,962.13"),
+    (208, "months", "208 months"), (2_001_962.1345, "", "2,001,962.13"), (1, "basis points", "1 basis point"),
 ])
 def test_one_display_convention_per_kind(value, unit, shown):
     assert result_text(value, unit) == shown
@@ -140,3 +140,56 @@ def test_every_gold_step_parses_back_to_its_shown_result(tpl):
                 continue
             assert read.value is not None and read.value.value == pytest.approx(shown_value(rendered.result)), \
                 rendered.text
+
+
+# -- property: the printed math means what the formula computes ---------------------------------
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from finchain_tasks.engine.formula import evaluate_safely  # noqa: E402
+
+PARAMS = {"amount": (12_500, "$12,500"), "rate": (7.5, "7.5%"), "fee": (0.25, "0.25%"), "years": (4, "4 years"),
+          "beta": (1.35, "1.35"), "loss": (-2_400, "-$2,400")}
+
+leaf = st.sampled_from([*PARAMS, "rate / 100", "fee / 100", "2", "100", "0.5"])
+
+
+def _combine(children):
+    binary = st.tuples(children, st.sampled_from(["+", "-", "*", "/"]), children).map(
+        lambda t: f"({t[0]}) {t[1]} ({t[2]})")
+    power = st.tuples(children, st.sampled_from(["2", "3", "(-1)", "0.5"])).map(lambda t: f"({t[0]}) ** {t[1]}")
+    negate = children.map(lambda c: f"-({c})")
+    percent = st.tuples(st.sampled_from(["rate", "fee"]), children).map(lambda t: f"{t[0]} * ({t[1]}) / 100")
+    return binary | power | negate | percent
+
+
+formulas = st.recursive(leaf, _combine, max_leaves=6)
+
+
+def _read_back(expression: str) -> float:
+    """An independent reading of the printed math: the symbols a person sees, as Python arithmetic."""
+    text = expression.replace(",", "").replace("×", "*").replace("÷", "/").replace("^", "**").replace("−", "-")
+    text = __import__("re").sub(r"(\d+(?:\.\d+)?)%", r"(\1/100)", text)
+    return eval(text, {"__builtins__": {}})  # noqa: S307 - test-only, text built from digits and operators
+
+
+@settings(max_examples=300, deadline=None)
+@given(formula=formulas)
+def test_printed_math_evaluates_to_the_formula(formula):
+    values = {k: v for k, (v, _) in PARAMS.items()}
+    try:
+        value = evaluate_safely(formula, values)
+    except (ZeroDivisionError, OverflowError):
+        assume(False)
+    assume(isinstance(value, float | int) and not isinstance(value, complex) and math.isfinite(value))
+    assume(abs(value) < 1e12)
+    text = Step("s", "Value", formula, value).render(values, {k: d for k, (_, d) in PARAMS.items()}, {})
+    if ": " not in text:  # nothing computed: the line is "Value = result"
+        return
+    expression = text.split(": ", 1)[1].rsplit(" = ", 1)[0]
+    try:
+        read = _read_back(expression)
+    except (ZeroDivisionError, OverflowError):
+        assume(False)
+    assume(not isinstance(read, complex))
+    assert read == pytest.approx(value, rel=1e-9, abs=1e-9), (formula, text)

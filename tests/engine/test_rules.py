@@ -163,3 +163,13 @@ def test_records_from_a_file_run_the_same_rules_without_a_template(fn):
     again = Problem.from_dict(problem.to_dict())
     assert verify(again).failures == [] and verify(again, floor=1e9).failures[0].endswith(
         "is not above the declared floor 1e+09")
+
+
+def test_units_a_rate_after_a_rise_in_points_is_still_percent():
+    def rise(b: Builder) -> None:
+        b.percent("a", 3, 6)
+        b.integer("up", 1, 3, unit="percentage points")
+        b.ask("A rate of {a} rises by {up}. What is the new rate?")
+        b.step("new", "Rate after the rise", "a + up", unit="%")
+
+    assert [f for f in failures(_tpl(rise)) if "rule units" in f] == []
