@@ -30,7 +30,7 @@ def beneficial_ownership_filing(b: Builder) -> None:
     b.step("decision", "Comparison with the 5% threshold", "'file Schedule 13D' if ownership > 5 else 'no filing'")
 
 
-@template("easy")
+@template("easy", floor=10_000)
 def insider_trading_penalty(b: Builder) -> None:
     """Profit gained or loss avoided and the maximum civil penalty (Exchange Act s.21A(a)(2))."""
     b.person("insider")
@@ -39,6 +39,7 @@ def insider_trading_penalty(b: Builder) -> None:
     b.money("price_before", 8, 150, step=0.01)
     gain = b.pick([True, False])
     move = b.rng.uniform(0.12, 0.45)
+    b.require(3 * b.values["shares"] * b.values["price_before"] * move > 20_000, "a penalty worth pursuing")
     if gain:
         b.derive("price_after", b.values["price_before"] * (1 + move), unit="$")
         b.ask(
