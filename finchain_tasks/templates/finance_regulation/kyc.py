@@ -44,8 +44,8 @@ def document_validity(b: Builder) -> None:
                           "residence permit": 5})
     b.integer("minimum", 3, 6, unit="months")
     total = 12 * b.values["document"]
-    left = b.rng.randint(b.values["minimum"], b.values["minimum"] + 30) if valid else \
-        b.rng.randint(-8, b.values["minimum"] - 1)
+    left = b.rng.randint(b.values["minimum"], min(b.values["minimum"] + 60, total - 6)) if valid else \
+        b.rng.randint(-24, b.values["minimum"] - 1)
     b.require(abs(left) > 1, "the document is not within a month of expiry")
     b.derive("age", total - left, unit="months")
     b.ask(

@@ -59,7 +59,9 @@ def mixed_consideration_ownership(b: Builder) -> None:
     b.integer("target_shares", 10_000_000, 90_000_000, unit="shares")
     b.percent("cash_pct", 30, 70, decimals=0)
     b.derive("acquirer_price", b.values["offer"] * b.rng.uniform(0.8, 2.5), unit="$")
-    b.integer("acquirer_shares", 60_000_000, 500_000_000, unit="shares")
+    v = b.values
+    new = v["offer"] * v["target_shares"] * (1 - v["cash_pct"] / 100) / v["acquirer_price"]
+    b.derive("acquirer_shares", 1_000 * round(new * b.rng.uniform(2, 15) / 1_000), unit="shares")
     b.ask(
         "{acquirer} offers {offer} per share for all {target_shares} of {target}, paying {cash_pct} of the "
         "value in cash and the rest in {acquirer} stock valued at its current price of {acquirer_price}. "

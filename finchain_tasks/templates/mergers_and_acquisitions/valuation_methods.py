@@ -55,7 +55,7 @@ def precedent_transactions_price(b: Builder) -> None:
         b.derive(f"ev{i}", 1_000_000 * round(ebitda * centre * b.rng.uniform(0.85, 1.15) / 1_000_000), unit="$")
     b.money("ebitda", 30_000_000, 500_000_000, step=100_000)
     b.derive("net_debt", 100_000 * round(b.values["ebitda"] * b.rng.uniform(0.5, 2.5) / 100_000), unit="$")
-    b.integer("shares", 20_000_000, 300_000_000, unit="shares")
+    b.derive("shares", 1_000 * round(b.values["ebitda"] / b.rng.uniform(0.8, 4) / 1_000), unit="shares")
     b.ask(
         "Three recent acquisitions in {target}'s industry were done at enterprise values of {ev1}, {ev2} and "
         "{ev3}, for companies with EBITDA of {ebitda1}, {ebitda2} and {ebitda3} respectively. {target} has "
