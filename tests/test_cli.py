@@ -162,7 +162,7 @@ def test_verify_fails_naming_template_seed_and_rule(monkeypatch):
     result = invoke("verify", "--seeds", "40", "--report")
     assert result.exit_code == 1
     assert "FAIL test_domain/test_topic/lopsided, seed " in result.output
-    assert ", rule balance: the answer is 'Project A' in" in result.output
+    assert ", rule balance: option 1 of 2 is the answer in" in result.output
     assert "in 1 of 2 templates (40 seeds each" in result.output
 
 

@@ -16,7 +16,7 @@ from finchain_tasks.cli.main import app, console, friendly
 from finchain_tasks.engine import get, select
 from finchain_tasks.engine.standard import (
     BALANCE_LIMIT,
-    UNDECLARED_FLOOR_SHARE,
+    SENSITIVITY_LIMIT,
     VACUOUS_LIMIT,
     VARIETY_DRAWS,
     VARIETY_MIN,
@@ -126,7 +126,7 @@ def verify(
     failures += check_fresh_process(chosen)
     if report:
         console.print(_report_table(surveys))
-        console.print(REPORT_LEGEND.format(balance=BALANCE_LIMIT, variety=VARIETY_MIN, share=UNDECLARED_FLOOR_SHARE,
+        console.print(REPORT_LEGEND.format(balance=BALANCE_LIMIT, variety=VARIETY_MIN, sens=SENSITIVITY_LIMIT,
                                            vacuous=VACUOUS_LIMIT), highlight=False)
     _print_failures(failures)
     failing = len({line.split(",", 1)[0] for line in failures})
@@ -175,9 +175,11 @@ def _print_failures(failures: list[str], groups: int = 200) -> None:
 
 REPORT_LEGEND = (
     "lv: Easy/Intermediate/Advanced. top: share of the commonest categorical answer (limit {balance:.0%}). "
-    "dist: distinct questions (min {variety:.0%}). floor: declared; 'none' means |answer| must stay above "
-    "{share:.0%} of its median. redo: share of draws b.require rejected. fail: failure lines. vacuous: % of "
-    "draws in which each step repeats an input or the previous step (limit {vacuous:.0%})."
+    "dist: distinct problems, names and wording aside (min {variety:.0%}). floor: declared |answer| floor. "
+    "sens: largest % change of the answer per 1% change of an input (limit {sens:g} without a floor). "
+    "redo: share of draws b.require rejected. "
+    "fail: failure lines. vacuous: % of draws in which each step repeats an input or the previous step "
+    "(limit {vacuous:.0%})."
 )
 
 
@@ -187,14 +189,15 @@ def _report_table(surveys: list[Figures]) -> Table:
                   pad_edge=False, title_justify="left")
     table.add_column("template", min_width=16, ratio=3, overflow="fold")
     table.add_column("lv", no_wrap=True)
-    for name in ("top", "dist", "min|ans|", "floor", "redo", "fail"):
+    for name in ("top", "dist", "min|ans|", "floor", "sens", "redo", "fail"):
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("vacuous % by step", min_width=10, ratio=2, overflow="fold")
     for f in surveys:
         top = f"{next(iter(f.options.values())):.0%}" if f.options else "-"
         smallest = "-" if f.min_answer is None else f"{f.min_answer:.3g}"
         floor = f"{f.floor:g}" if f.floor else "none"
+        sens = "-" if f.sensitivity is None else f"{f.sensitivity:.3g}"
         vacuous = " ".join(f"{v * 100:.0f}" for v in f.vacuous)
         table.add_row(f.template_id.rsplit("/", 1)[-1], f.level[0].upper(), top, f"{f.distinct:.1%}", smallest,
-                      floor, f"{f.redraw_rate:.0%}", str(len(f.failures)), vacuous)
+                      floor, sens, f"{f.redraw_rate:.0%}", str(len(f.failures)), vacuous)
     return table

@@ -5,10 +5,14 @@
 
 * vacuous steps: a step whose value equals a parameter, a value its formula reads, or the previous
   step's value, in more than 10% of draws (a "÷ 1" or "× 1" that only some draws need);
-* balance: a categorical answer that is the same option in more than 60% of draws;
-* variety: fewer than 95% distinct questions in max(seeds, 1,000) draws;
-* near zero: the smallest |answer| against the declared floor; a template that declares no floor
-  must keep its answers above 1% of their median magnitude;
+* balance: a categorical answer that is the same option in more than 60% of draws (options are
+  told apart by the branch of the deciding conditional, so "Project A" and "Project Alpha" in
+  first place count as one option);
+* variety: fewer than 95% distinct problems in max(seeds, 1,000) draws, where problems that differ
+  only in names or wording (a person, a company, ``b.pick`` phrasing) count once;
+* near zero: |answer| above the declared floor in every draw (checked per problem); a template that
+  declares no floor must not ask for a small difference of close numbers: its answer's sensitivity
+  to any input (:func:`sensitivity`) stays at or below 50 in every draw;
 * determinism in a fresh process: :func:`fresh_process_hashes` regenerates the same rows in a
   new interpreter with a different hash seed, and the hashes must agree.
 
@@ -31,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from finchain_tasks.engine.formula import parse_formula
+from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
 from finchain_tasks.engine.problem import Problem
 from finchain_tasks.engine.registry import Template
 from finchain_tasks.engine.verify import verify
@@ -40,8 +44,8 @@ VACUOUS_LIMIT = 0.10
 BALANCE_LIMIT = 0.60
 VARIETY_MIN = 0.95
 VARIETY_DRAWS = 1_000
-UNDECLARED_FLOOR_SHARE = 0.01
-"""Without a declared floor, |answer| must stay above this share of its median magnitude."""
+SENSITIVITY_LIMIT = 50.0
+"""Without a declared floor, a 1% change in any input may move the answer by at most 50%."""
 FRESH_SEEDS = 20
 """Seeds per template regenerated in a fresh process (rule "determinism")."""
 
@@ -60,6 +64,7 @@ class Figures:
     distinct: float = 1.0
     min_answer: float | None = None
     median_answer: float | None = None
+    sensitivity: float | None = None
     floor: float = 0.0
     redraw_rate: float = 0.0
     failures: list[str] = field(default_factory=list)
@@ -98,16 +103,25 @@ def _fail(figures: Figures, seed: int, rule: str, detail: str) -> None:
 
 
 def _variety(figures: Figures, problems: Sequence[Problem]) -> None:
+    """Distinct problems by what must be computed: names and wording alone do not make a new problem."""
     figures.variety_draws = len(problems)
-    first: dict[str, int] = {}
-    for p in problems:
-        first.setdefault(p.question, p.seed)
+    first: dict[tuple, int] = {}
+    keys = [_content(p) for p in problems]
+    for key, p in zip(keys, problems):
+        first.setdefault(key, p.seed)
     figures.distinct = len(first) / len(problems)
     if figures.distinct < VARIETY_MIN:
-        repeated = Counter(p.question for p in problems).most_common(1)[0]
-        _fail(figures, first[repeated[0]], "variety",
-              f"{len(first)} distinct questions in {len(problems)} draws ({figures.distinct:.1%} < "
-              f"{VARIETY_MIN:.0%}); the question of seed {first[repeated[0]]} recurs {repeated[1]} times")
+        key, count = Counter(keys).most_common(1)[0]
+        _fail(figures, first[key], "variety",
+              f"{len(first)} distinct problems in {len(problems)} draws ({figures.distinct:.1%} < {VARIETY_MIN:.0%}; "
+              f"problems differing only in names or wording count once); the numbers of seed {first[key]} "
+              f"recur {count} times")
+
+
+def _content(problem: Problem) -> tuple:
+    """The numbers a problem asks about (and any text parameter a formula reads), plus its answer."""
+    read = set().union(*(_reads(s.formula) for s in problem.steps))
+    return (tuple((k, v) for k, v in problem.params.items() if _number(v) or k in read), repr(problem.answer))
 
 
 def _number(value: Any) -> bool:
@@ -171,30 +185,105 @@ def _vacuous(figures: Figures, problems: Sequence[Problem]) -> None:
 
 
 def _balance(figures: Figures, problems: Sequence[Problem]) -> None:
+    """Share of the commonest answer option, by its place in the deciding formula, not by its label.
+
+    Templates vary labels ("Project A"/"Project Alpha"), so the same option can wear many names; the
+    branch of the last step's conditional that produced the answer names the option ("option 1 of 3"
+    is the first branch written). Answers not chosen by a conditional are compared as text.
+    """
     answers = [p.answer for p in problems]
     if not all(isinstance(a, (str, bool)) for a in answers):
         return
-    counts = Counter(str(a) for a in answers)
+    keys = [_option(p) for p in problems]
+    counts = Counter(keys)
     figures.options = {k: v / len(answers) for k, v in counts.most_common()}
     option, share = next(iter(figures.options.items()))
     if share > BALANCE_LIMIT:
-        seed = next(p.seed for p in problems if str(p.answer) == option)
-        _fail(figures, seed, "balance", f"the answer is {option!r} in {share:.1%} of {len(answers)} draws "
-                                        f"(limit {BALANCE_LIMIT:.0%})")
+        example = next(p for p, k in zip(problems, keys) if k == option)
+        _fail(figures, example.seed, "balance", f"{option} is the answer in {share:.1%} of {len(answers)} draws "
+                                                f"(limit {BALANCE_LIMIT:.0%}), e.g. {example.answer_text!r}")
+
+
+def _option(problem: Problem) -> str:
+    """Which option the answer is: "option k of n" of the last step's conditional, else the answer text."""
+    step = problem.steps[-1]
+    body = parse_formula(step.formula).body
+    if not isinstance(body, ast.IfExp):
+        return repr(str(problem.answer))
+    namespace = {**problem.params, **{s.name: s.value for s in problem.steps}}
+    leaves: list[ast.AST] = []
+    _leaves(body, leaves)
+    node: ast.AST = body
+    while isinstance(node, ast.IfExp):
+        node = node.body if evaluate_safely(ast.unparse(node.test), namespace) else node.orelse
+    return f"option {next(k for k, leaf in enumerate(leaves, 1) if leaf is node)} of {len(leaves)}"
+
+
+def _leaves(node: ast.AST, out: list[ast.AST]) -> None:
+    if isinstance(node, ast.IfExp):
+        _leaves(node.body, out)
+        _leaves(node.orelse, out)
+    else:
+        out.append(node)
 
 
 def _near_zero(figures: Figures, problems: Sequence[Problem]) -> None:
+    """Smallest |answer| and largest sensitivity; without a declared floor, sensitivity is the rule."""
     sized = [(abs(p.answer), p) for p in problems if _number(p.answer)]
     if not sized:
         return
-    smallest, problem = min(sized, key=lambda item: item[0])
-    figures.min_answer = smallest
+    figures.min_answer = min(size for size, _ in sized)
     figures.median_answer = statistics.median(size for size, _ in sized)
-    if figures.floor == 0 and smallest <= UNDECLARED_FLOOR_SHARE * figures.median_answer:
+    worst: tuple[float, str, Problem] | None = None
+    for _, problem in sized:
+        found = sensitivity(problem)
+        if found is not None and (worst is None or found[0] > worst[0]):
+            worst = (*found, problem)
+    if worst is None:
+        return
+    figures.sensitivity = worst[0]
+    kappa, name, problem = worst
+    if figures.floor == 0 and kappa > SENSITIVITY_LIMIT:
         _fail(figures, problem.seed, "near zero",
-              f"|answer| = {smallest:.6g} ({problem.answer_text}) is within {UNDECLARED_FLOOR_SHARE:.0%} of the "
-              f"median |answer| {figures.median_answer:.6g} and the template declares no floor: redraw with "
-              "b.require or declare @template(..., floor=...)")
+              f"the answer {problem.answer_text} is a small difference of close numbers: a 1% change in {name!r} "
+              f"moves it by {kappa:.0f}% (sensitivity {kappa:.0f} > {SENSITIVITY_LIMIT:g}) and the template "
+              "declares no floor: redraw with b.require, or declare @template(..., floor=...)")
+
+
+def sensitivity(problem: Problem, h: float = 1e-4) -> tuple[float, str] | None:
+    """(largest |d ln answer / d ln parameter|, that parameter), or None when it cannot be measured.
+
+    Each numeric parameter is nudged by ±0.01% and the steps are re-evaluated (walked, not executed).
+    Of the two one-sided estimates the smaller is kept, so a ceiling that happens to jump under a
+    nudge does not count. A relative tolerance means nothing for an answer with a large sensitivity:
+    it is a small difference of close numbers, and a 1% slip in an input changes it by far more.
+    """
+    answer = problem.answer
+    if not _number(answer) or answer == 0:
+        return None
+    worst: tuple[float, str] | None = None
+    for name, value in problem.params.items():
+        if not _number(value) or value == 0:
+            continue
+        estimates = []
+        for sign in (1, -1):
+            nudged = {**problem.params, name: value * (1 + sign * h)}
+            try:
+                moved = _replay(problem, nudged)
+            except (FormulaError, ArithmeticError, ValueError, TypeError):
+                continue
+            if _number(moved):
+                estimates.append(abs((moved - answer) / answer) / h)
+        if estimates and (worst is None or min(estimates) > worst[0]):
+            worst = (min(estimates), name)
+    return worst
+
+
+def _replay(problem: Problem, params: dict[str, Any]) -> Any:
+    values = dict(params)
+    for step in problem.steps:
+        values[step.name] = evaluate_safely(step.formula, values)
+    return values[problem.steps[-1].name]
 
 
 # -- determinism in a fresh process ---------------------------------------------------------------

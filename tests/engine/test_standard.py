@@ -70,6 +70,20 @@ def a_gap(b: Builder) -> float:
     return b.values["a"] - b.values["c"]
 
 
+def first_label_wins(b: Builder) -> None:
+    la, lb = b.pick([("Project A", "Project B"), ("Alpha", "Beta"), ("North", "South"), ("X", "Y")])
+    b.money("a", 100, 1_000)
+    b.money("c", 100, 1_000)
+    b.ask(f"{la} returns {{a}} plus a $300 bonus, {lb} returns {{c}}. Which is better?")
+    b.step("gap", "Return of the first with the bonus minus the second", "a + 300 - c", unit="$")
+    b.step("pick", "Better project", f"'{la}' if gap > 0 else '{lb}'")
+
+
+def test_balance_sees_through_varying_labels():
+    figures = survey(_tpl(first_label_wins, "intermediate"), SEEDS)
+    assert rule_failures(figures, "balance") and figures.options["option 1 of 2"] > 0.6
+
+
 def few_questions(b: Builder) -> None:
     b.integer("n", 1, 30)
     b.ask("What is {n} doubled?")
@@ -123,7 +137,8 @@ def test_balance_fails_when_one_option_wins_most_draws():
     figures = survey(tpl, SEEDS)
     [message] = rule_failures(figures, "balance")
     assert_one_line(message, tpl)
-    assert "the answer is 'Project A' in" in message and figures.options["Project A"] > 0.6
+    assert "option 1 of 2 is the answer in" in message and "e.g. 'Project A'" in message
+    assert figures.options["option 1 of 2"] > 0.6
 
 
 def test_balance_passes_near_even_split():
@@ -137,7 +152,20 @@ def test_variety_counts_distinct_questions_over_a_thousand_draws():
     [message] = rule_failures(figures, "variety")
     assert_one_line(message, tpl)
     assert figures.variety_draws == 1_000 and figures.distinct == pytest.approx(30 / 1_000)
-    assert "30 distinct questions in 1000 draws" in message
+    assert "30 distinct problems in 1000 draws" in message
+
+
+def names_and_wording_only(b: Builder) -> None:
+    b.person()
+    b.company()
+    b.integer("n", 1, 30)
+    b.ask(f"{{person}} of {{company}} {b.pick(['asks', 'wonders', 'wants to know'])} what {{n}} doubled is.")
+    b.step("twice", "Twice the number", "n * 2")
+
+
+def test_variety_does_not_count_names_and_wording():
+    figures = survey(_tpl(names_and_wording_only), 50)
+    assert figures.distinct == pytest.approx(30 / 1_000) and rule_failures(figures, "variety")
 
 
 def test_near_zero_without_a_declared_floor():
@@ -161,3 +189,19 @@ def test_fresh_process_catches_hash_order_dependence():
     assert len(messages) == 1
     assert_one_line(messages[0], broken)
     assert "rule determinism: rows differ when generated in a fresh process" in messages[0]
+
+
+def test_sensitivity_is_the_elasticity_of_the_answer():
+    from finchain_tasks.engine import Problem, Step
+    from finchain_tasks.engine.standard import sensitivity
+
+    def problem(a, c, formula):
+        return Problem("d", "t", "x", "easy", 0, "q", {"a": a, "c": c}, {"a": str(a), "c": str(c)},
+                       (Step("s", "s", formula, eval(formula, {}, {"a": a, "c": c})),))  # noqa: S307
+
+    kappa, name = sensitivity(problem(5.5, 5.4, "a - c"))
+    assert name == "a" and kappa == pytest.approx(5.5 / 0.1, rel=1e-3)  # d ln(a - c) / d ln a = a / (a - c)
+    kappa, _ = sensitivity(problem(5.5, 5.4, "a * c"))
+    assert kappa == pytest.approx(1.0, rel=1e-3)
+    kappa, name = sensitivity(problem(2.0, 3.0, "a ** 3 / c"))
+    assert name == "a" and kappa == pytest.approx(3.0, rel=1e-3)
