@@ -28,13 +28,17 @@ def test_tiered_violation_fine_by_ledger(seed):
 
 
 @pytest.mark.parametrize("seed", [1, 9, 62, 404])
-def test_risk_priority_reduction(seed):
-    p = get(T + "risk_priority_reduction").generate(seed)
-    likelihood = first_int(r"likelihood (\d+),", p.question)
-    impact = first_int(r"impact (\d+) ", p.question)
-    before = first_int(r"detectability (\d+)\.", p.question)
-    after = first_int(r"score to (\d+)\.", p.question)
-    assert p.answer == likelihood * impact * before - likelihood * impact * after
+def test_fca_penalty_steps(seed):
+    p = get(T + "fca_penalty_steps").generate(seed)
+    revenue = float(re.search(r"£([\d,]+(?:\.\d+)?)", p.question).group(1).replace(",", ""))
+    level = first_int(r"seriousness level (\d)", p.question)
+    share = {2: 5, 3: 10, 4: 15, 5: 20}[level]
+    assert f"takes {share}%" in p.question
+    uplift = float(re.search(r"by ([\d.]+)% for aggravating", p.question).group(1))
+    penalty = revenue * share / 100
+    penalty += penalty * uplift / 100
+    penalty -= penalty * 0.30
+    assert p.answer == pytest.approx(penalty)
 
 
 @pytest.mark.parametrize("seed", [2, 10, 63])
@@ -64,7 +68,7 @@ def test_escalating_daily_penalty_by_loop(seed):
 @pytest.mark.parametrize("seed", [4, 12, 65, 777])
 def test_composite_compliance_rating(seed):
     p = get(T + "composite_compliance_rating").generate(seed)
-    scores = [int(s) for s in re.findall(r"(?:oversight|controls|screening|reporting) (\d)\b", p.question)]
+    scores = [float(s) for s in re.findall(r"(?:oversight|controls|screening|reporting) (\d\.\d)", p.question)]
     weights = [float(w) for w in re.findall(r"([\d.]+)%", p.question)]
     assert len(scores) == 4 and sum(weights) == 100
     composite = sum(w / 100 * s for w, s in zip(weights, scores, strict=True))

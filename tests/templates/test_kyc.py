@@ -30,14 +30,19 @@ def test_weighted_risk_score(seed):
     assert p.answer == pytest.approx(sum(w * s for w, s in zip(weights, scores, strict=True)) / 100)
 
 
-@pytest.mark.parametrize("seed", [1, 8, 71, 500])
+@pytest.mark.parametrize("seed", [1, 8, 71, 500, 5000])
 def test_document_validity(seed):
     p = get(T + "document_validity").generate(seed)
     age = grab(r"issued (\d+) months? ago", p.question)
     years = grab(r"issued for (\d+) years", p.question)
+    bill = grab(r"dated (\d+) days? before", p.question)
     minimum = grab(r"at least (\d+) months", p.question)
-    expires_in = years * 12 - age
-    assert p.answer == ("acceptable" if expires_in >= minimum else "not acceptable")
+    window = grab(r"within the last (\d+) days", p.question)
+    id_ok = years * 12 - age >= minimum
+    bill_ok = bill <= window
+    names = {(True, True): "both acceptable", (False, True): "identity document not acceptable",
+             (True, False): "proof of address not acceptable", (False, False): "neither acceptable"}
+    assert p.answer == names[(id_ok, bill_ok)]
 
 
 @pytest.mark.parametrize("seed", [2, 9, 72, 501])

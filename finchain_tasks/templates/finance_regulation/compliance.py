@@ -1,8 +1,9 @@
-"""Compliance fines and risk scoring: tiered fines, delay escalation, RPN scores, composite ratings.
+"""Compliance fines and risk scoring: tiered fines, the FCA penalty steps, delay escalation, composite ratings.
 
 Per-day penalties follow the Bank Secrecy Act's civil penalty rule that each day a violation continues
-is a separate violation (31 U.S.C. 5321(a)(1)); risk priority numbers follow FMEA (IEC 60812:2018);
-composite ratings follow the 1–5 scale of the FFIEC Uniform Financial Institutions Rating System.
+is a separate violation (31 U.S.C. 5321(a)(1)); revenue-based penalties follow the FCA's five-step
+penalty framework (DEPP 6.5A); composite ratings follow the 1–5 scale of the FFIEC Uniform Financial
+Institutions Rating System.
 """
 
 from finchain_tasks.engine import Builder, template
@@ -29,24 +30,22 @@ def tiered_violation_fine(b: Builder) -> None:
 
 
 @template("easy")
-def risk_priority_reduction(b: Builder) -> None:
-    """Risk priority number before and after a detection control (FMEA, IEC 60812:2018)."""
+def fca_penalty_steps(b: Builder) -> None:
+    """Financial penalty from relevant revenue, seriousness level and settlement discount (FCA DEPP 6.5A)."""
     b.company("firm")
-    b.integer("likelihood", 3, 10)
-    b.integer("impact", 3, 10)
-    b.integer("detect_before", 5, 10)
-    b.derive("detect_after", b.rng.randint(1, b.values["detect_before"] - 2))
-    b.require(b.values["detect_before"] != 2 * b.values["detect_after"], "the fall differs from the new RPN")
+    b.money("revenue", 2_000_000, 400_000_000, step=10_000, unit="£")
+    b.choice("level", {"level 2": 5, "level 3": 10, "level 4": 15, "level 5": 20})
+    b.percent("aggravation", 5, 40, decimals=0)
     b.ask(
-        "{firm}'s compliance team scores the risk that sanctions screening misses a listed name with a "
-        "risk priority number, RPN = likelihood × impact × detectability, each rated 1–10 (a higher "
-        "detectability score means the failure is harder to detect). The scores are likelihood "
-        "{likelihood}, impact {impact} and detectability {detect_before}. A new automated name-matching "
-        "control improves the detectability score to {detect_after}. By how many points does the RPN fall?"
+        "The UK Financial Conduct Authority fines {firm} for a breach that generated relevant revenue of "
+        "{revenue}. Under the FCA's five-step framework (DEPP 6.5A) the breach is judged seriousness "
+        "{level}, so step 2 takes {level_pct}% of relevant revenue; step 3 raises that figure by "
+        "{aggravation} for aggravating factors; the firm settles early and receives the 30% settlement "
+        "discount at step 5. What is the final penalty?".replace("{level_pct}", str(b.values["level"]))
     )
-    b.step("rpn_before", "RPN before the control", "likelihood * impact * detect_before")
-    b.step("rpn_after", "RPN after the control", "likelihood * impact * detect_after")
-    b.step("reduction", "Fall in the RPN", "rpn_before - rpn_after")
+    b.step("step2", "Step 2 figure: seriousness percentage × relevant revenue", "revenue * level / 100", unit="£")
+    b.step("step3", "After the aggravation uplift", "step2 * (1 + aggravation / 100)", unit="£")
+    b.step("penalty", "After the 30% settlement discount", "step3 * (1 - 30 / 100)", unit="£")
 
 
 @template("intermediate")
@@ -98,20 +97,20 @@ def composite_compliance_rating(b: Builder) -> None:
     (1 best, 5 worst); the weights are the firm's stated methodology.
     """
     band = b.pick(RATINGS)
-    centre = {"strong": 1.6, "satisfactory": 2.5, "weak": 3.4}[band]
+    centre = {"strong": 1.5, "satisfactory": 2.5, "weak": 3.5}[band]
     b.company("firm")
     weights = b.pick([(35, 25, 25, 15), (30, 30, 20, 20), (40, 20, 20, 20), (25, 25, 30, 20), (30, 25, 25, 20)])
     names = ("governance", "aml", "sanctions", "reporting")
     for name, w in zip(names, weights, strict=True):
         b.derive(f"w_{name}", w, unit="%", decimals=0)
     for name in names:
-        b.derive(f"s_{name}", min(5, max(1, round(b.rng.gauss(centre, 0.9)))))
+        b.derive(f"s_{name}", min(5.0, max(1.0, round(b.rng.gauss(centre, 0.9), 1))), decimals=1)
     v = b.values
     composite = sum(v[f"w_{n}"] * v[f"s_{n}"] for n in names) / 100
     got = "strong" if composite < 2 else ("satisfactory" if composite < 3 else "weak")
     b.require(got == band, "the band drawn is the band the scores give")
     b.ask(
-        "An internal review of {firm} rates four compliance areas on a 1–5 scale (1 = best): governance "
+        "An internal review of {firm} rates four compliance areas on a 1–5 scale to one decimal (1 = best): governance "
         "and oversight {s_governance}, AML controls {s_aml}, sanctions screening {s_sanctions} and "
         "regulatory reporting {s_reporting}. The methodology weights them {w_governance}, {w_aml}, "
         "{w_sanctions} and {w_reporting} respectively and rates the firm 'strong' if the weighted "

@@ -37,27 +37,36 @@ def weighted_risk_score(b: Builder) -> None:
 
 @template("easy")
 def document_validity(b: Builder) -> None:
-    """Remaining validity of an identity document against a minimum (FATF R.10, reliable ID documents)."""
-    valid = b.pick([True, False])
+    """Identity and proof-of-address documents against validity rules (FATF R.10, reliable documents)."""
+    outcome = b.pick(["both acceptable", "identity document not acceptable", "proof of address not acceptable",
+                      "neither acceptable"])
+    id_ok = outcome in ("both acceptable", "proof of address not acceptable")
+    address_ok = outcome in ("both acceptable", "identity document not acceptable")
     b.person("person")
     b.choice("document", {"passport": 10, "national identity card": 10, "driver's license": 8,
                           "residence permit": 5})
     b.integer("minimum", 3, 6, unit="months")
     total = 12 * b.values["document"]
-    left = b.rng.randint(b.values["minimum"], min(b.values["minimum"] + 60, total - 6)) if valid else \
-        b.rng.randint(-24, b.values["minimum"] - 1)
+    left = b.rng.randint(b.values["minimum"], total - 6) if id_ok else b.rng.randint(-24, b.values["minimum"] - 1)
     b.require(abs(left) > 1, "the document is not within a month of expiry")
     b.derive("age", total - left, unit="months")
+    b.integer("window", 60, 120, unit="days")
+    b.derive("bill_age", b.rng.randint(5, b.values["window"]) if address_ok else
+             b.rng.randint(b.values["window"] + 1, 365), unit="days")
     b.ask(
-        "{person} opens an account and presents a {document} issued {age} ago. Documents of this type "
-        "are issued for {document_years} years. The bank accepts an identity document only if at least "
-        "{minimum} of validity remain on the day of onboarding. Is the document acceptable (answer "
-        "'acceptable' or 'not acceptable')?".replace("{document_years}", str(b.values["document"]))
+        "{person} opens an account with a {document} issued {age} ago (documents of this type are issued for "
+        "{document_years} years) and a utility bill dated {bill_age} before the onboarding day as proof of "
+        "address. The bank accepts an identity document only if at least {minimum} of validity remain, and a "
+        "proof of address only if it is dated within the last {window}. Which documents are acceptable "
+        "(answer 'both acceptable', 'identity document not acceptable', 'proof of address not acceptable' or "
+        "'neither acceptable')?".replace("{document_years}", str(b.values["document"]))
     )
-    b.step("validity", "Validity of the document in months", "document * 12", unit="months")
+    b.step("validity", "Validity of the identity document in months", "document * 12", unit="months")
     b.step("remaining", "Months of validity remaining", "validity - age", unit="months")
-    b.step("decision", "Comparison with the minimum remaining validity",
-           "'acceptable' if remaining >= minimum else 'not acceptable'")
+    b.step("decision", "Both documents against their rules",
+           "('both acceptable' if bill_age <= window else 'proof of address not acceptable') "
+           "if remaining >= minimum else "
+           "('identity document not acceptable' if bill_age <= window else 'neither acceptable')")
 
 
 @template("intermediate")

@@ -83,7 +83,7 @@ def diversification_benefit(b: Builder) -> None:
     b.step("benefit", "Diversification benefit", "average - vol", unit="pp")
 
 
-@template("advanced")
+@template("advanced", floor=10_000)
 def portfolio_expected_shortfall(b: Builder) -> None:
     """One-day expected shortfall of a two-asset portfolio under normality (McNeil et al., s.2.3).
 
