@@ -117,10 +117,10 @@ def npv_price_elasticity(b: Builder) -> None:
     b.require(v["units"] >= 1_000, "a realistic volume")
     b.ask(
         "{firm} is evaluating a project that lasts {years} and costs {investment} today, depreciated "
-        "straight-line to zero. It expects to sell {units} a year at {price} each, with variable cost of {variable} a unit and "
-        "fixed costs of {fixed} a year; the tax rate is {tax} and the discount rate is {rate}, with cash flows "
-        "at year end. What is the elasticity of NPV with respect to price (the percentage change in NPV for "
-        "a 1% rise in price)?"
+        "straight-line to zero. It expects to sell {units} a year at {price} each, with variable cost of "
+        "{variable} a unit and fixed costs of {fixed} a year; the tax rate is {tax} and the discount rate is "
+        "{rate}, with cash flows at year end. What is the elasticity of NPV with respect to price (the "
+        "percentage change in NPV for a 1% rise in price)?"
     )
     b.step("factor", "Annuity factor", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
     b.step("shield", "Depreciation tax shield per year", "tax / 100 * investment / years", unit="$")
