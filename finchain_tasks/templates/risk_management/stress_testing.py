@@ -85,7 +85,7 @@ def eve_rate_shock(b: Builder) -> None:
     b.number("dur_liabilities", 0.5, 2.5, decimals=2)
     b.require(b.values["dur_liabilities"] != 1, "no '1.00 years'")
     b.percent("market_yield", 2.5, 6, decimals=2)
-    b.choice("shock", {"200 basis points": 2.0, "150 basis points": 1.5, "250 basis points": 2.5})
+    b.choice("shock", {"200 basis points": 200, "150 basis points": 150, "250 basis points": 250})
     b.derive("tier1", 10_000_000 * round(b.values["assets"] * b.rng.uniform(0.06, 0.09) / 10_000_000), unit="$")
     b.ask(
         "{bank} has assets of {assets} with a duration of {dur_assets} years and liabilities of {liabilities} "
@@ -93,10 +93,10 @@ def eve_rate_shock(b: Builder) -> None:
         "{shock}. Using the duration approximation ΔE = −(D_A × A − D_L × L) × Δy ÷ (1 + y), what is the change "
         "in the economic value of equity as a percentage of the bank's Tier 1 capital of {tier1}?"
     )
-    b.step("asset_change", "Change in asset value", "-dur_assets * assets * shock / 100 / (1 + market_yield / 100)",
+    b.step("asset_change", "Change in asset value", "-dur_assets * assets * shock / 10000 / (1 + market_yield / 100)",
            unit="$")
     b.step("liability_change", "Change in liability value",
-           "-dur_liabilities * liabilities * shock / 100 / (1 + market_yield / 100)", unit="$")
+           "-dur_liabilities * liabilities * shock / 10000 / (1 + market_yield / 100)", unit="$")
     b.step("equity_change", "Change in economic value of equity", "asset_change - liability_change", unit="$")
     b.step("share", "Change as a percentage of Tier 1 capital", "equity_change / tier1 * 100", unit="%")
 
