@@ -45,7 +45,7 @@ def historical_var(b: Builder) -> None:
         "simulation, the one-day 90% VaR is the loss at the second-worst return (10% of 20 observations lie "
         "at or below it). What is the ten-day 90% VaR, scaling by √10?"
     )
-    b.step("one_day", "One-day VaR: value × loss at the second-worst return", f"value * (-r{second}) / 100",
+    b.step("one_day", "One-day VaR: value × loss at the second-worst return", f"-value * r{second} / 100",
            unit="$")
     b.step("ten_day", "Ten-day VaR: one-day VaR × √10", "one_day * sqrt(10)", unit="$")
 
