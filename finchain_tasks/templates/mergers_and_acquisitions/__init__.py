@@ -1,0 +1,1 @@
+"""Mergers and acquisitions: deal structure, due diligence, integration, synergies and valuation."""

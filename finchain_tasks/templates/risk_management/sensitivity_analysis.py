@@ -1,0 +1,131 @@
+"""Sensitivity analysis: break-even volume, operating leverage, one-way NPV sensitivity, break-even cash
+flow with a margin of safety, and the price elasticity of NPV.
+
+Sources: Brealey, Myers and Allen, Principles of Corporate Finance (13th ed.), ch. 10 (sensitivity
+analysis, accounting and NPV break-even); Horngren, Datar and Rajan, Cost Accounting (15th ed.), ch. 3
+(cost-volume-profit analysis, degree of operating leverage).
+"""
+
+from finchain_tasks.engine import Builder, template
+
+
+def _annuity(rate: float, years: int) -> float:
+    return (1 - (1 + rate / 100) ** -years) / (rate / 100)
+
+
+@template("easy")
+def break_even_volume(b: Builder) -> None:
+    """Units needed to cover fixed costs (Horngren et al., ch. 3)."""
+    b.company("firm")
+    b.money("price", 12, 900, step=0.5)
+    b.derive("variable", round(b.values["price"] * b.rng.uniform(0.35, 0.8), 2), unit="$")
+    b.money("fixed", 100_000, 20_000_000, step=10_000)
+    b.ask(
+        "{firm} sells a product for {price} a unit; variable cost is {variable} a unit and annual fixed costs "
+        "are {fixed}. How many units must it sell in a year to break even (operating profit of zero)?"
+    )
+    b.step("margin", "Contribution margin per unit", "price - variable", unit="$")
+    b.step("units", "Break-even volume: fixed costs ÷ contribution margin", "fixed / margin", unit="units")
+
+
+@template("easy")
+def profit_response_to_volume(b: Builder) -> None:
+    """Percentage change in operating profit for a change in volume (Horngren et al., ch. 3)."""
+    b.company("firm")
+    b.integer("units", 20_000, 900_000, unit="units")
+    b.money("price", 10, 400, step=0.5)
+    b.derive("variable", round(b.values["price"] * b.rng.uniform(0.35, 0.7), 2), unit="$")
+    v = b.values
+    b.derive("fixed", 1_000 * round(v["units"] * (v["price"] - v["variable"]) * b.rng.uniform(0.3, 0.75) / 1_000),
+             unit="$")
+    b.percent("drop", 5, 25, decimals=0)
+    b.ask(
+        "{firm} expects to sell {units} at {price} each, with variable cost of {variable} a unit and fixed "
+        "costs of {fixed}. If volume turns out {drop} lower than expected, by what percentage does operating "
+        "profit fall?"
+    )
+    b.step("profit", "Expected operating profit", "units * (price - variable) - fixed", unit="$")
+    b.step("lost", "Contribution lost with the lower volume", "units * drop / 100 * (price - variable)", unit="$")
+    b.step("fall", "Fall in operating profit (%)", "lost / profit * 100", unit="%")
+
+
+@template("intermediate")
+def npv_one_way_sensitivity(b: Builder) -> None:
+    """Change in NPV when the annual cash flow is lower than planned (Brealey et al., ch. 10)."""
+    b.company("firm")
+    b.money("investment", 1_000_000, 200_000_000, step=50_000)
+    b.integer("years", 4, 12, unit="years")
+    b.percent("rate", 6, 14, decimals=1)
+    fair = b.values["investment"] / _annuity(b.values["rate"], b.values["years"])
+    b.derive("cash_flow", 1_000 * round(fair * b.rng.uniform(1.15, 1.7) / 1_000), unit="$")
+    b.percent("shortfall", 5, 20, decimals=0)
+    v = b.values
+    low = v["cash_flow"] * (1 - v["shortfall"] / 100) * _annuity(v["rate"], v["years"]) - v["investment"]
+    b.require(abs(low) > 0.02 * v["investment"], "the lower NPV is not a near-zero difference")
+    b.ask(
+        "{firm}'s project costs {investment} today and is expected to generate {cash_flow} at the end of each "
+        "of the next {years}; the discount rate is {rate}. By what percentage does the NPV fall if the annual "
+        "cash flow comes in {shortfall} below plan, all else unchanged?"
+    )
+    b.step("factor", "Annuity factor", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
+    b.step("npv", "Planned NPV", "cash_flow * factor - investment", unit="$")
+    b.step("npv_low", "NPV with the lower cash flow", "cash_flow * (1 - shortfall / 100) * factor - investment",
+           unit="$")
+    b.step("fall", "Fall in NPV (%)", "(npv - npv_low) / npv * 100", unit="%")
+
+
+@template("intermediate")
+def break_even_cash_flow(b: Builder) -> None:
+    """NPV break-even annual cash flow and the margin of safety (Brealey et al., ch. 10)."""
+    b.company("firm")
+    b.money("investment", 1_000_000, 200_000_000, step=50_000)
+    b.integer("years", 4, 15, unit="years")
+    b.percent("rate", 6, 14, decimals=1)
+    fair = b.values["investment"] / _annuity(b.values["rate"], b.values["years"])
+    b.derive("cash_flow", 1_000 * round(fair * b.rng.uniform(1.08, 1.8) / 1_000), unit="$")
+    b.ask(
+        "{firm} can invest {investment} today in equipment expected to bring in {cash_flow} at the end of each "
+        "of the next {years}, with a cost of capital of {rate}. By what percentage could the annual cash flow "
+        "fall below the forecast before the NPV turns negative (the margin of safety)?"
+    )
+    b.step("factor", "Annuity factor", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
+    b.step("break_even", "Break-even annual cash flow: investment ÷ annuity factor", "investment / factor", unit="$")
+    b.step("safety", "Margin of safety (%)", "(cash_flow - break_even) / cash_flow * 100", unit="%")
+
+
+@template("advanced")
+def npv_price_elasticity(b: Builder) -> None:
+    """Elasticity of NPV to the selling price in a taxed project with straight-line depreciation.
+
+    Brealey et al., ch. 6 and 10: cash flow = (revenue − variable − fixed costs)(1 − t) + t × depreciation;
+    the elasticity is the percentage change in NPV for a 1% change in price, all else fixed.
+    """
+    b.company("firm")
+    b.money("investment", 2_000_000, 100_000_000, step=50_000)
+    b.integer("years", 4, 10, unit="years")
+    b.percent("rate", 7, 13, decimals=1)
+    b.percent("tax", 21, 30, decimals=0)
+    b.money("price", 20, 500, step=0.5)
+    b.derive("variable", round(b.values["price"] * b.rng.uniform(0.4, 0.7), 2), unit="$")
+    v = b.values
+    factor = _annuity(v["rate"], v["years"])
+    needed = v["investment"] / factor * b.rng.uniform(1.25, 1.8)
+    b.derive("fixed", 1_000 * round(needed * b.rng.uniform(0.3, 0.8) / 1_000), unit="$")
+    shield = v["tax"] / 100 * v["investment"] / v["years"]
+    units = ((needed - shield) / (1 - v["tax"] / 100) + v["fixed"]) / (v["price"] - v["variable"])
+    b.derive("units", 100 * round(units / 100), unit="units")
+    b.require(v["units"] >= 1_000, "a realistic volume")
+    b.ask(
+        "{firm} is evaluating a project that lasts {years} and costs {investment} today, depreciated "
+        "straight-line to zero. It expects to sell {units} a year at {price} each, with variable cost of "
+        "{variable} a unit and fixed costs of {fixed} a year; the tax rate is {tax} and the discount rate is "
+        "{rate}, with cash flows at year end. What is the elasticity of NPV with respect to price (the "
+        "percentage change in NPV for a 1% rise in price)?"
+    )
+    b.step("factor", "Annuity factor", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
+    b.step("shield", "Depreciation tax shield per year", "tax / 100 * investment / years", unit="$")
+    b.step("cash_flow", "Annual after-tax cash flow",
+           "(units * (price - variable) - fixed) * (1 - tax / 100) + shield", unit="$")
+    b.step("npv", "NPV", "cash_flow * factor - investment", unit="$")
+    b.step("delta", "Rise in NPV from a 1% price rise", "units * price / 100 * (1 - tax / 100) * factor", unit="$")
+    b.step("elasticity", "Elasticity: % change in NPV per 1% change in price", "delta / npv * 100")

@@ -1,0 +1,135 @@
+"""Stress testing: shocked balance sheets, liquidity survival, the LCR under run-off rates, the economic
+value of equity under a rate shock, and capital over a three-year adverse scenario.
+
+Sources: Basel III LCR (BCBS 238, 2013), paras 49–54 (HQLA haircuts), 73–111 (run-off rates);
+Interest rate risk in the banking book (BCBS 368, 2016) and Saunders and Cornett, Financial Institutions
+Management (9th ed.), ch. 9 (duration gap: ΔE = −(D_A·A − D_L·L)·Δy/(1 + y)); Federal Reserve, Dodd-Frank
+Act Stress Test Methodology (2023): projected capital = starting capital + after-tax net income −
+distributions, ratio on projected RWA.
+"""
+
+from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.risk_management import BANKS
+
+
+@template("easy")
+def market_shock_loss(b: Builder) -> None:
+    """Loss on an equity and bond book under a prescribed shock, as a share of capital."""
+    b.choice("bank", BANKS)
+    b.money("equities", 100_000_000, 5_000_000_000, step=1_000_000)
+    b.derive("bonds", 1_000_000 * round(b.values["equities"] * b.rng.uniform(1.5, 6) / 1_000_000), unit="$")
+    b.percent("equity_shock", 15, 45, decimals=0)
+    b.percent("bond_shock", 2, 12, decimals=1)
+    b.derive("capital", 1_000_000 * round((b.values["equities"] + b.values["bonds"]) * b.rng.uniform(0.12, 0.3)
+                                          / 1_000_000), unit="$")
+    b.ask(
+        "{bank}'s trading book holds {equities} of equities and {bonds} of corporate bonds. The supervisor's "
+        "stress scenario marks equities down {equity_shock} and bonds down {bond_shock}. What loss does the "
+        "scenario cause, as a percentage of the bank's {capital} of capital?"
+    )
+    b.step("equity_loss", "Loss on equities", "equities * equity_shock / 100", unit="$")
+    b.step("bond_loss", "Loss on bonds", "bonds * bond_shock / 100", unit="$")
+    b.step("share", "Total loss as a percentage of capital", "(equity_loss + bond_loss) / capital * 100", unit="%")
+
+
+@template("easy")
+def liquidity_survival_days(b: Builder) -> None:
+    """Days a liquidity buffer lasts against a stressed net outflow (survival horizon)."""
+    b.choice("bank", BANKS)
+    b.money("buffer", 500_000_000, 40_000_000_000, step=10_000_000)
+    b.derive("outflow", 100_000 * round(b.values["buffer"] * b.rng.uniform(0.015, 0.08) / 100_000), unit="$")
+    b.derive("inflow", 100_000 * round(b.values["outflow"] * b.rng.uniform(0.1, 0.6) / 100_000), unit="$")
+    b.ask(
+        "In a severe funding stress, {bank} expects cash outflows of {outflow} a day and inflows of {inflow} a "
+        "day. Its buffer of unencumbered liquid assets is {buffer}. For how many days can it meet the net "
+        "outflows from the buffer alone?"
+    )
+    b.step("net", "Net daily outflow", "outflow - inflow", unit="$")
+    b.step("days", "Survival horizon: buffer ÷ net daily outflow", "buffer / net", unit="days")
+
+
+@template("intermediate")
+def stressed_lcr(b: Builder) -> None:
+    """Liquidity coverage ratio with a Level 2A haircut and regulatory run-off rates (BCBS 238)."""
+    b.choice("bank", BANKS)
+    b.money("stable", 2_000_000_000, 60_000_000_000, step=10_000_000)
+    s = b.values["stable"]
+    b.derive("less_stable", 10_000_000 * round(s * b.rng.uniform(0.3, 0.9) / 10_000_000), unit="$")
+    b.derive("wholesale", 10_000_000 * round(s * b.rng.uniform(0.2, 0.6) / 10_000_000), unit="$")
+    b.derive("inflows", 10_000_000 * round(s * b.rng.uniform(0.02, 0.06) / 10_000_000), unit="$")
+    outflows = 0.05 * s + 0.10 * b.values["less_stable"] + 0.40 * b.values["wholesale"] - b.values["inflows"]
+    b.derive("level1", 10_000_000 * round(outflows * b.rng.uniform(0.6, 1.1) / 10_000_000), unit="$")
+    b.derive("level2a", 10_000_000 * round(outflows * b.rng.uniform(0.1, 0.35) / 10_000_000), unit="$")
+    b.ask(
+        "{bank} holds Level 1 assets of {level1} and Level 2A assets of {level2a} (15% haircut). Its funding "
+        "includes stable retail deposits of {stable} (5% run-off), less stable retail deposits of "
+        "{less_stable} (10% run-off) and non-operational unsecured wholesale funding of {wholesale} (40% "
+        "run-off). Contractual inflows over the next 30 days are {inflows} (below the 75% cap). What is its "
+        "liquidity coverage ratio?"
+    )
+    b.step("hqla", "High-quality liquid assets after the haircut", "level1 + level2a * (1 - 15 / 100)", unit="$")
+    b.step("outflows", "Stressed outflows",
+           "stable * 5 / 100 + less_stable * 10 / 100 + wholesale * 40 / 100", unit="$")
+    b.step("net", "Net cash outflows: outflows − inflows", "outflows - inflows", unit="$")
+    b.step("lcr", "LCR: HQLA ÷ net cash outflows (%)", "hqla / net * 100", unit="%")
+
+
+@template("intermediate", floor=0.5)
+def eve_rate_shock(b: Builder) -> None:
+    """Change in economic value of equity under a parallel rate shock, by duration gap (Saunders and Cornett, ch. 9)."""
+    b.choice("bank", BANKS)
+    b.money("assets", 5_000_000_000, 200_000_000_000, step=100_000_000)
+    b.derive("liabilities", 100_000_000 * round(b.values["assets"] * b.rng.uniform(0.88, 0.94) / 100_000_000),
+             unit="$")
+    b.number("dur_assets", 2.5, 7, decimals=2)
+    b.number("dur_liabilities", 0.5, 2.5, decimals=2)
+    b.require(b.values["dur_liabilities"] != 1, "no '1.00 years'")
+    b.percent("market_yield", 2.5, 6, decimals=2)
+    b.choice("shock", {"200 basis points": 200, "150 basis points": 150, "250 basis points": 250})
+    b.derive("tier1", 10_000_000 * round(b.values["assets"] * b.rng.uniform(0.06, 0.09) / 10_000_000), unit="$")
+    b.ask(
+        "{bank} has assets of {assets} with a duration of {dur_assets} years and liabilities of {liabilities} "
+        "with a duration of {dur_liabilities} years. Market yields are {market_yield}. Rates rise in parallel by "
+        "{shock}. Using the duration approximation ΔE = −(D_A × A − D_L × L) × Δy ÷ (1 + y), what is the change "
+        "in the economic value of equity as a percentage of the bank's Tier 1 capital of {tier1}?"
+    )
+    b.step("asset_change", "Change in asset value", "-dur_assets * assets * shock / 10000 / (1 + market_yield / 100)",
+           unit="$")
+    b.step("liability_change", "Change in liability value",
+           "-dur_liabilities * liabilities * shock / 10000 / (1 + market_yield / 100)", unit="$")
+    b.step("equity_change", "Change in economic value of equity", "asset_change - liability_change", unit="$")
+    b.step("share", "Change as a percentage of Tier 1 capital", "equity_change / tier1 * 100", unit="%")
+
+
+@template("advanced")
+def three_year_capital_projection(b: Builder) -> None:
+    """CET1 ratio at the end of a three-year adverse scenario (Federal Reserve DFAST methodology, 2023).
+
+    Each year: net income = (pre-provision net revenue − credit losses) × (1 − tax); CET1 rolls forward
+    with net income and no distributions; the ratio is on year-3 RWA.
+    """
+    b.choice("bank", BANKS)
+    b.money("rwa", 20_000_000_000, 600_000_000_000, step=100_000_000)
+    r = b.values["rwa"]
+    b.derive("cet1", 10_000_000 * round(r * b.rng.uniform(0.11, 0.14) / 10_000_000), unit="$")
+    b.derive("ppnr", 10_000_000 * round(r * b.rng.uniform(0.008, 0.015) / 10_000_000), unit="$")
+    b.derive("loans", 100_000_000 * round(r * b.rng.uniform(0.7, 1.0) / 100_000_000), unit="$")
+    b.percent("loss1", 1.5, 3.5, decimals=1)
+    b.percent("loss2", 2, 4.5, decimals=1)
+    b.percent("loss3", 0.8, 2, decimals=1)
+    b.percent("tax", 21, 25, decimals=0)
+    b.percent("rwa_growth", 2, 8, decimals=1)
+    b.ask(
+        "{bank} enters a three-year supervisory adverse scenario with CET1 capital of {cet1} and risk-weighted "
+        "assets of {rwa}. Pre-provision net revenue is {ppnr} in each year. Credit losses on its {loans} loan "
+        "book are {loss1}, {loss2} and {loss3} of the book in years 1, 2 and 3 (the book stays the same size). "
+        "Taxes are {tax} of pre-tax income (negative pre-tax income earns a tax benefit at the same rate), "
+        "dividends and buybacks are suspended, and RWA grow by {rwa_growth} over the three years in total. "
+        "What is the CET1 ratio at the end of year 3?"
+    )
+    b.step("ni1", "Year 1 net income", "(ppnr - loans * loss1 / 100) * (1 - tax / 100)", unit="$")
+    b.step("ni2", "Year 2 net income", "(ppnr - loans * loss2 / 100) * (1 - tax / 100)", unit="$")
+    b.step("ni3", "Year 3 net income", "(ppnr - loans * loss3 / 100) * (1 - tax / 100)", unit="$")
+    b.step("cet1_end", "CET1 at the end of year 3", "cet1 + ni1 + ni2 + ni3", unit="$")
+    b.step("rwa_end", "RWA at the end of year 3", "rwa * (1 + rwa_growth / 100)", unit="$")
+    b.step("ratio", "CET1 ratio at the end of year 3 (%)", "cet1_end / rwa_end * 100", unit="%")

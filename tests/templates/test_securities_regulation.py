@@ -1,0 +1,67 @@
+"""Hand checks for the securities-regulation templates, recomputed from the question text."""
+
+import re
+
+import pytest
+
+from finchain_tasks.engine import get
+
+T = "finance_regulation/securities_regulation/"
+
+
+def money(text: str) -> list[float]:
+    return [float(m.replace(",", "")) for m in re.findall(r"\$([\d,]+(?:\.\d+)?)", text)]
+
+
+def count(pattern: str, text: str) -> int:
+    return int(re.search(pattern, text).group(1).replace(",", ""))
+
+
+@pytest.mark.parametrize("seed", [0, 3, 33, 303])
+def test_beneficial_ownership_filing(seed):
+    p = get(T + "beneficial_ownership_filing").generate(seed)
+    held = count(r"bought ([\d,]+) shares", p.question)
+    outstanding = count(r"has ([\d,]+) shares outstanding", p.question)
+    assert p.answer == ("file Schedule 13D" if held * 20 > outstanding else "no filing")  # held/outstanding > 1/20
+
+
+@pytest.mark.parametrize("seed", [1, 4, 34, 304])
+def test_insider_trading_penalty(seed):
+    p = get(T + "insider_trading_penalty").generate(seed)
+    shares = count(r"(?:buys|sells) ([\d,]+) shares?", p.question)
+    before, after = money(p.question)
+    benefit = shares * after - shares * before if "buys" in p.question else shares * before - shares * after
+    assert benefit > 0
+    assert p.answer == pytest.approx(benefit + benefit + benefit)
+
+
+@pytest.mark.parametrize("seed", [2, 5, 35, 305])
+def test_rule_144_volume_limit(seed):
+    p = get(T + "rule_144_volume_limit").generate(seed)
+    proposed = count(r"sell ([\d,]+) shares", p.question)
+    outstanding = count(r"has ([\d,]+) shares outstanding", p.question)
+    weeks = [int(w.replace(",", "")) for w in
+             re.search(r"was ([\d,]+), ([\d,]+), ([\d,]+) and ([\d,]+) shares", p.question).groups()]
+    limit = sorted([outstanding * 0.01, sum(weeks) / 4])[-1]
+    assert p.answer == ("within the limit" if proposed <= limit else "exceeds the limit")
+
+
+@pytest.mark.parametrize("seed", [6, 36, 306])
+def test_reg_a_investment_limit(seed):
+    p = get(T + "reg_a_investment_limit").generate(seed)
+    amount, income, net_worth = money(p.question)
+    assert p.answer == ("allowed" if amount * 10 <= sorted([income, net_worth])[-1] else "over the limit")
+
+
+@pytest.mark.parametrize("seed", [7, 37, 307, 3007])
+def test_group_ownership_obligations(seed):
+    p = get(T + "group_ownership_obligations").generate(seed)
+    a = count(r"Fund A holds ([\d,]+) shares", p.question)
+    w = count(r"for another ([\d,]+) shares", p.question)
+    b_ = count(r"fund B holds ([\d,]+) shares", p.question)
+    c = count(r"fund C holds ([\d,]+) shares", p.question)
+    outstanding = count(r"has ([\d,]+) shares outstanding", p.question)
+    pct = (a + w + b_ + c) / (outstanding + w) * 100
+    assert p.steps[3].value == pytest.approx(pct)
+    expected = [(5, "no filing"), (10, "Schedule 13D only"), (100, "Schedule 13D and Section 16 reports")]
+    assert p.answer == next(name for upper, name in expected if pct <= upper)
