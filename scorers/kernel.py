@@ -7,10 +7,13 @@ predicted j). Two objectives:
 * ``MAX_SUM`` (paper): maximise the sum of A over paired cells; skips cost nothing.
 * ``MIN_COST`` (reference script): minimise (1 - A) per pair plus ``gap`` per skip.
 
-Ties prefer skipping over pairing (so a pair is taken only when it strictly improves the path:
-under MIN_COST with gap 0.25, a pair with A <= 0.5 is never taken), and skipping gold over
-skipping predicted. :func:`align_python` is the same recurrence in plain Python: the baseline for
-the benchmark and the oracle for the tests.
+Ties between skipping gold and skipping predicted prefer skipping gold. Ties between pairing and
+skipping follow ``pair_ties``: False (the paper profile) takes a pair only when it strictly improves
+the path (under MIN_COST with gap 0.25 a pair with A <= 0.5 is never taken); True (the reference
+profile) pairs on an exact tie, as the authors' ``np.argmin([pair, skip gold, skip predicted])``
+does (a pair with A = 0.5 is taken). Both give the same optimum; only the path, and so the number of
+moves that MIN_COST divides by, can differ. :func:`align_python` is the same recurrence in plain
+Python: the baseline for the benchmark and the oracle for the tests.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ _PAIRS_PER_THREAD = 4096
 
 
 @njit(cache=True, nogil=True)
-def _align_range(A, n, m, cut, skip, lo, hi, score, moves, pair_i, pair_j, n_pairs):  # noqa: C901 - one loop nest
+def _align_range(A, n, m, cut, skip, pair_ties, lo, hi, score, moves, pair_i, pair_j, n_pairs):  # noqa: C901
     """Align pairs lo..hi-1, maximising sum(A - cut) over pairs minus ``skip`` per gap.
 
     Both objectives are this one form: MAX_SUM is (cut 0, skip 0); MIN_COST is (cut 1, skip gap),
@@ -52,7 +55,7 @@ def _align_range(A, n, m, cut, skip, lo, hi, score, moves, pair_i, pair_j, n_pai
                 if left > best:
                     best = left
                 diag = D[i - 1, j - 1] + (A[b, i - 1, j - 1] - cut)
-                if diag > best:
+                if diag > best or (pair_ties and diag == best):
                     best = diag
                 D[i, j] = best
         score[b] = D[nb, mb]
@@ -62,7 +65,8 @@ def _align_range(A, n, m, cut, skip, lo, hi, score, moves, pair_i, pair_j, n_pai
             if i > 0 and j > 0:
                 up = D[i - 1, j] - skip
                 left = D[i, j - 1] - skip
-                if D[i - 1, j - 1] + (A[b, i - 1, j - 1] - cut) > max(up, left):
+                diag = D[i - 1, j - 1] + (A[b, i - 1, j - 1] - cut)
+                if diag > max(up, left) or (pair_ties and diag == max(up, left)):
                     trail[k, 0] = i - 1
                     trail[k, 1] = j - 1
                     k += 1
@@ -83,13 +87,15 @@ def _align_range(A, n, m, cut, skip, lo, hi, score, moves, pair_i, pair_j, n_pai
             pair_j[b, a] = trail[k - 1 - a, 1]
 
 
-def align_batch(A: np.ndarray, n: np.ndarray, m: np.ndarray, objective: int = MAX_SUM, gap: float = 0.25):
+def align_batch(A: np.ndarray, n: np.ndarray, m: np.ndarray, objective: int = MAX_SUM, gap: float = 0.25,
+                pair_ties: bool = False):
     """Align every pair of a batch.
 
     ``A`` is float64 (batch, n_max, m_max), padded; ``n`` and ``m`` are the true sizes.
     Returns ``(score, moves, pair_i, pair_j, n_pairs)``: the path's total (sum of A under
     MAX_SUM, total cost under MIN_COST), its number of moves, and its paired cells (0-based, in
-    order, padded with -1). Large batches are split across threads (the kernel is ``nogil``).
+    order, padded with -1). ``pair_ties``: see the module docstring. Large batches are split
+    across threads (the kernel is ``nogil``).
     """
     A = np.ascontiguousarray(A, dtype=np.float64)
     if A.ndim != 3:
@@ -108,14 +114,14 @@ def align_batch(A: np.ndarray, n: np.ndarray, m: np.ndarray, objective: int = MA
     bounds = np.linspace(0, batch, workers + 1).astype(np.int64)
     ranges = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
     if workers == 1:
-        _align_range(A, n, m, cut, skip, 0, batch, *outputs)
+        _align_range(A, n, m, cut, skip, bool(pair_ties), 0, batch, *outputs)
     else:  # the kernel releases the GIL, so plain threads run chunks in parallel
         with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(lambda r: _align_range(A, n, m, cut, skip, r[0], r[1], *outputs), ranges))
+            list(pool.map(lambda r: _align_range(A, n, m, cut, skip, bool(pair_ties), r[0], r[1], *outputs), ranges))
     return (-score if objective == MIN_COST else score), moves, pair_i, pair_j, n_pairs
 
 
-def align_python(A, n: int, m: int, objective: int = MAX_SUM, gap: float = 0.25):
+def align_python(A, n: int, m: int, objective: int = MAX_SUM, gap: float = 0.25, pair_ties: bool = False):
     """The same recurrence for one matrix in plain Python: ``(score, moves, pairs)``."""
     step = 0.0 if objective == MAX_SUM else gap
     D = [[0.0] * (m + 1) for _ in range(n + 1)]
@@ -132,7 +138,7 @@ def align_python(A, n: int, m: int, objective: int = MAX_SUM, gap: float = 0.25)
             if better(D[i][j - 1] + step, best):
                 best, move = D[i][j - 1] + step, _LEFT
             diag = D[i - 1][j - 1] + (a if objective == MAX_SUM else 1.0 - a)
-            if better(diag, best):
+            if better(diag, best) or (pair_ties and diag == best):
                 best, move = diag, _DIAG
             D[i][j], back[i][j] = best, move
     pairs, i, j, moves = [], n, m, 0
