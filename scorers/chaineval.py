@@ -17,21 +17,12 @@ import numpy as np
 from scorers.embeddings import Embedder, shared_embedder
 from scorers.gate import answer_correct, step_gate
 from scorers.kernel import MAX_SUM, MIN_COST, align_batch
-from scorers.params import ChainEvalParams, resolve
+from scorers.params import ERROR_BUCKETS, METRIC_KEYS, ChainEvalParams, resolve
 from scorers.records import GoldSolution, GoldStep
 from scorers.steps import ParsedOutput, parse_output
 
-METRIC_KEYS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok",
-               "no_error", "err_1", "err_2", "err_3", "err_4plus")
-"""The per-sample numbers every host aggregates (mean and stderr), under the same short keys in
-Inspect and lm-eval so that one model's results compare key by key and fit an 80-column terminal.
-``first_error_step`` is a position, not a quantity, so it is reported as a distribution: the share
-of outputs where no step broke (``no_error``) and the share whose first broken gold step is 1, 2, 3,
-or 4 and later; the six shares sum to 1."""
 NUMERIC_FIELDS = METRIC_KEYS
 """Older name of :data:`METRIC_KEYS`."""
-ERROR_BUCKETS = 4
-"""First-error positions 1..3 get a key each; 4 and later share ``err_4plus``."""
 CHUNK = 512
 DIGITS = 6
 """Per-sample numbers are written rounded to this many decimals: the similarity comes from float32

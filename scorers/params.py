@@ -12,6 +12,16 @@ from dataclasses import asdict, dataclass, fields, replace
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
+METRIC_KEYS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok",
+               "no_error", "err_1", "err_2", "err_3", "err_4plus")
+"""The per-sample numbers every host aggregates (mean and stderr), under the same short keys in
+Inspect and lm-eval so that one model's results compare key by key and fit an 80-column terminal.
+``first_error_step`` is a position, not a quantity, so it is reported as a distribution: the share
+of outputs where no step broke (``no_error``) and the share whose first broken gold step is 1, 2, 3,
+or 4 and later; these five shares sum to 1."""
+ERROR_BUCKETS = 4
+"""First-error positions 1..3 get a key each; 4 and later share ``err_4plus``."""
+
 
 @dataclass(frozen=True)
 class ChainEvalParams:
