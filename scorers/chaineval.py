@@ -17,14 +17,17 @@ import numpy as np
 from scorers.embeddings import Embedder, shared_embedder
 from scorers.gate import answer_correct, step_gate
 from scorers.kernel import MAX_SUM, MIN_COST, align_batch
-from scorers.params import ChainEvalParams, resolve
+from scorers.params import ERROR_BUCKETS, METRIC_KEYS, ChainEvalParams, resolve
 from scorers.records import GoldSolution, GoldStep
 from scorers.steps import ParsedOutput, parse_output
 
-NUMERIC_FIELDS = ("chaineval", "fac", "step_precision", "step_recall", "step_f1",
-                  "n_gold_steps", "n_pred_steps", "parse_ok")
-"""Per-sample fields that hosts aggregate (first_error_step is None when nothing broke)."""
+NUMERIC_FIELDS = METRIC_KEYS
+"""Older name of :data:`METRIC_KEYS`."""
 CHUNK = 512
+DIGITS = 6
+"""Per-sample numbers are written rounded to this many decimals: the similarity comes from float32
+embeddings, so digits beyond this are noise (0.799999988 is 0.8), and rounding also turns -0.0 into
+0.0. Alignment detail (similarity, score) keeps 4."""
 
 
 @dataclass
@@ -50,14 +53,30 @@ class ChainEvalResult:
         out.pop("pred_steps")
         return out
 
+    def metrics(self) -> dict[str, float]:
+        """The numbers hosts aggregate, by :data:`METRIC_KEYS` (see there)."""
+        bucket = min(self.first_error_step, ERROR_BUCKETS) if self.first_error_step else 0
+        errors = {"no_error": float(bucket == 0), "err_1": float(bucket == 1), "err_2": float(bucket == 2),
+                  "err_3": float(bucket == 3), "err_4plus": float(bucket == ERROR_BUCKETS)}
+        return {"chaineval": self.chaineval, "fac": self.fac, "step_f1": self.step_f1,
+                "precision": self.step_precision, "recall": self.step_recall, "parse_ok": self.parse_ok, **errors}
+
+
+def clean(value: float, digits: int = DIGITS) -> float:
+    """A plain float64 for output: rounded to ``digits`` decimals, never -0.0."""
+    return round(float(value), digits) + 0.0
+
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
-def embed_text(text: str, mask_numbers: bool) -> str:
-    """The form of a step's text that is embedded: trimmed, without closing punctuation, and
-    with digits masked as '#' when the profile asks for it."""
-    text = text.strip().rstrip(".;,").strip() or text.strip()
+def embed_text(text: str, mask_numbers: bool, strip_punctuation: bool = True) -> str:
+    """The form of a step's text that is embedded: trimmed, without closing punctuation when the
+    profile asks (paper; the reference script embeds it as is), and with digits masked as '#' when
+    the profile asks for it."""
+    text = text.strip()
+    if strip_punctuation:
+        text = text.rstrip(".;,").strip() or text
     return _NUMBER.sub("#", text) if mask_numbers else text
 
 
@@ -86,9 +105,9 @@ def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
 
 
 def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, embedder: Embedder):
-    mask = params.mask_numbers
-    gold_vecs = embedder.encode_cached([embed_text(s.compare_text, mask) for g in golds for s in g.steps])
-    pred_vecs = embedder.encode_cached([embed_text(s.text, mask) for p in parsed for s in p.steps])
+    mask, strip = params.mask_numbers, params.strip_punctuation
+    gold_vecs = embedder.encode_cached([embed_text(s.compare_text, mask, strip) for g in golds for s in g.steps])
+    pred_vecs = embedder.encode_cached([embed_text(s.text, mask, strip) for p in parsed for s in p.steps])
     n = np.array([len(g.steps) for g in golds], dtype=np.int64)
     m = np.array([len(p.steps) for p in parsed], dtype=np.int64)
     A = np.zeros((len(golds), max(int(n.max(initial=0)), 1), max(int(m.max(initial=0)), 1)))
@@ -105,7 +124,8 @@ def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, emb
             A[k, :nk, :mk] = sim * gate
         gi, pi = gi + nk, pi + mk
     objective = MAX_SUM if params.objective == "max_sum" else MIN_COST
-    total, moves, pair_i, pair_j, n_pairs = align_batch(A, n, m, objective, params.gap_penalty)
+    total, moves, pair_i, pair_j, n_pairs = align_batch(A, n, m, objective, params.gap_penalty,
+                                                        pair_ties=params.tie_rule == "pair")
     return [
         _metrics(golds[k], parsed[k], params, A[k], S[k], gates[k], total[k], moves[k],
                  list(zip(pair_i[k, :n_pairs[k]].tolist(), pair_j[k, :n_pairs[k]].tolist())))
@@ -130,23 +150,45 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
     first_error = next((i + 1 for i in range(n) if i not in ok_gold), None)
     fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params)
     alignment = [
-        {"gold": i + 1, "pred": j + 1, "similarity": round(float(S[i, j]), 4), "gate": float(gates[i, j]),
-         "score": round(float(A[i, j]), 4), "matched": bool(A[i, j] >= params.match_threshold)}
+        {"gold": i + 1, "pred": j + 1, "similarity": clean(S[i, j], 4), "gate": clean(gates[i, j]),
+         "score": clean(A[i, j], 4), "matched": bool(A[i, j] >= params.match_threshold)}
         for i, j in pairs
     ]
     return ChainEvalResult(
-        chaineval=float(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=precision,
-        step_recall=recall, step_f1=f1, first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
+        chaineval=clean(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=clean(precision),
+        step_recall=clean(recall), step_f1=clean(f1), first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
         parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
         final_answer=out.final_answer_text, alignment=alignment, pred_steps=[s.text for s in out.steps],
     )
 
 
+_CATEGORICAL_MAX_WORDS = 6
+_BOOLEAN_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+
+
+def categorical_value(text: str) -> str | bool | None:
+    """The categorical value a gold step's text concludes with (``Project to accept: Project A`` ->
+    ``"Project A"``, ``Compliant? = Yes`` -> True), or None when the step states no short conclusion.
+
+    Gold parsed back from text must keep these: without them a wrong categorical step is never
+    caught and a step with no value passes the gate on similarity alone."""
+    cut = max(text.rfind("="), text.rfind(":"))
+    if cut < 0:
+        return None
+    clause = text[cut + 1:].strip().strip("*_`").strip().rstrip(".;,!").strip()
+    words = clause.split()
+    if not words or len(words) > _CATEGORICAL_MAX_WORDS or not any(ch.isalpha() for ch in clause):
+        return None
+    return _BOOLEAN_WORDS.get(clause.casefold(), clause)
+
+
 def gold_from_text(solution: str, problem_id: str = "") -> GoldSolution:
-    """Gold steps recovered from a solution's text (rows that carry only ``solution``)."""
+    """Gold steps recovered from a solution's text (rows that carry only ``solution``): each step's
+    number, else its categorical conclusion (see :func:`categorical_value`)."""
     parsed = parse_output(solution)
     steps = tuple(
-        GoldStep(s.text, s.value.value if s.value else None, s.value.unit if s.value else "", s.text)
+        GoldStep(s.text, s.value.value, s.value.unit, s.text) if s.value
+        else GoldStep(s.text, categorical_value(s.text), "", s.text)
         for s in parsed.steps
     )
     if parsed.final_answer is not None:

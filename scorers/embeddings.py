@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import metadata
 
@@ -24,6 +25,24 @@ def _version(dist: str) -> str | None:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return None
+
+
+@contextmanager
+def _quiet_progress():
+    """No "Loading weights" progress bar from transformers while the encoder loads: scoring output
+    (a host's progress display, ``finchain score``'s table) should not be interleaved with it."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield
+        return
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
 
 
 class Embedder:
@@ -47,7 +66,8 @@ class Embedder:
 
             path = self._packaged_path()
             self._source = path or self.model_name
-            self._model = SentenceTransformer(self._source, device=self.device)
+            with _quiet_progress():
+                self._model = SentenceTransformer(self._source, device=self.device)
         return self._model
 
     def _packaged_path(self) -> str | None:

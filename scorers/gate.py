@@ -2,7 +2,8 @@
 
 A gold step's value decides what counts as agreement: numbers within a relative tolerance (with
 an absolute floor near zero), strings by normalised equality or a bag-of-words cosine (reference
-profile), booleans by the yes/no word a step ends on.
+profile, steps only), booleans by the yes/no word a step ends on. Final answers that are text are
+compared by normalised equality in every profile.
 """
 
 from __future__ import annotations
@@ -69,13 +70,23 @@ def step_gate(gold: Value, gold_unit: str, pred: Number | None, pred_text: str, 
     return 1.0 if numbers_agree(pred, float(gold), gold_unit, params.step_tol, params.abs_floor) else 0.0
 
 
+def answer_equals(gold: str, answer_text: str) -> bool:
+    """A categorical final answer is right when it *is* the gold answer once normalised (the whole
+    answer, or what follows its last '=' or ':'), in every profile: a bag-of-words overlap would let
+    "Project B" pass for "Project A"."""
+    target = normalise(gold)
+    return bool(target) and target in (normalise(answer_text), normalise(final_clause(answer_text)))
+
+
 def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_text: str,
                    params: ChainEvalParams) -> bool:
-    """Final-answer correctness (fac): within ``final_tol`` for numbers, agreement for text."""
-    if gold is None:
+    """Final-answer correctness (fac): within ``final_tol`` for numbers, normalised equality for text."""
+    if gold is None or not answer_text and answer is None:
         return False
-    if isinstance(gold, (str, bool)):
-        return text_agrees(gold, answer_text, params) if answer_text else False
+    if isinstance(gold, bool):
+        return text_agrees(gold, answer_text, params)
+    if isinstance(gold, str):
+        return answer_equals(gold, answer_text)
     if answer is None:
         return False
     return numbers_agree(answer, float(gold), gold_unit, params.final_tol, params.abs_floor)

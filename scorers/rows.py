@@ -6,10 +6,12 @@ text (the reference script's rows), and the model side under one of a few common
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from scorers.chaineval import gold_from_text
 from scorers.records import GoldSolution, GoldStep
+from scorers.steps import segment
 
 OUTPUT_KEYS = ("output", "model_output", "model_generation", "response", "completion", "prediction")
 
@@ -27,8 +29,60 @@ def output_of(row: dict[str, Any]) -> str:
                 return ""
             if not isinstance(value, str):
                 raise RowError(f"field {key!r} must be text, got {type(value).__name__}")
+            if has_lone_surrogate(value):
+                raise RowError(f"field {key!r} is not valid Unicode (lone surrogate)")
             return value
     raise RowError(f"no model output: expected one of {', '.join(OUTPUT_KEYS)}")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """True for text that is not valid Unicode (a lone UTF-16 surrogate such as ``\\ud800``, which
+    JSON escapes can produce): no tokenizer or UTF-8 writer accepts it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def gold_value(value: Any, field: str) -> Any:
+    """A gold value as scoring needs it: a finite number, text, true/false or null. Anything else
+    (a list, an object, an integer too large for a float, ±Infinity, NaN) is a row error: a
+    non-finite gold would make every answer (or none) fall within tolerance."""
+    if value is None or isinstance(value, (bool, str)):
+        if isinstance(value, str) and has_lone_surrogate(value):
+            raise RowError(f"field {field!r} is not valid Unicode (lone surrogate)")
+        return value
+    if isinstance(value, (int, float)):
+        try:
+            number = float(value)
+        except OverflowError:
+            raise RowError(f"field {field!r} is an integer too large for a float") from None
+        if not math.isfinite(number):
+            raise RowError(f"field {field!r} must be a finite number, got {value!r}")
+        return value
+    raise RowError(f"field {field!r} must be a number, text, true/false or null, got {type(value).__name__}")
+
+
+def _gold_step(step: Any, k: int) -> GoldStep:
+    if not isinstance(step, dict):
+        raise RowError("field 'steps' must be a list of objects")
+    texts = [step.get(key) for key in ("description", "unit", "text")]
+    if any(t is not None and not isinstance(t, str) for t in texts):
+        raise RowError(f"step {k}: 'description', 'unit' and 'text' must be text")
+    description, unit, text = (t or "" for t in texts)
+    return GoldStep(description, gold_value(step.get("value"), f"steps[{k}].value"), unit, text or description)
+
+
+def as_rendered(steps: tuple[GoldStep, ...], solution: str) -> tuple[GoldStep, ...]:
+    """The steps with each text as the solution shows it (read by the same parser as a model's
+    output), when the solution has exactly these steps; else unchanged. A row's structured ``text``
+    can differ from its rendered line in closing punctuation, and the reference profile embeds text
+    as it is: without this, a model that copies the gold solution would not score 1 there."""
+    texts, _ = segment(solution)
+    if len(texts) != len(steps):
+        return steps
+    return tuple(GoldStep(s.description, s.value, s.unit, t) for s, t in zip(steps, texts))
 
 
 def gold_of(row: dict[str, Any]) -> GoldSolution:
@@ -36,18 +90,19 @@ def gold_of(row: dict[str, Any]) -> GoldSolution:
     pid = str(row.get("id", ""))
     steps = row.get("steps")
     if isinstance(steps, list) and steps:
-        try:
-            gold_steps = tuple(
-                GoldStep(str(s.get("description", "")), s.get("value"), str(s.get("unit") or ""),
-                         str(s.get("text") or s.get("description", "")))
-                for s in steps
-            )
-        except AttributeError:
-            raise RowError("field 'steps' must be a list of objects") from None
-        answer = row.get("answer", gold_steps[-1].value)
-        return GoldSolution(gold_steps, answer, str(row.get("answer_unit") or gold_steps[-1].unit), pid)
+        gold_steps = tuple(_gold_step(s, k) for k, s in enumerate(steps))
+        answer = gold_value(row.get("answer", gold_steps[-1].value), "answer")
+        unit = row.get("answer_unit")
+        if unit is not None and not isinstance(unit, str):
+            raise RowError("field 'answer_unit' must be text")
+        solution = row.get("solution")
+        if isinstance(solution, str) and not has_lone_surrogate(solution):
+            gold_steps = as_rendered(gold_steps, solution)
+        return GoldSolution(gold_steps, answer, unit or gold_steps[-1].unit, pid)
     solution = row.get("solution")
     if isinstance(solution, str) and solution.strip():
+        if has_lone_surrogate(solution):
+            raise RowError("field 'solution' is not valid Unicode (lone surrogate)")
         gold = gold_from_text(solution, pid)
         if not gold.steps:
             raise RowError("field 'solution' has no steps to score against")

@@ -1,8 +1,15 @@
-"""``finchain score``: ChainEval over a JSONL file of predictions, with a summary table."""
+"""``finchain score``: ChainEval over a JSONL file of predictions, with a summary table.
+
+Every input line gives exactly one output line, in order, carrying the caller's own fields (its
+``id`` and anything else) so scores join back: scored rows add the metrics, rows that cannot be
+scored add ``line`` and ``error``. One bad line (not UTF-8, not JSON, nested too deep, a gold
+value of the wrong type, text that is not valid Unicode) never costs the other rows their scores.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Optional
@@ -14,27 +21,51 @@ from rich.table import Table
 
 import finchain_tasks
 from finchain_tasks.cli.main import app, console, friendly
-from finchain_tasks.generate import write_jsonl
 
 SUMMARY_KEYS = ("chaineval", "fac", "step_f1", "parse_ok")
+BOM = b"\xef\xbb\xbf"
+
+
+class LineError(ValueError):
+    """A line of the input that is not a JSON row; the message names file and line."""
+
+
+def _parse_line(raw: bytes, path: Path, lineno: int) -> Any:
+    """One JSON value from one line, or a :class:`LineError` saying why not (never another error)."""
+    where = f"{path}:{lineno}"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LineError(f"{where}: not UTF-8 (byte {exc.start + 1})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LineError(f"{where}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise LineError(f"{where}: not JSON (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer longer than Python's int conversion limit
+        raise LineError(f"{where}: not JSON ({str(exc).split(';')[0]})") from None
 
 
 def _load_rows(path: Path) -> list[tuple[int, Any]]:
+    """(line number, row or LineError) for every non-blank line; a leading UTF-8 BOM is skipped."""
     if not path.exists():
         raise OSError(f"{path}: no such file")
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if line.strip():
+    rows: list[tuple[int, Any]] = []
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if lineno == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            if raw.strip():
                 try:
-                    rows.append((lineno, json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    rows.append((lineno, RuntimeError(f"not JSON ({exc.msg})")))
+                    rows.append((lineno, _parse_line(raw, path, lineno)))
+                except LineError as exc:
+                    rows.append((lineno, exc))
     return rows
 
 
 def _gold_and_output(row: Any):
-    """(gold, output) for a row, regenerating gold from a FinChain id when the row has none."""
+    """(gold, output, metadata) for a row, regenerating gold from a FinChain id when the row has none."""
     from scorers.rows import RowError, gold_of, output_of
 
     if isinstance(row, Exception):
@@ -46,11 +77,27 @@ def _gold_and_output(row: Any):
         from finchain_tasks.engine import get
 
         parts = row["id"].split("/")
-        if len(parts) != 5 or not parts[4].isdigit():
+        if len(parts) != 5 or not parts[4].isdigit() or len(parts[4]) > 18:
             raise RowError(f"id {row['id']!r} is not finchain/<domain>/<topic>/<template>/<seed>")
         problem = get("/".join(parts[1:4])).generate(int(parts[4]))
-        return problem.gold(), output, problem.metadata()
-    return gold_of(row), output, row
+        return gold_of(problem.to_dict()), output, problem.metadata()
+    return gold_of(row), output, {}
+
+
+def _score_all(good: list[tuple], params, embedder, progress) -> list[Any]:
+    """One batched call; should it fail, row by row, so one row's failure is that row's error."""
+    from scorers.chaineval import score_batch
+
+    try:
+        return score_batch([g[1] for g in good], [g[2] for g in good], params, embedder, progress=progress)
+    except Exception:  # noqa: BLE001 - isolate the row that fails; each failure becomes its error row
+        results: list[Any] = []
+        for item in good:
+            try:
+                results.extend(score_batch([item[1]], [item[2]], params, embedder))
+            except Exception as exc:  # noqa: BLE001
+                results.append(RuntimeError(f"scoring failed: {type(exc).__name__}: {exc}"))
+        return results
 
 
 @app.command()
@@ -62,7 +109,6 @@ def score(
     param: Optional[list[str]] = typer.Option(None, "--param", help="Override a parameter: name=value."),
 ) -> None:
     """Score model outputs with ChainEval; bad rows are reported and kept, never dropped."""
-    from scorers.chaineval import score_batch
     from scorers.embeddings import shared_embedder
     from scorers.params import resolve
     from scorers.rows import RowError
@@ -71,45 +117,89 @@ def score(
     rows, good, out_rows = _load_rows(predictions), [], []
     for lineno, row in rows:
         try:
-            good.append((len(out_rows), *_gold_and_output(row)))
+            gold, text, meta = _gold_and_output(row)
+            good.append((len(out_rows), gold, text, lineno, row, meta))
             out_rows.append(None)
         except (RowError, ValueError) as exc:
-            out_rows.append({"line": lineno, "id": _id(row), "error": str(exc)})
+            out_rows.append(_error_row(lineno, row, str(exc)))
     embedder = shared_embedder(params.embedding_model)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as bar:
         task = bar.add_task("scoring", total=len(good))
-        results = score_batch([g[1] for g in good], [g[2] for g in good], params, embedder,
-                              progress=lambda k: bar.advance(task, k))
+        results = _score_all(good, params, embedder, lambda k: bar.advance(task, k))
     meta = {"profile": params.profile, "params": params.to_dict(), **embedder.info,
             "finchain_tasks_version": finchain_tasks.__version__}
-    for (slot, _, _, row), result in zip(good, results):
-        out_rows[slot] = {"id": row.get("id"), "domain": row.get("domain"), "level": row.get("level"),
-                          **result.scores(), "alignment": result.alignment, "chaineval_meta": meta}
-    write_jsonl(out_rows, output)
+    for (slot, _, _, lineno, row, extra), result in zip(good, results):
+        if isinstance(result, Exception):
+            out_rows[slot] = _error_row(lineno, row, str(result))
+        else:
+            out_rows[slot] = {**row, **{k: v for k, v in extra.items() if k not in row}, **result.scores(),
+                              "alignment": result.alignment, "chaineval_meta": meta}
+    write_rows(out_rows, output)
+    _report(out_rows, output)
+
+
+def _report(out_rows: list[dict], output: Path) -> None:
     _summary([r for r in out_rows if "error" not in r])
     errors = [r for r in out_rows if "error" in r]
     for r in errors[:20]:
         console.print(f"[red]line {r['line']}[/]: {escape(r['error'])}", highlight=False)
-    console.print(f"wrote {len(out_rows)} rows to {output} ({len(errors)} could not be scored)")
+    console.print(f"wrote {len(out_rows)} rows to {escape(str(output))} ({len(errors)} could not be scored)")
     if errors:
         raise typer.Exit(code=1)
 
 
-def _id(row: Any) -> Any:
-    return row.get("id") if isinstance(row, dict) else None
+def _error_row(lineno: int, row: Any, message: str) -> dict[str, Any]:
+    """The caller's fields (when the line was a JSON object) plus where and why it failed."""
+    fields = row if isinstance(row, dict) else {"id": None}
+    return {**fields, "line": lineno, "error": message}
+
+
+def _encode(row: dict[str, Any]) -> str:
+    """One JSON line; text that is not valid Unicode (a lone surrogate in a caller's field) is written
+    with JSON escapes, and a row that cannot be written back at all becomes an error row, rather
+    than failing the whole file."""
+    try:
+        line = json.dumps(row, ensure_ascii=False)
+    except (RecursionError, ValueError) as exc:
+        kept = {k: row[k] for k in ("id", "line") if isinstance(row.get(k), (str, int))}
+        return json.dumps({**kept, "error": f"row cannot be written back as JSON ({type(exc).__name__})"})
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(row)
+    return line
+
+
+def write_rows(rows: list[dict[str, Any]], path: Path) -> None:
+    """Write atomically (a ``.partial`` file renamed into place); on any failure nothing is left
+    behind but the previous file, and the error names the path."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(_encode(row) + "\n")
+        os.replace(tmp, path)
+    except (OSError, ValueError) as exc:
+        raise OSError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _overrides(pairs: list[str]) -> dict[str, Any]:
+    """``name=value`` pairs; a value is read as JSON (``0.1``, ``true``), else kept as text. Types and
+    ranges are checked by :func:`scorers.params.resolve`, which names the parameter."""
     out = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        if not sep:
+        if not sep or not name.strip():
             raise ValueError(f"--param takes name=value, got {pair!r}")
         try:
-            out[name] = json.loads(value)
-        except json.JSONDecodeError:
-            out[name] = value
+            out[name.strip()] = json.loads(value)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            out[name.strip()] = value
     return out
 
 
@@ -117,14 +207,13 @@ def _summary(rows: list[dict]) -> None:
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in rows:
         groups[("all", "")].append(r)
-        if r.get("domain"):
-            groups[("domain", r["domain"])].append(r)
-        if r.get("level"):
-            groups[("level", r["level"])].append(r)
+        for kind in ("domain", "level"):
+            if isinstance(r.get(kind), str) and r[kind]:
+                groups[(kind, r[kind])].append(r)
     table = Table(title="ChainEval summary")
     for col in ("group", "n", *SUMMARY_KEYS):
         table.add_column(col, justify="right" if col != "group" else "left")
     for (kind, name), members in sorted(groups.items(), key=lambda kv: (kv[0][0] != "all", kv[0])):
         means = [sum(m[k] for m in members) / len(members) for k in SUMMARY_KEYS]
-        table.add_row(name or kind, str(len(members)), *(f"{v:.3f}" for v in means))
+        table.add_row(escape(name or kind), str(len(members)), *(f"{v:.3f}" for v in means))
     console.print(table)

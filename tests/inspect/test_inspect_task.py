@@ -5,6 +5,8 @@ must appear in the log; re-scoring the log with the ``reference`` profile must g
 ``score_batch`` gives for the same (gold, output) pairs under that profile.
 """
 
+import re
+
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
@@ -18,6 +20,7 @@ from finchain_tasks.inspect.tasks import finchain
 from finchain_tasks.versioning import task_version
 from scorers.chaineval import score_batch
 from scorers.params import resolve
+from scorers.rows import gold_of
 
 WRONG = "Step 1: I cannot work this out from the question.\nFinal answer: unknown"
 """A step with no value and a wrong final answer: every key must be 0 (first error: gold step 1)."""
@@ -116,13 +119,14 @@ def test_gold_scores_one_and_wrong_scores_zero_on_every_key(scored_log):
         if sample.metadata["template"] == first.name:
             assert value["chaineval"] == pytest.approx(1.0, abs=1e-6)
             assert {k: v for k, v in value.items() if k != "chaineval"} == {
-                "fac": 1.0, "step_f1": 1.0, "step_precision": 1.0, "step_recall": 1.0,
-                "first_error_step": 0.0, "parse_ok": 1.0}
+                "fac": 1.0, "step_f1": 1.0, "precision": 1.0, "recall": 1.0, "parse_ok": 1.0,
+                "no_error": 1.0, "err_1": 0.0, "err_2": 0.0, "err_3": 0.0, "err_4plus": 0.0}
             assert sample.scores["chaineval"].answer == sample.target.splitlines()[-1].split(": ", 1)[1]
         else:
-            assert {k: value[k] for k in ("chaineval", "fac", "step_f1", "step_precision", "step_recall")} == {
-                "chaineval": 0.0, "fac": 0.0, "step_f1": 0.0, "step_precision": 0.0, "step_recall": 0.0}
-            assert value["first_error_step"] == 1.0
+            assert {k: value[k] for k in ("chaineval", "fac", "step_f1", "precision", "recall")} == {
+                "chaineval": 0.0, "fac": 0.0, "step_f1": 0.0, "precision": 0.0, "recall": 0.0}
+            assert value["err_1"] == 1.0 and value["no_error"] == 0.0
+            assert sample.scores["chaineval"].metadata["first_error_step"] == 1
             assert sample.scores["chaineval"].answer == "unknown"
 
 
@@ -137,11 +141,9 @@ def test_log_records_version_prompt_metrics_and_headline(scored_log):
     chain = scores["chaineval"]
     assert chain.metrics["mean"].value == pytest.approx(0.5, abs=1e-6)
     assert "stderr" in chain.metrics
-    assert _metric(chain, "domain", first.domain) == pytest.approx(1.0, abs=1e-6)
-    assert _metric(chain, "domain", second.domain) == 0.0
-    assert _metric(chain, "level", first.level) == pytest.approx(1.0, abs=1e-6)
-    assert _metric(chain, "level", second.level) == 0.0
-    assert _metric(scores["fac"], "domain", first.domain) == 1.0
+    assert set(chain.metrics) == {"mean", "stderr"}  # per-domain means are opt-in: see grouped_metrics
+    assert scores["fac"].metrics["mean"].value == 0.5 and scores["no_error"].metrics["mean"].value == 0.5
+    assert scores["err_1"].metrics["mean"].value == 0.5
     assert log.results.headline.scorer == "chaineval" and log.results.headline.metric == "mean"
 
 
@@ -162,11 +164,11 @@ def test_rescoring_the_log_with_the_reference_profile(scored_log):
     rescored = inspect_score(log, chaineval(profile="reference"), action="overwrite", display="none")
     problems = {t.generate(seed).id: t.generate(seed) for t in _two_templates() for seed in (0, 1)}
     ids = [s.id for s in rescored.samples]
-    expected = score_batch([problems[i].gold() for i in ids],
+    expected = score_batch([gold_of(problems[i].to_dict()) for i in ids],
                            [outputs[problems[i].question] for i in ids], profile="reference")
     for sample, want in zip(rescored.samples, expected):
         got = sample.scores["chaineval"]
-        assert got.metadata["profile"] == "reference"
+        assert got.metadata["profile"] == "reference" and got.metadata["chaineval"] == resolve("reference").to_dict()
         for key in ("chaineval", "fac", "step_f1", "parse_ok"):
             assert got.value[key] == pytest.approx(getattr(want, key), abs=1e-6), (sample.id, key)
     wrong = next(s for s in rescored.samples if s.metadata["template"] != first.name)
@@ -174,3 +176,103 @@ def test_rescoring_the_log_with_the_reference_profile(scored_log):
     assert wrong.scores["chaineval"].value["chaineval"] != paper.scores["chaineval"].value["chaineval"]
     assert {s.scorer for s in rescored.results.scores} == {"chaineval"}
     assert rescored.results.scores[0].params["profile"] == "reference"
+    # the settings the scores were computed with, for every key (the task metadata keeps the creation-time ones)
+    assert all(s.metadata["chaineval"] == resolve("reference").to_dict() for s in rescored.results.scores)
+
+
+def test_per_domain_and_level_means_on_request(scored_log):
+    from finchain_tasks.inspect.scorer import grouped_metrics
+
+    log, first, second, _ = scored_log
+    rescored = inspect_score(log, chaineval(), metrics=grouped_metrics(), action="overwrite", display="none")
+    scores = {s.name: s for s in rescored.results.scores}
+    chain = scores["chaineval"]
+    assert _metric(chain, "domain", first.domain) == pytest.approx(1.0, abs=1e-6)
+    assert _metric(chain, "domain", second.domain) == 0.0
+    assert _metric(chain, "level", first.level) == pytest.approx(1.0, abs=1e-6)
+    assert _metric(chain, "level", second.level) == 0.0
+    assert _metric(scores["fac"], "domain", first.domain) == 1.0
+    assert set(scores["recall"].metrics) == {"mean", "stderr"}
+
+
+def test_rescoring_with_overrides_records_the_resolved_settings(scored_log):
+    log, *_ = scored_log
+    rescored = inspect_score(log, chaineval(profile="reference", step_tol=0.1), action="overwrite", display="none")
+    want = resolve("reference", step_tol=0.1).to_dict()
+    assert rescored.results.scores[0].metadata["chaineval"] == want
+    assert all(s.scores["chaineval"].metadata["chaineval"] == want for s in rescored.samples)
+
+
+def test_metric_names_fit_80_columns(scored_log):
+    """Inspect's own results panel, rendered at 80 columns: every key and metric name whole."""
+    from inspect_ai._display.core.results import task_scores
+    from rich.console import Console
+
+    log, *_ = scored_log
+    console = Console(width=80, record=True, color_system=None)
+    for row in task_scores(log.results.scores):
+        console.print(row)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    words = set(text.split())
+    assert set(SCORE_KEYS) <= words and {"mean", "stderr"} <= words, text
+    assert "…" not in text, text
+
+
+# --- the explanation ---------------------------------------------------------------------------
+
+def _explained(gold, output: str, profile: str = "paper") -> str:
+    from finchain_tasks.inspect.scorer import to_score
+
+    result = score_batch([gold], [output], profile)[0]
+    return to_score(result, gold, result.pred_steps, profile).explanation
+
+
+def _markdown(text: str):
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").parse(text)
+
+
+def _inline_text(token) -> str:
+    return "".join(c.content for c in token.children or [] if c.type in ("text", "code_inline"))
+
+
+LONG = ("Future value of the deposit after applying the compounding growth factor to the original "
+        "principal amount over the whole holding period = 14,600 × 1.3404 = $19,570.50")
+
+
+def test_explanation_keeps_results_lists_unpaired_steps_and_uses_two_decimals():
+    from scorers.records import GoldSolution, GoldStep
+
+    gold = GoldSolution((GoldStep("Growth", 1.3404, "", "Growth factor = (1 + 0.076) ^ 4 = 1.3404"),
+                         GoldStep("Future value", 19570.5, "$", LONG)), 19570.5, "$")
+    output = (f"Step 1: Growth factor = (1 + 0.076) ^ 4 = 1.3404\nStep 2: {LONG}\n"
+              "Step 3: We note the weather was pleasant that day.\nFinal answer: $19,570.50")
+    text = _explained(gold, output)
+    assert text.count("= $19,570.50") >= 2  # the result survives shortening, on both sides of the table
+    assert "Unpaired model steps:" in text and "- step 3: We note the weather was pleasant that day." in text
+    assert "Unpaired gold steps: none." in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "✓" in line]
+    assert rows and all(re.search(r"\| \d\.\d\d \| 1 \| \d\.\d\d \| ✓ \|$", r) for r in rows), rows
+    assert re.search(r"\*\*ChainEval \d\.\d\d\*\*", text) and "step F1 " in text
+
+
+def test_model_text_cannot_break_the_markdown():
+    from scorers.records import GoldSolution, GoldStep
+
+    gold = GoldSolution((GoldStep("Rate", 5.0, "%", "Rate = 5%"),), 5.0, "%")
+    output = "Step 1: Rate `x` | *y* <u>z</u> = 5%\nStep 2: An extra | step with `ticks`\nFinal answer: 5% `rm` ``x`"
+    answer = score_batch([gold], [output])[0].final_answer
+    assert "``" in answer  # the parser keeps the backticks: the explanation must contain them
+    tokens = _markdown(_explained(gold, output))
+    codes = [c.content for t in tokens if t.type == "inline" for c in t.children if c.type == "code_inline"]
+    assert answer in codes  # the whole answer is one code span: its backticks stayed inside
+    cells = [tokens[k + 1] for k, t in enumerate(tokens) if t.type in ("th_open", "td_open")]
+    header_width = 6
+    assert len(cells) % header_width == 0 and len(cells) >= 2 * header_width
+    assert _inline_text(cells[header_width + 1]) == "1. Rate `x` | *y* <u>z</u> = 5%"
+    assert not any(t.type in ("html_inline", "em_open", "strong_open") for c in cells for t in c.children or []
+                   if "Rate" in _inline_text(c))
+    bullets = [_inline_text(t) for t in tokens if t.type == "inline" and "extra" in t.content]
+    assert bullets == ["step 2: An extra | step with `ticks`"]

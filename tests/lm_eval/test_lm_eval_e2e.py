@@ -21,6 +21,7 @@ import finchain_tasks.lm_eval.models  # noqa: E402,F401  (registers finchain-ora
 from finchain_tasks.lm_eval import TASKS_DIR  # noqa: E402
 from finchain_tasks.lm_eval.build import TOP, layout  # noqa: E402
 from finchain_tasks.versioning import task_version  # noqa: E402
+from scorers.chaineval import METRIC_KEYS  # noqa: E402
 
 LIMIT = 0.02
 """A fraction: 2 documents of a 100-problem leaf, 1 of a 50-problem one, so leaf sizes differ and
@@ -28,10 +29,19 @@ size weighting is visible in the group rows."""
 SECRET = "sk-finchain-test-7c1d5e"
 
 
+class SeedZeroOracle(finchain_tasks.lm_eval.models.FinChainOracle):
+    """Gold for seed 0, nothing for the other seeds: with LIMIT a 2-document leaf (seeds 0 and 1 of
+    its first template) means 0.5 and a 1-document leaf 1.0, so size weighting shows in every metric."""
+
+    def reply(self, doc: dict) -> str:
+        return super().reply(doc) if doc["seed"] == 0 else ""
+
+
 def _evaluate(mode: str, **metadata) -> dict:
     manager = TaskManager(include_path=TASKS_DIR, include_defaults=False, metadata=metadata)
-    return simple_evaluate(model="finchain-oracle", model_args=f"mode={mode}", tasks=[TOP], task_manager=manager,
-                           limit=LIMIT, log_samples=True, bootstrap_iters=0)
+    model = SeedZeroOracle() if mode == "seed0" else "finchain-oracle"
+    return simple_evaluate(model=model, model_args=None if mode == "seed0" else f"mode={mode}", tasks=[TOP],
+                           task_manager=manager, limit=LIMIT, log_samples=True, bootstrap_iters=0)
 
 
 def _weighted(out: dict, leaves: list[str], metric: str) -> float:
@@ -40,7 +50,7 @@ def _weighted(out: dict, leaves: list[str], metric: str) -> float:
     return sum(out["results"][n][f"{metric},none"] * s for n, s in zip(leaves, sizes)) / sum(sizes)
 
 
-def test_gold_answers_score_one_everywhere_and_groups_aggregate_by_size():
+def test_gold_answers_score_one_everywhere():
     out = _evaluate("gold")
     lay, results = layout(), out["results"]
     rows = {TOP, *lay.domains, *lay.leaves}
@@ -48,25 +58,34 @@ def test_gold_answers_score_one_everywhere_and_groups_aggregate_by_size():
     for name in rows:
         assert results[name]["chaineval,none"] == pytest.approx(1.0), name
         assert results[name]["fac,none"] == 1.0 and results[name]["parse_ok,none"] == 1.0, name
+        assert results[name]["no_error,none"] == 1.0 and results[name]["err_1,none"] == 0.0, name
         assert "chaineval_stderr,none" in results[name], name
-    for group, leaves in lay.domains.items():
-        assert results[group]["n_gold_steps,none"] == pytest.approx(_weighted(out, leaves, "n_gold_steps"))
-    assert results[TOP]["n_gold_steps,none"] == pytest.approx(_weighted(out, list(lay.leaves), "n_gold_steps"))
     leaf = next(iter(lay.leaves))
     assert out["versions"][leaf] == task_version()
     run = out["configs"][leaf]["metadata"]["finchain_run"]
     assert run["package_version"] == finchain_tasks.__version__ and run["chaineval"]["profile"] == "paper"
     assert run["embedder"]["embedding_model"] and run["prompt_variant"] == "chat"
     sample = out["samples"][leaf][0]
-    detail = json.loads(sample["filtered_resps"][0])
-    assert detail["profile"] == "paper" and all(a["matched"] for a in detail["alignment"])
+    answer = sample["doc"]["solution"].splitlines()[-1].split(": ", 1)[1]
+    assert sample["filtered_resps"] == [answer]  # the filtered answer, not a JSON string of scores
+    assert sample["metrics"] == list(METRIC_KEYS) and all(sample[k] in (0.0, 1.0) for k in METRIC_KEYS)
+    assert json.loads(json.dumps(sample["filtered_resps"], default=str)) == [answer]
+
+
+def test_groups_aggregate_by_size():
+    out = _evaluate("seed0")
+    lay, results = layout(), out["results"]
+    for metric in ("chaineval", "fac", "no_error", "err_1"):
+        for group, leaves in lay.domains.items():
+            assert results[group][f"{metric},none"] == pytest.approx(_weighted(out, leaves, metric)), (group, metric)
+        assert results[TOP][f"{metric},none"] == pytest.approx(_weighted(out, list(lay.leaves), metric)), metric
 
 
 def test_wrong_answers_score_zero_and_the_profile_is_applied():
     out = _evaluate("wrong", finchain_profile="reference")
     for name in {TOP, *layout().leaves}:
         row = out["results"][name]
-        assert row["fac,none"] == 0.0 and row["step_recall,none"] == 0.0, name
+        assert row["fac,none"] == 0.0 and row["recall,none"] == 0.0 and row["err_1,none"] == 1.0, name
         # the reference profile's recurrence: an output matching nothing takes the all-gap path (0.75)
         assert row["chaineval,none"] == pytest.approx(0.75), name
     leaf = next(iter(layout().leaves))
@@ -95,6 +114,10 @@ def test_lm_eval_command_with_include_path_against_a_fake_chat_server(gold_serve
     results, samples = read_run(tmp_path)
     lay = layout()
     assert set(samples) == set(lay.leaves)
+    for rows in samples.values():  # as written to disk by --log_samples: the answer, and the metrics as numbers
+        gold_answer = rows[0]["doc"]["solution"].splitlines()[-1].split(": ", 1)[1]
+        assert rows[0]["filtered_resps"] == [gold_answer] and rows[0]["chaineval"] == pytest.approx(1.0)
+        assert set(METRIC_KEYS) <= set(rows[0]) and rows[0]["metrics"] == list(METRIC_KEYS)
     for name in {TOP, *lay.domains, *lay.leaves}:
         assert results["results"][name]["chaineval,none"] == pytest.approx(1.0), name
         assert results["results"][name]["fac,none"] == 1.0, name

@@ -22,7 +22,7 @@ from finchain_tasks.lm_eval import TASKS_DIR  # noqa: E402
 from finchain_tasks.lm_eval.build import FILTER_NAME, TOP, differences, layout  # noqa: E402
 from finchain_tasks.lm_eval.cli import check_overlaps  # noqa: E402
 from finchain_tasks.versioning import task_version  # noqa: E402
-from scorers.chaineval import NUMERIC_FIELDS  # noqa: E402
+from scorers.chaineval import METRIC_KEYS  # noqa: E402
 
 DOC_FIELDS = {"id", "question", "solution", "steps", "answer", "domain", "topic", "level", "template", "seed",
               "n_steps", "answer_type", "system", "prompt", "response_prefix", "chaineval_params", "prompt_variant"}
@@ -57,9 +57,9 @@ def test_leaves_carry_version_metrics_and_generation_settings(manager):
     name = next(iter(layout().leaves))
     task = manager.load([name])["tasks"][name]
     assert task.VERSION == task_version()
-    assert set(task.aggregation()) == set(NUMERIC_FIELDS)
+    assert list(task.aggregation()) == list(METRIC_KEYS)
     hib = task.higher_is_better()
-    assert hib["chaineval"] is True and hib["fac"] is True and hib["n_pred_steps"] is None
+    assert hib["chaineval"] is True and hib["fac"] is True and hib["no_error"] is True and hib["err_2"] is None
     gen = task.config.generation_kwargs
     assert gen["max_gen_toks"] == prompts.MAX_NEW_TOKENS and gen["do_sample"] is False
     assert gen["until"] == list(prompts.STOP_SEQUENCES)
@@ -96,7 +96,7 @@ def test_every_leaf_meets_the_contract(manager):
         picked = _first_and_last(docs)
         for scores in _score_through_task(task, picked, lambda doc: doc["solution"]):
             assert scores["chaineval"] == pytest.approx(1.0) and scores["fac"] == 1.0, (name, scores)
-            assert set(scores) == set(NUMERIC_FIELDS)
+            assert list(scores) == list(METRIC_KEYS) and scores["no_error"] == 1.0
         for scores in _score_through_task(task, picked, lambda doc: ""):
             assert scores["chaineval"] == 0.0 and scores["fac"] == 0.0 and scores["parse_ok"] == 0.0, name
 
