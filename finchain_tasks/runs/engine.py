@@ -259,6 +259,16 @@ def pin_fresh_seeds(plan: TaskPlan, previous: Optional[dict[str, Any]]) -> TaskP
     return TaskPlan(plan.name, plan.task, {**args, "seeds": seed_list(count, fresh=True)})
 
 
+def quiet_progress_bars() -> None:
+    """No "Loading weights" bar from transformers when the embedder loads: it would cut into Inspect's display.
+    transformers reads huggingface_hub's switch when it is imported, so set both the variable and, if it is
+    already imported, its own switch."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    if "transformers" in sys.modules:
+        with contextlib.suppress(Exception):
+            sys.modules["transformers"].utils.logging.disable_progress_bar()
+
+
 def warm_scorers(plans: Sequence[TaskPlan]) -> None:
     """Score one gold solution against itself before the first request: it loads the sentence embedder and
     the numba kernel. Left to the first sample's scorer, those imports hold the GIL for seconds while
@@ -300,6 +310,11 @@ def model_record(spec: Any) -> dict[str, Any]:
             "api_key_env": spec.api_key_env, "price": asdict(price) if price else None}
 
 
+def skipped_records(skipped: Sequence[tuple[Any, list[str]]]) -> list[dict[str, str]]:
+    """``[{model, reason}]`` for the models a run could not start (their key or base URL is not set)."""
+    return [{"model": spec.name, "reason": f"{', '.join(missing)} not set"} for spec, missing in skipped]
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -318,9 +333,11 @@ def _env(name: str, value: str) -> Iterator[None]:
             os.environ[name] = old
 
 
-def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv: Sequence[str]) -> tuple[
+def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv: Sequence[str],
+            skipped: Sequence[tuple[Any, list[str]]] = (), limit: Optional[int] = None) -> tuple[
         list[TaskPlan], dict[str, Any]]:
-    """Write (or extend) the manifest: models, task sets with pinned fresh seeds, and a new session."""
+    """Write (or extend) the manifest: models, task sets with pinned fresh seeds, and a new session (its
+    argv, the models skipped and why, the sample order and limit)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(run_dir)
     previous = manifest.get("task_sets", {})
@@ -332,7 +349,9 @@ def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv
         "models": list(models.values()),
         "task_sets": {**previous, **{p.name: {"task": p.task, "args": p.args} for p in plans}},
     })
-    manifest.setdefault("sessions", []).append({"argv": list(argv), "started": _now()})
+    manifest.setdefault("sessions", []).append({
+        "argv": list(argv), "started": _now(), "skipped": skipped_records(skipped),
+        "sample_order": sampling.record(sampling.DEFAULT_SEED, limit)})
     write_manifest(run_dir, manifest)
     return plans, manifest
 
@@ -358,12 +377,12 @@ def _eval_set(run_dir: Path, tasks: list[Any], options: Options) -> bool:
 
 
 def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
-        argv: Sequence[str] = ()) -> tuple[bool, dict[str, Any]]:
+        argv: Sequence[str] = (), skipped: Sequence[tuple[Any, list[str]]] = ()) -> tuple[bool, dict[str, Any]]:
     """Run every task set on every model into ``run_dir`` (resuming what is there); returns (all done, manifest)."""
     run_dir = Path(run_dir).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     with exclusive(run_dir):
-        return _run_locked(run_dir, specs, plans, options, argv)
+        return _run_locked(run_dir, specs, plans, options, argv, skipped)
 
 
 @contextlib.contextmanager
@@ -383,10 +402,9 @@ def exclusive(run_dir: Path) -> Iterator[None]:
 
 
 def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
-                argv: Sequence[str]) -> tuple[bool, dict[str, Any]]:
+                argv: Sequence[str], skipped: Sequence[tuple[Any, list[str]]]) -> tuple[bool, dict[str, Any]]:
     check_distinct(specs, plans)
-    plans, manifest = prepare(run_dir, specs, plans, argv)
-    manifest["sessions"][-1]["sample_order"] = sampling.record(sampling.DEFAULT_SEED, options.limit)
+    plans, manifest = prepare(run_dir, specs, plans, argv, skipped, options.limit)
     warning = set_aside_if_corrupt(run_dir / CACHE)
     if warning:
         print(warning, file=sys.stderr, flush=True)
@@ -394,6 +412,7 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
     t0 = time.monotonic()
     ok = False
     try:
+        quiet_progress_bars()
         warm_scorers(plans)
         with local_servers(specs) as urls, _env("FINCHAIN_RESPONSE_CACHE", str(run_dir / CACHE)):
             tasks = [bound_task(plan, spec, options, urls.get(spec.name)) for spec in specs for plan in plans]

@@ -375,6 +375,24 @@ def _fmt(value: Optional[float], digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def score_text(result: dict[str, Any], key: str, sep: str = " ") -> str:
+    """``mean ±stderr`` of one score (the ``±`` part only where a standard error exists)."""
+    stat = (result.get("stats") or {}).get(key)
+    mean = result["scores"].get(key)
+    if mean is None:
+        return "-"
+    if not stat or stat.get("stderr") is None:
+        return _fmt(mean)
+    return f"{_fmt(mean)}{sep}±{_fmt(stat['stderr'])}"
+
+
+def interval_text(result: dict[str, Any], key: str) -> str:
+    """``[lo, hi]``: the 95% interval of a score, or ``-``."""
+    stat = (result.get("stats") or {}).get(key) or {}
+    ci = stat.get("ci95")
+    return "-" if not ci else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]"
+
+
 def tokens_text(result: dict[str, Any]) -> str:
     """``in/out``, or ``unknown`` where the harness does not report tokens (lm-eval)."""
     if result["input_tokens"] is None:
@@ -386,39 +404,50 @@ def cost_text(result: dict[str, Any]) -> str:
     return "unknown" if result["cost_usd"] is None else f"${result['cost_usd']:.4f}"
 
 
-def tables(summary: dict[str, Any]) -> list[Any]:
-    """Rich tables: one row per model and task set, then ChainEval by domain and by level."""
+def _table(title: str, heads: list[str], left: int = 1) -> Any:
+    """A table that stays readable at 80 columns: headers never truncated (each column at least as wide as
+    its header, ``fold`` wrapping in the text columns)."""
     from rich.markup import escape
     from rich.table import Table
 
-    columns = score_columns(summary)
-    main = Table(title=f"FinChain results ({escape(summary['run_dir'])})")
-    for col in ("model", "task", "done", "failed", *columns, "tokens in/out", "cost", "wall s"):
-        main.add_column(col, justify="left" if col in ("model", "task") else "right")
-    for r in summary["results"]:
-        done = f"{r['completed']}/{r['requested']}"
-        failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
-        main.add_row(escape(r["model"]), escape(r["task_set"]), done, failed,
-                     *(_fmt(r["scores"].get(k)) for k in columns), tokens_text(r), cost_text(r), _fmt(r["wall_s"], 1))
-    return [main, *(_group_table(summary, key, title) for key, title in
-                    (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level"))
-                    if any(r[key] for r in summary["results"]))]
-
-
-def _group_table(summary: dict[str, Any], key: str, title: str) -> Any:
-    from rich.markup import escape
-    from rich.table import Table
-
-    groups = sorted({g for r in summary["results"] for g in r[key]})
-    table = Table(title=title)
-    table.add_column("model")
-    for g in groups:
-        table.add_column(escape(g), justify="right")
-    for r in (r for r in summary["results"] if r[key]):
-        cells = [_cell(r[key].get(g)) for g in groups]
-        table.add_row(escape(f"{r['model']} · {r['task_set']}"), *cells)
+    table = Table(title=title, title_justify="left", pad_edge=False, collapse_padding=True)
+    for i, head in enumerate(heads):
+        text = i < left
+        table.add_column(escape(head), justify="left" if text else "right", min_width=len(head),
+                         overflow="fold", no_wrap=not text)
     return table
 
 
-def _cell(group: Optional[dict[str, Any]]) -> str:
-    return "-" if not group else f"{_fmt(group.get('chaineval'))} (n={group['n']})"
+def tables(summary: dict[str, Any]) -> list[Any]:
+    """Rich tables: scores (mean ±stderr) per model and task set, resources, then ChainEval by domain and by
+    level as long tables (one row per model and group), so that no table grows a column per domain."""
+    from rich.markup import escape
+
+    columns = score_columns(summary)
+    results = summary["results"]
+    main = _table(f"FinChain results ({summary['run_dir']})", ["model · task", "done", "failed", *columns])
+    for r in results:
+        failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
+        main.add_row(escape(f"{r['model']} · {r['task_set']}"), f"{r['completed']}/{r['requested']}", failed,
+                     *(score_text(r, k, "\n") for k in columns))
+    main.caption = "mean ±standard error (95% interval: mean ± 1.96 se); intervals in summary.json and the report"
+    out = [main]
+    used = _table("Resources", ["model · task", "tokens in/out", "cost", "wall s"])
+    for r in results:
+        used.add_row(escape(f"{r['model']} · {r['task_set']}"), tokens_text(r), cost_text(r), _fmt(r["wall_s"], 1))
+    out.append(used)
+    for key, title in (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level")):
+        if any(r[key] for r in results):
+            out.append(_group_table(results, key, title))
+    return out
+
+
+def _group_table(results: list[dict[str, Any]], key: str, title: str) -> Any:
+    from rich.markup import escape
+
+    table = _table(title, ["model · task", key.removeprefix("by_"), "n", "chaineval"], left=2)
+    for r in results:
+        for group, stats in r[key].items():
+            table.add_row(escape(f"{r['model']} · {r['task_set']}"), escape(group), str(stats["n"]),
+                          _fmt(stats.get("chaineval")))
+    return table
