@@ -430,7 +430,7 @@ def tables(summary: dict[str, Any]) -> list[Any]:
         failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
         main.add_row(escape(f"{r['model']} · {r['task_set']}"), f"{r['completed']}/{r['requested']}", failed,
                      *(score_text(r, k, "\n") for k in columns))
-    main.caption = "mean ±standard error (95% interval: mean ± 1.96 se); intervals in summary.json and the report"
+    main.caption = "mean ±standard error; 95% intervals in the report"
     out = [main]
     used = _table("Resources", ["model · task", "tokens in/out", "cost", "wall s"])
     for r in results:
