@@ -169,3 +169,25 @@ def test_faults_and_a_corrupt_cache_end_after_a_rerun_with_every_sample_complete
     assert all(o["choices"] and o["choices"][0]["message"]["content"] for o in outputs)
     summary = json.loads((run_dir / SUMMARY).read_text())
     assert all((r["completed"], r["failed"], r["missing"]) == (len(problems), 0, []) for r in summary["results"])
+
+
+def test_a_cflue_smoke_run_shows_the_robust_invalid_rate_beside_the_strict_one(bench_env):
+    """A model that answers only in a form the official rule cannot read: strict says every answer is
+    invalid, robust reads them; both rates are in the summary and the report."""
+    run_dir = bench_env / "run"
+    with FakeOpenAI(reply="Let me think.\nThe answer is (B).") as server:
+        registry = bench_env / "r.yaml"
+        registry.write_text("\n".join([
+            "version: 1", "models:",
+            f"  - {{name: fake-a, display_name: Fake A, litellm_model: openai/fake-a, category: general, "
+            f"open_weights: false, api_key_env: {KEY_ENV}, api_base: '{server.base_url}'}}",
+            "task_sets:", "  cf: {task: cflue, args: {type: single_choice}}", ""]), encoding="utf-8")
+        result = CliRunner().invoke(app, ["bench", "--registry", str(registry), "--models", "fake-a", "--tasks", "cf",
+                                          "--run-dir", str(run_dir), "--display", "none", "--limit", "4"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads((run_dir / SUMMARY).read_text())["results"]
+    assert row["completed"] == 4 and row["settings"]["extract"] == "strict"
+    assert row["scores"]["invalid_strict"] == 1.0 and row["scores"]["invalid_robust"] == 0.0
+    assert "invalid_strict" in result.output and "invalid_robust" in result.output
+    report = (run_dir / REPORT_MD).read_text()
+    assert "| invalid_robust | invalid_strict |" in report

@@ -192,3 +192,17 @@ def test_a_corrupt_cache_is_set_aside_with_one_line_and_a_fresh_one_works(tmp_pa
     assert len(fresh) == 0
     fresh.put("k", "m", BASE, "{}")
     assert fresh.get("k") == "{}"
+
+
+def test_two_task_sets_asking_the_same_task_are_named_in_one_line():
+    from types import SimpleNamespace
+
+    from finchain_tasks.runs.engine import check_distinct
+
+    specs = [SimpleNamespace(name="cool"), SimpleNamespace(name="warm")]
+    same = {"seeds": [0], "template": ["a/b/c"]}
+    check_distinct(specs, [TaskPlan("one", "finchain", same), TaskPlan("two", "finchain", {**same, "seeds": [1]})])
+    with pytest.raises(ValueError) as err:
+        check_distinct(specs, [TaskPlan("one", "finchain", same), TaskPlan("two", "finchain", dict(same))])
+    message = str(err.value)
+    assert "\n" not in message and "'one'" in message and "'two'" in message and "cool, warm" in message
