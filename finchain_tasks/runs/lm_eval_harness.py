@@ -225,7 +225,7 @@ def run_one(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any, la
                          + (f", {answers} answers in its cache" if answers is not None else ""))
     progress(f"{name}: {'done' if rc == 0 else f'failed (exit {rc})'} in {time.monotonic() - t0:.0f} s")
     status = {"rc": rc, "error": None if rc == 0 else _last_error(out / LOG), "wall_s": round(time.monotonic() - t0, 3),
-              "harness": "lm-eval", "command": cmd[1:]}
+              "harness": "lm-eval", "limit": options.limit, "command": cmd[1:]}
     (out / STATUS).write_text(json.dumps(status, indent=2) + "\n", encoding="utf-8")
     return rc == 0
 

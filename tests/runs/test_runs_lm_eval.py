@@ -70,11 +70,12 @@ def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_
     assert row["scores"]["chaineval"] == pytest.approx(1.0) and row["scores"]["fac"] == 1.0
     assert row["by_domain"] and row["by_level"]
     assert all(g["chaineval"] == pytest.approx(1.0) for g in row["by_level"].values())
-    assert row["settings"]["limit"] is None and row["settings"]["sample_order"]["seed"] == 0
-    assert row["stats"]["chaineval"]["mean"] == pytest.approx(1.0)
+    full = json.loads((run_dir / SUMMARY).read_text())["results"][0]
+    assert full["settings"]["limit"] == 2 and full["settings"]["sample_order"]["seed"] == 0
+    assert full["stats"]["chaineval"]["mean"] == pytest.approx(1.0)
     report = (run_dir / "report.md").read_text()
     n = row["completed"]
-    assert "| chaineval | fac | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 | 1.000 | 1.000 |" in report
+    assert "| chaineval | fac | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 ±0.000 " in report
     assert len(answered) == row["completed"] and all(n == 1 for n in answered.values())
     assert all(r.headers.get("authorization") == f"Bearer {KEY}" for r in server.requests)
     assert not any(r.body["model"] == "fake-b" for r in server.requests)
