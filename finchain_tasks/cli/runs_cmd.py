@@ -17,7 +17,8 @@ from finchain_tasks.cli.main import app, console, err_console, friendly
 RegistryOpt = typer.Option(None, "--registry", "-r", help="A registry YAML file (default: the shipped one).")
 RunDirOpt = typer.Option(None, "--run-dir", help="Run directory; give an existing one to resume it "
                          "(default: ./finchain-runs/<time>-<name>).")
-LimitOpt = typer.Option(None, "--limit", min=1, help="At most this many samples per model and task.")
+LimitOpt = typer.Option(None, "--limit", min=1, help="The first N problems of a seeded stratified order (spread "
+                        "over domain × level × template), the same N for every model.")
 ConnOpt = typer.Option(None, "--max-connections", min=1, help="Concurrent requests per model "
                        "(default: Inspect's adaptive default; 1 for the local model).")
 TimeoutOpt = typer.Option(None, "--timeout", min=1, help="Seconds per request attempt before it is retried.")
@@ -168,5 +169,5 @@ def bench(
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
     if harness == "lm-eval":
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
-    ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv)
+    ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv, skipped=skipped)
     _finish(run_dir, ok, _resume_hint(run_dir, given))

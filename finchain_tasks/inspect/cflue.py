@@ -130,13 +130,20 @@ def cflue_scorer(extract: str = hosts.DEFAULT_EXTRACT, analysis: bool = False) -
         response = state.output.completion if state.output else ""
         pred = hosts.answer_of(response, state.metadata["choices"], extract)
         gold = target.text
-        meta: dict[str, Any] = {"gold": gold, "pred": pred, "extract_mode": extract, "epoch": state.epoch}
+        meta: dict[str, Any] = {"gold": gold, "pred": pred, "extract_mode": extract, "epoch": state.epoch,
+                                "invalid": invalid_under_both(response, state.metadata["choices"])}
         if analysis:
             meta["analysis"] = hosts.analysis_scores(state.metadata.get("analysis"), response)
         return Score(value=float(pred == gold), answer=pred, explanation=f"gold {gold}, extracted {pred}",
                      metadata=meta)
 
     return score
+
+
+def invalid_under_both(response: str, choices: Any) -> dict[str, bool]:
+    """Whether the official strict rule and the robust one each fail to read an answer: a summary shows
+    both rates, so a model that answers nothing (or only in a form strict rejects) is visible."""
+    return {mode: hosts.answer_of(response, choices, mode) == hosts.INVALID for mode in ("strict", "robust")}
 
 
 @score_reducer(name="majority_vote")

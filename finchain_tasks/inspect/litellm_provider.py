@@ -11,13 +11,20 @@ environment variable holding the key; ``api_key`` also works and Inspect drops i
 ``timeout`` (seconds per request), ``retry_wait`` (first backoff in seconds, default 3 as Inspect's),
 ``response_cache`` (a SQLite file: answers are read from it before a request is sent and written to it
 after a success; default: the path in ``FINCHAIN_RESPONSE_CACHE``, else no cache; see
-:mod:`finchain_tasks.runs.cache`), and any other key, passed through to ``litellm.acompletion``
+:mod:`finchain_tasks.runs.cache`), ``finchain_model`` (the registry name ``finchain bench`` runs this model
+under: it names the model in the log and keeps two registry entries of one litellm id apart, in the
+eval-set and in the cache; never sent), and any other key, passed through to ``litellm.acompletion``
 (``drop_params=true``, ``extra_body``...).
 
 Retries: ``should_retry`` classifies litellm's RateLimitError as a rate limit and Timeout,
 APIConnectionError, ServiceUnavailableError, BadGatewayError, InternalServerError (and any other
 5xx) as transient; ``retry_wait`` honours a server's ``Retry-After``. Usage comes from the
 response; cost is litellm's price for the model, or None when litellm has no price (never 0).
+
+Only well-formed answers count: a 200 reply with no choices, or a choice whose content is null (unless
+the model stopped at its token limit, a real if truncated answer), raises :class:`MalformedResponse`,
+a transient fault that Inspect retries and, when retries run out, records as the sample's error. Such
+a reply is never cached and never scored as an empty answer.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from finchain_tasks.redaction import is_secret_name
 
-PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache")
+PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model")
 """Model args this provider consumes; every other ``-M`` key goes to ``litellm.acompletion``."""
 MAX_RETRY_AFTER = 30 * 60
 """The longest ``Retry-After`` honoured (as Inspect's own backoff cap)."""
@@ -55,6 +62,12 @@ _CONFIG_PARAMS = {
     "extra_body": "extra_body",
 }
 """Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
+
+
+class MalformedResponse(Exception):
+    """A reply with HTTP 200 that holds no usable answer (no choices, or null content): a transient fault."""
+
+
 _STOP_REASONS = {"stop": "stop", "length": "max_tokens", "tool_calls": "tool_calls",
                  "function_call": "tool_calls", "content_filter": "content_filter"}
 
@@ -93,6 +106,7 @@ class LiteLLMAPI(ModelAPI):
         self.timeout = float(timeout) if timeout is not None else None
         self.first_wait = float(model_args.pop("retry_wait", 3.0))
         self.response_cache = model_args.pop("response_cache", None)
+        self.registry_name = model_args.pop("finchain_model", None)
         self.extra = model_args
 
     # -- the call ---------------------------------------------------------------------------
@@ -104,8 +118,8 @@ class LiteLLMAPI(ModelAPI):
         request = self.request(input, config)
         logged = {k: v for k, v in request.items() if not is_secret_name(k)}  # sent, never logged
         cache, cache_key = self._cache(request)
-        if cache is not None and (hit := cache.get(cache_key)) is not None:
-            output = ModelOutput.model_validate_json(hit)
+        output = _cached_output(cache, cache_key)
+        if output is not None:
             output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
             return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
         key = self._key()
@@ -116,9 +130,9 @@ class LiteLLMAPI(ModelAPI):
             # chained 50-frame tracebacks take about a second each on a small CPU and stall every request
             # in flight. The exception (status, headers, message) is unchanged; only its stack is cut here.
             raise ex.with_traceback(None) from None
-        output = self.output(response)
+        output = self.output(response)  # raises MalformedResponse before anything is cached
         if cache is not None:
-            cache.put(cache_key, self.model_name, request, output.model_dump_json())
+            _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
         return output, ModelCall.create(request=logged, response=response.model_dump())
 
     def _cache(self, request: dict[str, Any]) -> tuple[Any, str]:
@@ -128,7 +142,8 @@ class LiteLLMAPI(ModelAPI):
         path = self.response_cache or os.environ.get(CACHE_ENV, "").strip()
         if not path:
             return None, ""
-        return open_cache(os.path.abspath(str(path))), request_key(request, epoch=_epoch())
+        material = {**request, "finchain_model": self.registry_name} if self.registry_name else request
+        return open_cache(os.path.abspath(str(path))), request_key(material, epoch=_epoch())
 
     def request(self, input: list[ChatMessage], config: GenerateConfig) -> dict[str, Any]:
         """The acompletion arguments without the key (the log records them, less secret-looking extras)."""
@@ -151,6 +166,8 @@ class LiteLLMAPI(ModelAPI):
         return self.api_key
 
     def output(self, response: Any) -> ModelOutput:
+        """Inspect's output of a reply; :class:`MalformedResponse` when the reply holds no usable answer."""
+        check_reply(response)
         choices = [
             ChatCompletionChoice(
                 message=ChatMessageAssistant(content=(c.message.content or ""), model=self.model_name,
@@ -177,7 +194,7 @@ class LiteLLMAPI(ModelAPI):
             return RetryDecision.rate_limit(retry_after=retry_after(ex))
         transient = (lt.Timeout, lt.APIConnectionError, lt.ServiceUnavailableError, lt.BadGatewayError,
                      lt.InternalServerError)
-        if isinstance(ex, transient) or (_status(ex) or 0) >= 500:
+        if isinstance(ex, (MalformedResponse, *transient)) or (_status(ex) or 0) >= 500:
             return RetryDecision.transient(retry_after=retry_after(ex))
         return RetryDecision.no()
 
@@ -194,6 +211,43 @@ class LiteLLMAPI(ModelAPI):
 @modelapi(name="litellm")
 def litellm_api() -> type[ModelAPI]:
     return LiteLLMAPI
+
+
+def check_reply(response: Any) -> None:
+    """Raise :class:`MalformedResponse` for a reply without choices or with a null content that is not a
+    truncation (finish_reason ``length``: the model spent its tokens, an answer to score as it is)."""
+    choices = list(getattr(response, "choices", None) or [])
+    if not choices:
+        raise MalformedResponse("the server replied 200 without any choice")
+    for choice in choices:
+        message = getattr(choice, "message", None)
+        if getattr(message, "content", None) is None and getattr(choice, "finish_reason", None) != "length":
+            raise MalformedResponse(f"the server replied 200 with null content (finish_reason "
+                                    f"{getattr(choice, 'finish_reason', None)!r})")
+
+
+def _cached_output(cache: Any, key: str) -> ModelOutput | None:
+    """The cached answer, or None: no cache, no entry, an entry that does not parse or has no choice, or a
+    cache that fails to read (a cache can cost a request, never a sample)."""
+    import sqlite3
+
+    if cache is None:
+        return None
+    try:
+        hit = cache.get(key)
+        output = ModelOutput.model_validate_json(hit) if hit is not None else None
+    except (sqlite3.Error, ValueError):
+        return None
+    return output if output is not None and output.choices else None
+
+
+def _cache_put(cache: Any, key: str, model: str, request: dict[str, Any], output: str) -> None:
+    import sqlite3
+
+    try:
+        cache.put(key, model, request, output)
+    except sqlite3.Error:  # a cache that cannot be written costs a re-request on resume, not the answer
+        pass
 
 
 def _api_error() -> type[Exception]:

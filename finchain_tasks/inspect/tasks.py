@@ -60,6 +60,15 @@ def sample_of(problem) -> Sample:
                   metadata={**problem.metadata(), "gold": gold})
 
 
+def ordered_samples(problems: Iterable[Any], sample_seed: int = 0) -> list[Sample]:
+    """The problems as samples in the stratified order, so that any prefix (``--limit``) is representative."""
+    from finchain_tasks.sampling import stratified_order, template_id_of
+
+    samples = [sample_of(p) for p in problems]
+    return stratified_order(samples, lambda s: (s.metadata["domain"], s.metadata["level"],
+                                                 template_id_of(str(s.id))), sample_seed)
+
+
 @task
 def finchain(
     domain: Names = None,
@@ -71,6 +80,7 @@ def finchain(
     start_seed: int = 0,
     profile: str = "paper",
     chaineval_params: dict[str, Any] | None = None,
+    sample_seed: int = 0,
 ) -> Task:
     """FinChain: verifiable multi-step financial reasoning, scored with ChainEval.
 
@@ -85,8 +95,10 @@ def finchain(
         start_seed: First seed when ``seeds`` is a count.
         profile: ChainEval profile, 'paper' or 'reference'.
         chaineval_params: ChainEval parameters to override, e.g. ``{step_tol: 0.1}``.
+        sample_seed: Seed of the dataset's stratified order (see :mod:`finchain_tasks.sampling`): every
+            prefix, so ``--limit N``, is spread over domain × level × template.
     """
-    from finchain_tasks import prompts
+    from finchain_tasks import prompts, sampling
     from finchain_tasks.engine import select
     from finchain_tasks.generate import iter_problems
 
@@ -94,7 +106,7 @@ def finchain(
     if not templates:
         raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
     seed_values = seeds_for(seeds, start_seed, fresh)
-    samples = [sample_of(p) for p in iter_problems(templates, seed_values)]
+    samples = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
     scorer = chaineval(profile, **(chaineval_params or {}))
     return Task(
         dataset=MemoryDataset(samples, name="finchain"),
@@ -102,7 +114,8 @@ def finchain(
         scorer=scorer,
         config=GenerateConfig(max_tokens=prompts.MAX_NEW_TOKENS),
         version=_task_version(),
-        metadata=task_metadata(profile, chaineval_params or {}, seed_values, fresh),
+        metadata={**task_metadata(profile, chaineval_params or {}, seed_values, fresh),
+                  "sample_order": sampling.record(int(sample_seed))},
         headline_metric=HeadlineMetric(scorer="chaineval", score="chaineval", metric="mean"),
     )
 

@@ -84,6 +84,7 @@ def prepare(args: Any) -> None:
     if args.command == "run" and getattr(args, "tasks", None):
         check_overlaps(args.tasks)
         _choose_prompt(args)
+        _explain_limit(args)
 
 
 def check_overlaps(tasks: list[str]) -> None:
@@ -114,6 +115,17 @@ def _choose_prompt(args: Any) -> None:
         args.metadata = {**(getattr(args, "metadata", None) or {}), "finchain_prompt": "completion"}
         print("finchain-lm-eval: no --apply_chat_template, so FinChain uses its completion prompt "
               "(finchain_prompt=completion); pass --metadata finchain_prompt=chat to override.", file=sys.stderr)
+
+
+def _explain_limit(args: Any) -> None:
+    """lm-eval's ``--limit`` is per leaf task; say what it takes of FinChain's leaves (a stratified prefix)."""
+    from finchain_tasks.lm_eval.build import layout
+
+    limit = getattr(args, "limit", None)
+    if limit and any(layout().members(t) for t in args.tasks):
+        print(f"finchain-lm-eval: --limit {limit:g} takes the first problems of each FinChain leaf (domain × level) "
+              "in its seeded stratified order, spread over the leaf's templates (finchain_sample_seed, default 0).",
+              file=sys.stderr)
 
 
 # -- secrets ----------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ are therefore namespaced (``finchain_*``) and anything else is ignored through `
 - ``finchain_profile`` (``paper``) and ``finchain_chaineval`` (a dict of parameter overrides): how
   ChainEval scores; they travel on each document so the scoring filter, which sees only documents
   and responses, applies them;
+- ``finchain_sample_seed`` (0): the seed of the documents' stratified order
+  (:mod:`finchain_tasks.sampling`), so lm-eval's ``--limit N`` (per leaf) takes N problems spread over
+  the leaf's templates, not N seeds of its first template;
 - ``finchain_prompt``: ``chat`` (system prompt + question, for ``--apply_chat_template``) or
   ``completion`` (one plain-text prompt primed with "Step 1:", for base models).
 """
@@ -22,6 +25,7 @@ import finchain_tasks
 from finchain_tasks import prompts
 from finchain_tasks.engine import select
 from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, seed_list, to_hf_dataset
+from finchain_tasks.sampling import record, stratified_order, template_id_of
 
 DEFAULT_PROFILE = "paper"
 PROMPT_VARIANTS = ("chat", "completion")
@@ -31,7 +35,8 @@ SPLIT = "test"
 def load_finchain(finchain_domain: str, finchain_level: str, finchain_seeds: int = len(CANONICAL_SEEDS),
                   finchain_start_seed: int = 0, finchain_fresh: bool | str = False,
                   finchain_profile: str = DEFAULT_PROFILE, finchain_chaineval: dict | None = None,
-                  finchain_prompt: str = "chat", finchain_run: dict | None = None, **_: Any) -> dict:
+                  finchain_prompt: str = "chat", finchain_run: dict | None = None, finchain_sample_seed: int = 0,
+                  **_: Any) -> dict:
     """``{"test": datasets.Dataset}`` of one domain x level; fills ``finchain_run`` (see below)."""
     if finchain_prompt not in PROMPT_VARIANTS:
         raise ValueError(f"finchain_prompt must be one of {PROMPT_VARIANTS}, got {finchain_prompt!r}")
@@ -41,10 +46,12 @@ def load_finchain(finchain_domain: str, finchain_level: str, finchain_seeds: int
     if not templates:
         raise ValueError(f"no FinChain templates for domain {finchain_domain!r} at level {finchain_level!r}")
     extra = {"chaineval_params": json.dumps(params.to_dict(), sort_keys=True), "prompt_variant": finchain_prompt}
-    rows = [{**p.to_dict(), **_prompt_fields(p.question, finchain_prompt), **extra}
-            for p in iter_problems(templates, seeds)]
+    problems = stratified_order(list(iter_problems(templates, seeds)),
+                                lambda p: (p.domain, p.level, template_id_of(p.id)), int(finchain_sample_seed))
+    rows = [{**p.to_dict(), **_prompt_fields(p.question, finchain_prompt), **extra} for p in problems]
     if finchain_run is not None:
-        finchain_run.update(run_info(params, finchain_prompt, seeds, _truthy(finchain_fresh)))
+        finchain_run.update(run_info(params, finchain_prompt, seeds, _truthy(finchain_fresh)),
+                            sample_order=record(int(finchain_sample_seed)))
     return {SPLIT: to_hf_dataset(rows)}
 
 

@@ -11,17 +11,21 @@ The key is a SHA-256 of: the request as litellm receives it (model id, messages,
 parameters) minus transport details (base URL, timeouts, retries, headers, anything secret-looking),
 the sample's epoch (so epochs of a sampled model stay independent, as in Inspect's own cache) and the
 FinChain task version (prompts and templates). A key is never part of it.
+
+Only well-formed answers are written (the provider checks a reply before it caches it). A cache file
+that SQLite cannot read (:func:`set_aside_if_corrupt`) is renamed ``responses.sqlite.corrupt-<time>``
+with a one-line warning and the run goes on with a fresh cache: it costs re-sent requests, never a run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -99,10 +103,73 @@ class ResponseCache:
             self._db.close()
 
 
-@lru_cache(maxsize=8)
+_OPEN: dict[str, ResponseCache] = {}
+_OPEN_LOCK = threading.Lock()
+
+
 def open_cache(path: str) -> ResponseCache:
     """The process-wide cache object for ``path`` (one connection per file per process)."""
-    return ResponseCache(path)
+    with _OPEN_LOCK:
+        if path not in _OPEN:
+            _OPEN[path] = ResponseCache(path)
+        return _OPEN[path]
+
+
+def forget(path: str | os.PathLike) -> None:
+    """Close and drop this process's connection to ``path`` (before the file is renamed or replaced)."""
+    with _OPEN_LOCK:
+        cache = _OPEN.pop(str(Path(path).resolve()), None)
+    if cache is not None:
+        with contextlib.suppress(sqlite3.Error):
+            cache.close()
+
+
+def corruption(path: str | os.PathLike) -> Optional[str]:
+    """Why ``path`` is not a usable cache (SQLite's message), or None when it is sound or absent."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            columns = [row[1] for row in db.execute("PRAGMA table_info(responses)")]
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return str(exc) or type(exc).__name__
+    if not check or check[0] != "ok":
+        return f"integrity check: {check[0] if check else 'no answer'}"
+    if columns and columns != ["key", "model", "request", "output", "created"]:
+        return f"not a response cache (table responses has columns {', '.join(columns)})"
+    return None
+
+
+def set_aside_if_corrupt(path: str | os.PathLike) -> Optional[str]:
+    """Rename an unreadable cache (and its WAL files) out of the way; returns the one-line warning, or None."""
+    path = Path(path)
+    reason = corruption(path)
+    if reason is None:
+        return None
+    forget(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    path.replace(target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            side.replace(target.with_name(target.name + suffix))
+    return (f"warning: the response cache {path} is unreadable ({_one_line(reason)}); set aside as {target.name}, "
+            "continuing with a fresh cache (answers it held are requested again)")
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def cache_from_env() -> Optional[ResponseCache]:

@@ -11,8 +11,18 @@ in the eval-set (and so whether a re-run resumes it) is kept free of anything th
 the base URL travels as the model's ``base_url`` (the local model's port differs every run; Inspect does
 not hash it), the key is read from its environment variable at call time (``api_key_env``), and
 transport settings (connections, retries, timeouts) sit in the model's GenerateConfig fields that
-Inspect leaves out of the identity. Per-model generation parameters from the registry go in as model
-args, which the provider sends last, so they override the task's defaults (e.g. max_tokens).
+Inspect leaves out of the identity.
+
+Each registry model is its own identity: the model arg ``finchain_model=<registry name>`` (the provider
+never sends it) and the task metadata name it, so two registry entries of one litellm id (the same
+server at temperature 0 and 0.8) are distinct eval-set tasks, keep their own logs, cache entries and
+numbers, and the summary keys every result by registry name.
+
+Generation settings travel as Inspect generation config, so the log states what was sent: every task
+is bound to its model (``task_with(model=...)``), the model's GenerateConfig holds the task's defaults
+overridden by the registry's ``temperature``/``top_p``/``max_tokens``/``reasoning_effort`` (minus what the
+registry drops), and the task's own config loses those fields (Inspect lets a task's config override a
+model's, which would undo the registry).
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -27,10 +38,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks import sampling
 from finchain_tasks.runs import CACHE, LOGS, MANIFEST
+from finchain_tasks.runs.cache import set_aside_if_corrupt
 
 TASK_SET_KEY = "finchain_task_set"
 """Task metadata key naming the registry task set a log belongs to."""
+MODEL_KEY = "finchain_model"
+"""Model arg and task metadata key naming the registry model a log belongs to."""
+GENERATION_FIELDS = ("temperature", "top_p", "max_tokens", "reasoning_effort")
+"""Registry generation parameters that travel as Inspect GenerateConfig (same names in litellm)."""
 
 
 @dataclass(frozen=True)
@@ -91,18 +108,31 @@ def inspect_model_name(spec: Any) -> str:
     return f"litellm/{spec.litellm_model}"
 
 
-def build_model(spec: Any, options: Options, base_url: Optional[str] = None):
-    """The Inspect Model for a registry entry (no key in it: the provider reads ``api_key_env`` per call)."""
+def generation_of(spec: Any, task_config: Any = None) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """(GenerateConfig fields, other request parameters, parameters dropped): the task's generation defaults
+    overridden by the registry's, minus those the model refuses; ``drop_params`` and ``extra`` stay request
+    parameters (model args), having no GenerateConfig field."""
+    from finchain_tasks.models.registry import generation_params
+
+    defaults = {k: getattr(task_config, k, None) for k in GENERATION_FIELDS} if task_config is not None else {}
+    params, dropped = generation_params(spec, **defaults)
+    config = {k: params.pop(k) for k in GENERATION_FIELDS if k in params}
+    return config, params, dropped
+
+
+def build_model(spec: Any, options: Options, base_url: Optional[str] = None, task_config: Any = None):
+    """The Inspect Model for a registry entry and a task's generation defaults (no key in it: the provider
+    reads ``api_key_env`` per call)."""
     from inspect_ai.model import GenerateConfig, get_model
 
     from finchain_tasks import prompts
-    from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER, litellm_kwargs
+    from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER, api_base
 
-    kwargs = litellm_kwargs(spec, max_tokens=prompts.MAX_NEW_TOKENS)
-    kwargs.pop("model")
-    base = base_url or kwargs.pop("api_base", None)
-    kwargs.pop("api_base", None)
-    model_args: dict[str, Any] = dict(kwargs)
+    if task_config is None:
+        task_config = GenerateConfig(max_tokens=prompts.MAX_NEW_TOKENS)
+    generation, extra, _ = generation_of(spec, task_config)
+    base = base_url or api_base(spec)
+    model_args: dict[str, Any] = {**extra, MODEL_KEY: spec.name}
     if spec.api_key_env:
         model_args["api_key_env"] = spec.api_key_env
     if options.retry_wait is not None:
@@ -111,9 +141,33 @@ def build_model(spec: Any, options: Options, base_url: Optional[str] = None):
     keyless = not spec.api_key_env and base and spec.litellm_model.startswith("openai/")
     connections = options.max_connections or (1 if spec.local is not None else None)
     config = GenerateConfig(max_connections=connections, max_retries=options.max_retries,
-                            attempt_timeout=options.timeout)
+                            attempt_timeout=options.timeout, **generation)
     return get_model(inspect_model_name(spec), base_url=base, api_key=KEYLESS_PLACEHOLDER if keyless else None,
                      config=config, memoize=False, **model_args)
+
+
+def bound_task(plan: TaskPlan, spec: Any, options: Options, base_url: Optional[str] = None):
+    """The task of ``plan`` bound to the model of ``spec``: the generation settings move from the task's
+    config to the model's (see the module docstring), the registry name goes into the task metadata."""
+    from inspect_ai import task_with
+
+    task = build_task(plan, spec.name)
+    model = build_model(spec, options, base_url, task.config)
+    stripped = task.config.model_copy(update={k: None for k in GENERATION_FIELDS})
+    return task_with(task, model=model, config=stripped)
+
+
+def check_distinct(specs: Sequence[Any], plans: Sequence[TaskPlan]) -> None:
+    """Refuse, in one line, two task sets that would ask a model for the same task (same task, same
+    arguments): eval-set could not tell their logs apart."""
+    seen: dict[str, str] = {}
+    for plan in plans:
+        key = json.dumps([plan.task, plan.args], sort_keys=True, default=str)
+        if key in seen:
+            models = ", ".join(s.name for s in specs)
+            raise ValueError(f"task sets {seen[key]!r} and {plan.name!r} are the same task ({plan.task} with the "
+                             f"same arguments) for {models}: eval-set cannot keep them apart; run one of them")
+        seen[key] = plan.name
 
 
 @contextlib.contextmanager
@@ -179,12 +233,14 @@ def plan_task_set(registry: Any, name: str, **overrides: Any) -> TaskPlan:
     return TaskPlan(name, ts.task, {**ts.args, **extra})
 
 
-def build_task(plan: TaskPlan):
-    """The Inspect Task of a task set, tagged with the set's name (in task metadata, not in its identity)."""
+def build_task(plan: TaskPlan, model: Optional[str] = None):
+    """The Inspect Task of a task set, tagged with the set's name and the registry model's (in task metadata,
+    not in its identity)."""
     from inspect_ai import task_with
 
     task = task_factory(plan.task)(**plan.args)
-    return task_with(task, metadata={**(task.metadata or {}), TASK_SET_KEY: plan.name})
+    tags = {TASK_SET_KEY: plan.name, **({MODEL_KEY: model} if model else {})}
+    return task_with(task, metadata={**(task.metadata or {}), **tags})
 
 
 def pin_fresh_seeds(plan: TaskPlan, previous: Optional[dict[str, Any]]) -> TaskPlan:
@@ -201,6 +257,16 @@ def pin_fresh_seeds(plan: TaskPlan, previous: Optional[dict[str, Any]]) -> TaskP
     from finchain_tasks.generate import seed_list
 
     return TaskPlan(plan.name, plan.task, {**args, "seeds": seed_list(count, fresh=True)})
+
+
+def quiet_progress_bars() -> None:
+    """No "Loading weights" bar from transformers when the embedder loads: it would cut into Inspect's display.
+    transformers reads huggingface_hub's switch when it is imported, so set both the variable and, if it is
+    already imported, its own switch."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    if "transformers" in sys.modules:
+        with contextlib.suppress(Exception):
+            sys.modules["transformers"].utils.logging.disable_progress_bar()
 
 
 def warm_scorers(plans: Sequence[TaskPlan]) -> None:
@@ -244,6 +310,11 @@ def model_record(spec: Any) -> dict[str, Any]:
             "api_key_env": spec.api_key_env, "price": asdict(price) if price else None}
 
 
+def skipped_records(skipped: Sequence[tuple[Any, list[str]]]) -> list[dict[str, str]]:
+    """``[{model, reason}]`` for the models a run could not start (their key or base URL is not set)."""
+    return [{"model": spec.name, "reason": f"{', '.join(missing)} not set"} for spec, missing in skipped]
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -262,9 +333,11 @@ def _env(name: str, value: str) -> Iterator[None]:
             os.environ[name] = old
 
 
-def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv: Sequence[str]) -> tuple[
+def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv: Sequence[str],
+            skipped: Sequence[tuple[Any, list[str]]] = (), limit: Optional[int] = None) -> tuple[
         list[TaskPlan], dict[str, Any]]:
-    """Write (or extend) the manifest: models, task sets with pinned fresh seeds, and a new session."""
+    """Write (or extend) the manifest: models, task sets with pinned fresh seeds, and a new session (its
+    argv, the models skipped and why, the sample order and limit)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(run_dir)
     previous = manifest.get("task_sets", {})
@@ -276,37 +349,40 @@ def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv
         "models": list(models.values()),
         "task_sets": {**previous, **{p.name: {"task": p.task, "args": p.args} for p in plans}},
     })
-    manifest.setdefault("sessions", []).append({"argv": list(argv), "started": _now()})
+    manifest.setdefault("sessions", []).append({
+        "argv": list(argv), "started": _now(), "skipped": skipped_records(skipped),
+        "sample_order": sampling.record(sampling.DEFAULT_SEED, limit)})
     write_manifest(run_dir, manifest)
     return plans, manifest
 
 
-def _eval_set(run_dir: Path, tasks: list[Any], models: list[Any], options: Options) -> bool:
+def _eval_set(run_dir: Path, tasks: list[Any], options: Options) -> bool:
     """Inspect's eval-set over the run's log dir. Sample errors do not stop a task (continue_on_fail); a task
     with errors is retried (only its unfinished samples) up to ``retry_attempts`` times. Other logs in the dir
     (models or task sets of earlier invocations) are allowed: a run dir can grow and be re-run in parts."""
     from inspect_ai import eval_set
 
     try:
-        ok, _ = eval_set(tasks, log_dir=str(run_dir / LOGS), model=models, limit=options.limit,
+        ok, _ = eval_set(tasks, log_dir=str(run_dir / LOGS), model=None, limit=options.limit,
                          retry_attempts=options.retry_attempts, fail_on_error=True, continue_on_fail=True,
                          log_dir_allow_dirty=True, display=options.display, log_level=options.log_level, score=True)
     except Exception as exc:
         if type(exc).__name__ == "PrerequisiteError":  # Inspect's one-message error, in rich markup
             from rich.text import Text
 
-            raise RuntimeError(Text.from_markup(str(getattr(exc, "message", exc))).plain) from None
+            text = Text.from_markup(str(getattr(exc, "message", exc))).plain
+            raise RuntimeError(" ".join(text.split())) from None
         raise
     return ok
 
 
 def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
-        argv: Sequence[str] = ()) -> tuple[bool, dict[str, Any]]:
+        argv: Sequence[str] = (), skipped: Sequence[tuple[Any, list[str]]] = ()) -> tuple[bool, dict[str, Any]]:
     """Run every task set on every model into ``run_dir`` (resuming what is there); returns (all done, manifest)."""
     run_dir = Path(run_dir).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     with exclusive(run_dir):
-        return _run_locked(run_dir, specs, plans, options, argv)
+        return _run_locked(run_dir, specs, plans, options, argv, skipped)
 
 
 @contextlib.contextmanager
@@ -326,16 +402,21 @@ def exclusive(run_dir: Path) -> Iterator[None]:
 
 
 def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
-                argv: Sequence[str]) -> tuple[bool, dict[str, Any]]:
-    plans, manifest = prepare(run_dir, specs, plans, argv)
+                argv: Sequence[str], skipped: Sequence[tuple[Any, list[str]]]) -> tuple[bool, dict[str, Any]]:
+    check_distinct(specs, plans)
+    plans, manifest = prepare(run_dir, specs, plans, argv, skipped, options.limit)
+    warning = set_aside_if_corrupt(run_dir / CACHE)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+        manifest["sessions"][-1]["warnings"] = [warning]
     t0 = time.monotonic()
     ok = False
     try:
+        quiet_progress_bars()
         warm_scorers(plans)
         with local_servers(specs) as urls, _env("FINCHAIN_RESPONSE_CACHE", str(run_dir / CACHE)):
-            models = [build_model(spec, options, urls.get(spec.name)) for spec in specs]
-            tasks = [build_task(plan) for plan in plans]
-            ok = _eval_set(run_dir, tasks, models, options)
+            tasks = [bound_task(plan, spec, options, urls.get(spec.name)) for spec in specs for plan in plans]
+            ok = _eval_set(run_dir, tasks, options)
     finally:
         session = manifest["sessions"][-1]
         session.update({"finished": _now(), "wall_s": round(time.monotonic() - t0, 3), "ok": ok})

@@ -17,16 +17,25 @@ would need lm-eval's ``litellm`` backend, which reads keys only by litellm's pro
 Resume: lm-eval's ``--use_cache`` keeps every answer in ``lm_eval_cache/<model>/`` (SQLite, committed
 per answer), keyed by the prompt and generation arguments; a re-run re-sends only unanswered requests.
 Every run writes a fresh ``results_*.json``; the summary reads the newest one of each model × task set.
+
+``--limit N`` on a FinChain task set means what it means with Inspect: the first N problems of the task
+set's stratified order (:mod:`finchain_tasks.sampling`), the same for every model. lm-eval's own
+``--limit`` is per leaf (domain × level), so the bench passes the chosen documents as ``--samples``: the
+leaves' documents are in the same order, so the first N overall are a prefix of each leaf.
+
+Progress: one line when a cell starts, a line every ``HEARTBEAT_S`` seconds while it runs (with the
+answers in its cache so far), one when it ends; transformers' weight-loading bar is switched off.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
@@ -41,6 +50,10 @@ _FINCHAIN_ARGS = {"profile": "finchain_profile", "chaineval_params": "finchain_c
 _CFLUE_ARGS = {"path": "cflue_path", "exam": "cflue_exams", "prompt": "cflue_prompt", "extract": "cflue_extract",
                "n": "cflue_n", "analysis": "cflue_analysis"}
 CFLUE_TYPES = ("single_choice", "multiple_choice", "true_false")
+HEARTBEAT_S = 30.0
+"""Seconds between progress lines while one lm-eval run is under way."""
+QUIET_ENV = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error", "TQDM_DISABLE": "1"}
+"""Silences the child's progress bars (transformers' "Loading weights" uses huggingface_hub's switch)."""
 
 
 # ------------------------------------------------------------------------------------------ task sets
@@ -144,7 +157,7 @@ def child_env(spec: Any) -> dict[str, str]:
     """The child's environment: ``OPENAI_API_KEY`` is the model's key, or a placeholder for keyless servers."""
     from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER, api_key
 
-    env = dict(os.environ)
+    env = {**os.environ, **QUIET_ENV}
     env["OPENAI_API_KEY"] = (api_key(spec) if spec.api_key_env else None) or KEYLESS_PLACEHOLDER
     return env
 
@@ -156,12 +169,33 @@ def command(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any) ->
            "--model", "local-chat-completions", "--model_args", model_args(spec, base_url, options),
            "--apply_chat_template", "--log_samples", "--output_path", str(output_dir(run_dir, spec.name, plan.name)),
            "--use_cache", str(run_dir / LM_EVAL_CACHE / spec.name / CACHE_NAME)]
+    if options.limit and plan.task == "finchain":
+        tasks, samples = stratified_selection(plan, metadata, options.limit)
+        cmd[cmd.index("--tasks") + 1] = ",".join(tasks)
+        cmd += ["--samples", json.dumps(samples)]
+    elif options.limit:
+        cmd += ["--limit", str(options.limit)]
     if metadata:
         cmd += ["--metadata", json.dumps(metadata)]
-    if options.limit:
-        cmd += ["--limit", str(options.limit)]
     kwargs = gen_kwargs(spec)
     return cmd + (["--gen_kwargs", *kwargs] if kwargs else [])
+
+
+def stratified_selection(plan: Any, metadata: dict[str, Any], limit: int) -> tuple[list[str], dict[str, list[int]]]:
+    """(leaf tasks, ``--samples``) holding the first ``limit`` problems of the task set's stratified order; a
+    leaf gets the first k documents of its own (identically ordered) dataset."""
+    from finchain_tasks.engine import select
+    from finchain_tasks.generate import CANONICAL_SEEDS
+    from finchain_tasks.lm_eval.build import leaf_name
+    from finchain_tasks.sampling import leaf_counts, stratified_order
+
+    args = plan.args
+    templates = select(domains=_names(args.get("domain")), levels=_names(args.get("level")))
+    seeds = int(metadata.get("finchain_seeds", len(CANONICAL_SEEDS)))
+    items = [(t.domain, t.level, t.id, k) for t in templates for k in range(seeds)]
+    order = stratified_order(items, lambda x: x[:3], int(metadata.get("finchain_sample_seed", 0)))
+    counts = leaf_counts(order, lambda x: leaf_name(x[0], x[1]), limit)
+    return list(counts), {leaf: list(range(n)) for leaf, n in counts.items()}
 
 
 def output_dir(run_dir: Path, model: str, task_set: str) -> Path:
@@ -169,18 +203,46 @@ def output_dir(run_dir: Path, model: str, task_set: str) -> Path:
 
 
 # ------------------------------------------------------------------------------------------ running
-def run_one(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any) -> bool:
-    """One model × task set; its console output goes to ``lm_eval.log``, its outcome to ``status.json``."""
+def run_one(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any, label: str = "",
+            progress: Callable[[str], None] = print) -> bool:
+    """One model × task set; its console output goes to ``lm_eval.log``, its outcome to ``status.json``,
+    progress lines (start, a heartbeat while it runs, end) to ``progress``."""
     cmd = command(spec, plan, run_dir, base_url, options)
     out = output_dir(run_dir, spec.name, plan.name)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
+    name = f"{label}{spec.name} · {plan.name}"
+    progress(f"{name}: lm-eval started (console output in {out / LOG})")
     with open(out / LOG, "w", encoding="utf-8") as log:
-        rc = subprocess.run(cmd, env=child_env(spec), stdout=log, stderr=subprocess.STDOUT).returncode
+        proc = subprocess.Popen(cmd, env=child_env(spec), stdout=log, stderr=subprocess.STDOUT)
+        while True:
+            try:
+                rc = proc.wait(timeout=HEARTBEAT_S)
+                break
+            except subprocess.TimeoutExpired:
+                answers = cached_answers(run_dir, spec.name)
+                progress(f"{name}: running, {time.monotonic() - t0:.0f} s"
+                         + (f", {answers} answers in its cache" if answers is not None else ""))
+    progress(f"{name}: {'done' if rc == 0 else f'failed (exit {rc})'} in {time.monotonic() - t0:.0f} s")
     status = {"rc": rc, "error": None if rc == 0 else _last_error(out / LOG), "wall_s": round(time.monotonic() - t0, 3),
-              "harness": "lm-eval", "command": cmd[1:]}
+              "harness": "lm-eval", "limit": options.limit, "command": cmd[1:]}
     (out / STATUS).write_text(json.dumps(status, indent=2) + "\n", encoding="utf-8")
     return rc == 0
+
+
+def cached_answers(run_dir: Path, model: str) -> Optional[int]:
+    """Answers in lm-eval's response cache of ``model`` so far (its SQLite file), or None when unreadable."""
+    import sqlite3
+
+    path = Path(run_dir) / LM_EVAL_CACHE / model / f"{CACHE_NAME}_rank0.db"
+    if not path.is_file():
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1)) as db:
+            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+            return sum(int(db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]) for t in tables)
+    except sqlite3.Error:
+        return None
 
 
 def _last_error(path: Path) -> str:
@@ -190,7 +252,7 @@ def _last_error(path: Path) -> str:
 
 
 def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[Any], options: Any,
-        argv: Sequence[str] = ()) -> tuple[bool, dict[str, Any]]:
+        argv: Sequence[str] = (), skipped: Sequence[tuple[Any, list[str]]] = ()) -> tuple[bool, dict[str, Any]]:
     """Every task set on every model through lm-eval into ``run_dir``; returns (all done, manifest)."""
     from finchain_tasks.runs import engine
 
@@ -200,18 +262,25 @@ def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[Any], options: Any,
     run_dir = Path(run_dir).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
     with engine.exclusive(run_dir):
-        plans, manifest = engine.prepare(run_dir, specs, plans, argv)
+        plans, manifest = engine.prepare(run_dir, specs, plans, argv, skipped, options.limit)
         manifest["sessions"][-1]["harness"] = "lm-eval"
         t0, ok = time.monotonic(), False
         try:
             with engine.local_servers(specs) as urls:
                 from finchain_tasks.models.registry import api_base
 
-                results = [run_one(spec, plan, run_dir, urls.get(spec.name) or api_base(spec), options)
-                           for spec in specs for plan in plans]
+                cells = [(spec, plan) for spec in specs for plan in plans]
+                results = [run_one(spec, plan, run_dir, urls.get(spec.name) or api_base(spec), options,
+                                   label=f"[{i}/{len(cells)}] ", progress=_progress)
+                           for i, (spec, plan) in enumerate(cells, 1)]
             ok = all(results)
         finally:
             manifest["sessions"][-1].update({"finished": engine._now(), "wall_s": round(time.monotonic() - t0, 3),
                                              "ok": ok})
             engine.write_manifest(run_dir, manifest)
     return ok, manifest
+
+
+def _progress(line: str) -> None:
+    """A progress line on stderr, at once (the bench's tables go to stdout)."""
+    print(line, file=sys.stderr, flush=True)

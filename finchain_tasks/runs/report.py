@@ -3,6 +3,11 @@
 Everything that came from a model or a server (error messages, names) is escaped: ``html.escape`` in
 HTML, and Markdown's table and emphasis characters in Markdown. A run with the local model says, in
 both reports, that it is not a meaningful baseline (``LOCAL_MODEL_NOTE``).
+
+Each score shows its mean, standard error and 95% interval; a run scored in ChainEval's ``reference``
+profile marks its ChainEval score with † and says, right under the table, that ``reference`` gives 0.75
+to an output whose steps match nothing. The reports also list the settings each result ran with, the
+models skipped and why, and which domains have templates.
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from pathlib import Path
 from typing import Any, Optional
 
 from finchain_tasks.runs import REPORT_HTML, REPORT_MD
-from finchain_tasks.runs.summary import cost_text, score_columns
+from finchain_tasks.runs.summary import REFERENCE_NOTE, cost_text, interval_text, score_columns, score_text
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 MAX_FAILURES = 50
 """Failed samples listed in a report (all of them are in summary.json)."""
+DAGGER = " †"
+SETTINGS = ("profile", "task_version", "seeds", "sample_order", "limit", "max_tokens", "temperature", "top_p")
 
 
 def md(text: Any) -> str:
@@ -38,16 +45,62 @@ def local_note(summary: dict[str, Any]) -> Optional[str]:
     return LOCAL_MODEL_NOTE
 
 
+def _is_reference(result: dict[str, Any]) -> bool:
+    return (result.get("settings") or {}).get("profile") == "reference"
+
+
+def _score_cell(result: dict[str, Any], key: str) -> str:
+    """``mean ±se [lo, hi]``, with † on a ChainEval score computed in the ``reference`` profile."""
+    text = score_text(result, key)
+    if text != "-" and interval_text(result, key) != "-":
+        text += f" {interval_text(result, key)}"
+    return text + (DAGGER if key == "chaineval" and _is_reference(result) else "")
+
+
 def _rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """The main table as plain text cells (escaped by the writer)."""
     columns = score_columns(summary)
     head = ["model", "task", "done", "failed", *columns, "tokens in", "tokens out", "cost", "wall s"]
     body = [[r["display_name"] or r["model"], r["task_set"], f"{r['completed']}/{r['requested']}",
-             str(r["failed"] + len(r["missing"])), *(_num(r["scores"].get(k)) for k in columns),
+             str(r["failed"] + len(r["missing"])), *(_score_cell(r, k) for k in columns),
              *(("unknown" if r[k] is None else str(r[k])) for k in ("input_tokens", "output_tokens")),
              cost_text(r), _num(r["wall_s"], 1)]
             for r in summary["results"]]
     return head, body
+
+
+def _setting(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_setting(v)}" for k, v in value.items() if v is not None) or "-"
+    if isinstance(value, list):
+        return ", ".join(map(str, value[:10])) + (f" … ({len(value)})" if len(value) > 10 else "")
+    return str(value)
+
+
+def _settings_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """What each result ran with, as its log recorded it."""
+    body = [[r["display_name"] or r["model"], r["task_set"], r.get("harness") or "inspect",
+             *(_setting((r.get("settings") or {}).get(k)) for k in SETTINGS)] for r in summary["results"]]
+    return ["model", "task", "harness", *SETTINGS], body
+
+
+def _notes(summary: dict[str, Any]) -> list[str]:
+    """Lines shown under the results table: the reference profile's floor, beside its † scores."""
+    return [f"† {REFERENCE_NOTE}"] if any(_is_reference(r) for r in summary["results"]) else []
+
+
+def _skipped(summary: dict[str, Any]) -> list[str]:
+    return [f"{s.get('model')}: {s.get('reason')}" for s in summary.get("skipped") or []]
+
+
+def _coverage(summary: dict[str, Any]) -> str:
+    cov = summary.get("coverage") or {}
+    have = ", ".join(f"{d} ({n})" for d, n in (cov.get("domains_with_templates") or {}).items()) or "none"
+    missing = ", ".join(cov.get("domains_without_templates") or []) or "none"
+    return (f"{cov.get('templates', 0)} templates. Domains with templates (count): {have}. "
+            f"Domains without templates yet: {missing}.")
 
 
 def _group_rows(summary: dict[str, Any], key: str) -> tuple[list[str], list[list[str]]]:
@@ -70,7 +123,7 @@ def _sections(summary: dict[str, Any]) -> list[tuple[str, list[str], list[list[s
     groups = [(title, *_group_rows(summary, key)) for key, title in
               (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level"))
               if any(r[key] for r in summary["results"])]
-    return [("Results", *_rows(summary)), *groups]
+    return [("Results", *_rows(summary)), ("Settings", *_settings_rows(summary)), *groups]
 
 
 def markdown(summary: dict[str, Any]) -> str:
@@ -80,9 +133,17 @@ def markdown(summary: dict[str, Any]) -> str:
     note = local_note(summary)
     if note:
         lines += [f"> **Note:** {md(note)}", ""]
+    for line in summary.get("warnings") or []:
+        lines += [f"> **Warning:** {md(line)}", ""]
     for title, head, body in _sections(summary):
         lines += [f"## {title}", "", "| " + " | ".join(md(h) for h in head) + " |",
                   "|" + "---|" * len(head), *("| " + " | ".join(md(c) for c in row) + " |" for row in body), ""]
+        if title == "Results":
+            lines += ["Scores: mean ±standard error [95% interval, mean ± 1.96 se].", ""]
+            lines += [f"{md(n)}" for n in _notes(summary)] + ([""] if _notes(summary) else [])
+    lines += ["## Skipped models", ""]
+    lines += [f"- {md(line)}" for line in _skipped(summary)] or ["None."]
+    lines += ["", "## Coverage", "", md(_coverage(summary)), ""]
     failures = _failures(summary)
     lines += ["## Failed samples", ""]
     lines += [f"- {md(m)} · `{md(i)}`: {md(reason)}" for m, i, reason in failures[:MAX_FAILURES]] or ["None."]
@@ -115,8 +176,16 @@ def html_report(summary: dict[str, Any]) -> str:
     note = local_note(summary)
     if note:
         parts.append(f"<p class=\"note\"><strong>Note:</strong> {e(note)}</p>")
+    parts += [f"<p class=\"note\"><strong>Warning:</strong> {e(line)}</p>" for line in summary.get("warnings") or []]
     for title, head, body in _sections(summary):
         parts += [f"<h2>{e(title)}</h2>", _html_table(head, body)]
+        if title == "Results":
+            parts.append("<p>Scores: mean ±standard error [95% interval, mean ± 1.96 se].</p>")
+            parts += [f"<p class=\"note\">{e(n)}</p>" for n in _notes(summary)]
+    skipped = _skipped(summary)
+    parts.append("<h2>Skipped models</h2>")
+    parts.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in skipped) + "</ul>" if skipped else "<p>None.</p>")
+    parts += ["<h2>Coverage</h2>", f"<p>{e(_coverage(summary))}</p>"]
     failures = _failures(summary)
     parts.append("<h2>Failed samples</h2>")
     if failures:

@@ -7,11 +7,20 @@ killed mid-way leaves a ``started`` log until the next run recovers it. Samples 
 Cost is the sum of logged per-sample costs when every sample has one, else tokens × the registry
 price, else None: unknown is reported as unknown, never as 0. lm-eval's results and samples files
 give scores, by domain and by level, and wall time; they hold no tokens, so tokens and cost are None.
+
+Results are keyed by **registry name** (the ``finchain_model`` task metadata / model arg of the log), never
+by the Inspect model name, which two registry entries of one litellm id share. Every score comes with
+its standard error (sample standard deviation / √n, as both hosts compute it) and a normal 95% interval
+(``stats``); each result records the settings it ran with (ChainEval profile, task version, seeds, the
+sample order and limit, max_tokens, temperature, top_p); the summary lists the models skipped and why and
+the coverage (which domains have templates). CFLUE rows add ``invalid_strict`` and ``invalid_robust``:
+the share of answers the official rule and the robust one could not read.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -19,12 +28,17 @@ from pathlib import Path
 from typing import Any, Optional
 
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
-from finchain_tasks.runs.engine import TASK_SET_KEY, read_manifest
+from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
 
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
 HEADLINE = ("chaineval", "fac", "step_f1")
 """ChainEval keys shown in tables; the summary JSON keeps every numeric key of the scores."""
 DETAIL = ("step_precision", "step_recall", "first_error_step", "parse_ok")
 """ChainEval keys kept in summary.json only."""
+REFERENCE_NOTE = ("ChainEval profile `reference` follows the authors' script: an output whose steps match no gold "
+                  "step still scores 0.75 there, where the `paper` profile gives 0.")
+"""Shown beside the ChainEval score of every run scored in the ``reference`` profile."""
 
 
 # ------------------------------------------------------------------------------------------ logs
@@ -54,7 +68,7 @@ def sample_rows(header: Any) -> list[dict[str, Any]]:
         costs = [u.total_cost for u in usage]
         rows.append({
             "id": str(s.id), "epoch": s.epoch, "domain": s.metadata.get("domain"), "level": s.metadata.get("level"),
-            "scores": numeric_scores(s.scores or {}),
+            "scores": {**numeric_scores(s.scores or {}), **invalid_rates(s.scores or {})},
             "error": _first_line(s.error) if s.error else None,
             "input_tokens": sum(u.input_tokens + (u.input_tokens_cache_read or 0) for u in usage),
             "output_tokens": sum(u.output_tokens for u in usage),
@@ -74,6 +88,15 @@ def numeric_scores(scores: dict[str, Any]) -> dict[str, float]:
         elif isinstance(value, (int, float)):
             out[name.split("/")[-1]] = float(value)
     return out
+
+
+def invalid_rates(scores: dict[str, Any]) -> dict[str, float]:
+    """CFLUE: 1.0 where the strict (official) or the robust extraction read no answer, from the score metadata."""
+    for score in scores.values():
+        invalid = (score.metadata or {}).get("invalid")
+        if isinstance(invalid, dict):
+            return {f"invalid_{mode}": float(bool(flag)) for mode, flag in invalid.items()}
+    return {}
 
 
 def score_columns(summary: dict[str, Any]) -> list[str]:
@@ -97,6 +120,22 @@ def _means(rows: Iterable[dict[str, Any]]) -> dict[str, float]:
             sums[key] += value
             counts[key] += 1
     return {key: sums[key] / counts[key] for key in sums}
+
+
+def score_stats(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per score key: n, mean, standard error (sample sd with n-1 / √n; None below 2 samples) and the normal
+    95% interval ``[mean - 1.96 se, mean + 1.96 se]``."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        for key, value in row["scores"].items():
+            values[key].append(float(value))
+    out = {}
+    for key, xs in values.items():
+        n, mean = len(xs), math.fsum(xs) / len(xs)
+        se = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1) / n) if n > 1 else None
+        ci = [mean - Z95 * se, mean + Z95 * se] if se is not None else None
+        out[key] = {"n": n, "mean": mean, "stderr": se, "ci95": ci}
+    return out
 
 
 def _grouped(rows: list[dict[str, Any]], field: str) -> dict[str, dict[str, Any]]:
@@ -128,6 +167,25 @@ def _wall_s(header: Any) -> Optional[float]:
         return None
 
 
+def settings_of(header: Any) -> dict[str, Any]:
+    """The settings one Inspect log ran with: profile, versions, seeds, sample order and limit, and the
+    generation parameters as sent (the model's generation config, else the task's)."""
+    meta = header.eval.metadata or {}
+    model_config = header.eval.model_generate_config
+    plan_config = getattr(getattr(header, "plan", None), "config", None)
+
+    def sent(name: str) -> Any:
+        value = getattr(model_config, name, None)
+        return value if value is not None else getattr(plan_config, name, None)
+
+    chaineval = meta.get("chaineval") if isinstance(meta.get("chaineval"), dict) else {}
+    return {"profile": chaineval.get("profile"), "task_version": meta.get("task_version") or header.eval.task_version,
+            "seeds": meta.get("seeds"), "fresh_seeds": meta.get("fresh_seeds"),
+            "sample_order": meta.get("sample_order"), "limit": header.eval.config.limit,
+            "max_tokens": sent("max_tokens"), "temperature": sent("temperature"), "top_p": sent("top_p"),
+            "extract": meta.get("extract_mode")}
+
+
 def result_of(header: Any, record: dict[str, Any]) -> dict[str, Any]:
     """The summary of one log (one model on one task set)."""
     rows = sample_rows(header)
@@ -138,22 +196,35 @@ def result_of(header: Any, record: dict[str, Any]) -> dict[str, Any]:
     failed = [r for r in rows if r["error"] is not None]
     cost, cost_source = cost_of(rows, record.get("price"))
     return {
-        "model": record.get("name") or header.eval.model, "display_name": record.get("display_name"),
+        "model": registry_name(header) or record.get("name") or header.eval.model,
+        "display_name": record.get("display_name"),
         "category": record.get("category"), "inspect_model": header.eval.model,
         "task_set": (header.eval.metadata or {}).get(TASK_SET_KEY) or header.eval.task.split("/")[-1],
         "task": header.eval.task, "log": Path(header.location).name, "status": header.status,
         "requested": len(requested), "completed": len(scored), "failed": len(failed),
         "missing": sorted(f"{i}#{e}" for i, e in requested - set(seen)),
         "duplicated": sorted({f"{i}#{e}" for i, e in seen if seen.count((i, e)) > 1}),
-        "scores": _means(scored), "by_domain": _grouped(scored, "domain"), "by_level": _grouped(scored, "level"),
+        "scores": _means(scored), "stats": score_stats(scored), "settings": settings_of(header),
+        "by_domain": _grouped(scored, "domain"), "by_level": _grouped(scored, "level"),
         "input_tokens": sum(r["input_tokens"] for r in rows), "output_tokens": sum(r["output_tokens"] for r in rows),
         "cost_usd": cost, "cost_source": cost_source, "wall_s": _wall_s(header),
         "failures": [{"id": r["id"], "epoch": r["epoch"], "reason": r["error"]} for r in failed],
     }
 
 
-def _record_for(inspect_model: str, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The manifest's record of a model, else the shipped registry's entry, else the bare name."""
+def registry_name(header: Any) -> Optional[str]:
+    """The registry name a log was run under (task metadata, else model arg); None for logs of older runs."""
+    name = (header.eval.metadata or {}).get(MODEL_KEY) or (header.eval.model_args or {}).get(MODEL_KEY)
+    return str(name) if name else None
+
+
+def _record_for(header: Any, by_name: dict[str, dict[str, Any]], records: dict[str, dict[str, Any]]) -> dict[
+        str, Any]:
+    """The manifest's record of a log's model (by registry name, else by Inspect model name for logs of older
+    runs), else the shipped registry's entry, else the bare name."""
+    name, inspect_model = registry_name(header), header.eval.model
+    if name is not None and name in by_name:
+        return by_name[name]
     if inspect_model in records:
         return records[inspect_model]
     try:
@@ -170,17 +241,40 @@ def summarize(run_dir: str | Path) -> dict[str, Any]:
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     records = {m["inspect_model"]: m for m in manifest.get("models", [])}
-    results = [{**result_of(h, _record_for(h.eval.model, records)), "harness": "inspect"}
-               for h in latest_logs(run_dir / LOGS)]
     by_name = {m["name"]: m for m in manifest.get("models", [])}
+    results = [{**result_of(h, _record_for(h, by_name, records)), "harness": "inspect"}
+               for h in latest_logs(run_dir / LOGS)]
     results += [lm_eval_result(d, by_name.get(d.parent.name, {})) for d in lm_eval_dirs(run_dir / LM_EVAL)]
     sessions = manifest.get("sessions", [])
+    last = sessions[-1] if sessions else {}
     return {
         "run_dir": str(run_dir.resolve()), "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "finchain_tasks_version": _version(), "results": results,
+        "skipped": list(last.get("skipped") or []), "coverage": coverage(),
+        "notes": notes(results), "warnings": list(last.get("warnings") or []),
         "sessions": len(sessions), "wall_s_total": round(sum(s.get("wall_s") or 0 for s in sessions), 3),
         "cached_responses": _cache_entries(run_dir / CACHE),
     }
+
+
+def coverage() -> dict[str, Any]:
+    """Which domains of the taxonomy have templates (and how many), and which have none yet."""
+    from finchain_tasks.engine import all_templates
+    from finchain_tasks.taxonomy import domains
+
+    counts: dict[str, int] = defaultdict(int)
+    for tpl in all_templates().values():
+        counts[tpl.domain] += 1
+    known = list(domains())
+    return {"templates": sum(counts.values()),
+            "domains_with_templates": {d: counts[d] for d in [*known, *sorted(set(counts) - set(known))] if counts[d]},
+            "domains_without_templates": [d for d in known if not counts[d]]}
+
+
+def notes(results: list[dict[str, Any]]) -> list[str]:
+    """Caveats a reader must see beside the scores (today: the ``reference`` profile's floor)."""
+    profiles = {(r.get("settings") or {}).get("profile") for r in results}
+    return [REFERENCE_NOTE] if "reference" in profiles else []
 
 
 # ------------------------------------------------------------------------------------------ lm-eval
@@ -215,6 +309,21 @@ def lm_eval_rows(results_path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def lm_eval_settings(results: dict[str, Any]) -> dict[str, Any]:
+    """The settings of an lm-eval run, from its results file: the first FinChain leaf's ``finchain_run``
+    record and generation kwargs, and the run's limit or sample selection."""
+    configs = results.get("configs") or {}
+    first = next(iter(configs.values()), {}) if configs else {}
+    run = (first.get("metadata") or {}).get("finchain_run") or {}
+    gen = first.get("generation_kwargs") or {}
+    config = results.get("config") or {}
+    chaineval = run.get("chaineval") if isinstance(run.get("chaineval"), dict) else {}
+    return {"profile": chaineval.get("profile"), "task_version": run.get("task_version"), "seeds": run.get("seeds"),
+            "fresh_seeds": run.get("fresh_seeds"), "sample_order": run.get("sample_order"),
+            "limit": config.get("limit"), "max_tokens": gen.get("max_gen_toks"), "temperature": gen.get("temperature"),
+            "top_p": gen.get("top_p"), "extract": None}
+
+
 def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     """The summary row of one model × task set run by lm-eval: its newest results file, or its failure."""
     status = json.loads((folder / "status.json").read_text("utf-8")) if (folder / "status.json").is_file() else {}
@@ -231,7 +340,9 @@ def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
         "log": str(newest.relative_to(folder.parent.parent)) if newest else None,
         "status": "error" if failed else ("success" if newest else "started"),
         "requested": requested, "completed": len(rows), "failed": 0, "missing": [], "duplicated": [],
-        "scores": _means(rows), "by_domain": _grouped(rows, "domain"), "by_level": _grouped(rows, "level"),
+        "scores": _means(rows), "stats": score_stats(rows),
+        "settings": {**lm_eval_settings(results), **({"limit": status["limit"]} if status.get("limit") else {})},
+        "by_domain": _grouped(rows, "domain"), "by_level": _grouped(rows, "level"),
         "input_tokens": None, "output_tokens": None, "cost_usd": None, "cost_source": "unknown",
         "wall_s": round(float(wall), 3) if wall is not None else status.get("wall_s"),
         "failures": [{"id": "(lm-eval run)", "epoch": None, "reason": status.get("error")}] if failed else [],
@@ -265,6 +376,24 @@ def _fmt(value: Optional[float], digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def score_text(result: dict[str, Any], key: str, sep: str = " ") -> str:
+    """``mean ±stderr`` of one score (the ``±`` part only where a standard error exists)."""
+    stat = (result.get("stats") or {}).get(key)
+    mean = result["scores"].get(key)
+    if mean is None:
+        return "-"
+    if not stat or stat.get("stderr") is None:
+        return _fmt(mean)
+    return f"{_fmt(mean)}{sep}±{_fmt(stat['stderr'])}"
+
+
+def interval_text(result: dict[str, Any], key: str) -> str:
+    """``[lo, hi]``: the 95% interval of a score, or ``-``."""
+    stat = (result.get("stats") or {}).get(key) or {}
+    ci = stat.get("ci95")
+    return "-" if not ci else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]"
+
+
 def tokens_text(result: dict[str, Any]) -> str:
     """``in/out``, or ``unknown`` where the harness does not report tokens (lm-eval)."""
     if result["input_tokens"] is None:
@@ -276,39 +405,50 @@ def cost_text(result: dict[str, Any]) -> str:
     return "unknown" if result["cost_usd"] is None else f"${result['cost_usd']:.4f}"
 
 
-def tables(summary: dict[str, Any]) -> list[Any]:
-    """Rich tables: one row per model and task set, then ChainEval by domain and by level."""
+def _table(title: str, heads: list[str], left: int = 1) -> Any:
+    """A table that stays readable at 80 columns: headers never truncated (each column at least as wide as
+    its header, ``fold`` wrapping in the text columns)."""
     from rich.markup import escape
     from rich.table import Table
 
-    columns = score_columns(summary)
-    main = Table(title=f"FinChain results ({escape(summary['run_dir'])})")
-    for col in ("model", "task", "done", "failed", *columns, "tokens in/out", "cost", "wall s"):
-        main.add_column(col, justify="left" if col in ("model", "task") else "right")
-    for r in summary["results"]:
-        done = f"{r['completed']}/{r['requested']}"
-        failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
-        main.add_row(escape(r["model"]), escape(r["task_set"]), done, failed,
-                     *(_fmt(r["scores"].get(k)) for k in columns), tokens_text(r), cost_text(r), _fmt(r["wall_s"], 1))
-    return [main, *(_group_table(summary, key, title) for key, title in
-                    (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level"))
-                    if any(r[key] for r in summary["results"]))]
-
-
-def _group_table(summary: dict[str, Any], key: str, title: str) -> Any:
-    from rich.markup import escape
-    from rich.table import Table
-
-    groups = sorted({g for r in summary["results"] for g in r[key]})
-    table = Table(title=title)
-    table.add_column("model")
-    for g in groups:
-        table.add_column(escape(g), justify="right")
-    for r in (r for r in summary["results"] if r[key]):
-        cells = [_cell(r[key].get(g)) for g in groups]
-        table.add_row(escape(f"{r['model']} · {r['task_set']}"), *cells)
+    table = Table(title=title, title_justify="left", pad_edge=False, collapse_padding=True)
+    for i, head in enumerate(heads):
+        text = i < left
+        table.add_column(escape(head), justify="left" if text else "right", min_width=len(head),
+                         overflow="fold", no_wrap=not text)
     return table
 
 
-def _cell(group: Optional[dict[str, Any]]) -> str:
-    return "-" if not group else f"{_fmt(group.get('chaineval'))} (n={group['n']})"
+def tables(summary: dict[str, Any]) -> list[Any]:
+    """Rich tables: scores (mean ±stderr) per model and task set, resources, then ChainEval by domain and by
+    level as long tables (one row per model and group), so that no table grows a column per domain."""
+    from rich.markup import escape
+
+    columns = score_columns(summary)
+    results = summary["results"]
+    main = _table(f"FinChain results ({summary['run_dir']})", ["model · task", "done", "failed", *columns])
+    for r in results:
+        failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
+        main.add_row(escape(f"{r['model']} · {r['task_set']}"), f"{r['completed']}/{r['requested']}", failed,
+                     *(score_text(r, k, "\n") for k in columns))
+    main.caption = "mean ±standard error; 95% intervals in the report"
+    out = [main]
+    used = _table("Resources", ["model · task", "tokens in/out", "cost", "wall s"])
+    for r in results:
+        used.add_row(escape(f"{r['model']} · {r['task_set']}"), tokens_text(r), cost_text(r), _fmt(r["wall_s"], 1))
+    out.append(used)
+    for key, title in (("by_domain", "ChainEval by domain"), ("by_level", "ChainEval by level")):
+        if any(r[key] for r in results):
+            out.append(_group_table(results, key, title))
+    return out
+
+
+def _group_table(results: list[dict[str, Any]], key: str, title: str) -> Any:
+    from rich.markup import escape
+
+    table = _table(title, ["model · task", key.removeprefix("by_"), "n", "chaineval"], left=2)
+    for r in results:
+        for group, stats in r[key].items():
+            table.add_row(escape(f"{r['model']} · {r['task_set']}"), escape(group), str(stats["n"]),
+                          _fmt(stats.get("chaineval")))
+    return table

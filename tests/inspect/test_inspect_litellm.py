@@ -16,7 +16,16 @@ from inspect_ai.model import get_model
 
 from finchain_tasks.engine import all_templates
 from finchain_tasks.inspect.tasks import finchain
-from tests.support.fake_openai import FakeOpenAI, delay, malformed, rate_limit, server_error, status
+from tests.support.fake_openai import (
+    FakeOpenAI,
+    delay,
+    empty_choices,
+    malformed,
+    null_content,
+    rate_limit,
+    server_error,
+    status,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -160,3 +169,42 @@ def test_request_log_never_holds_the_key(model_api_enabled):
     request = api.request([ChatMessageUser(content="hi")], GenerateConfig(temperature=0.0, stop_seqs=["\n\n"]))
     assert KEY not in json.dumps(request)
     assert request["temperature"] == 0.0 and request["stop"] == ["\n\n"] and request["num_retries"] == 0
+
+
+def test_empty_choices_and_null_content_are_retried_faults_never_cached_answers(model_api_enabled, tmp_path):
+    """A 200 with ``choices: []`` or ``content: null`` is retried; only the well-formed answer is cached."""
+    from finchain_tasks.runs.cache import ResponseCache
+
+    task, problem = _one_sample_task()
+    cache = tmp_path / "responses.sqlite"
+    with FakeOpenAI(script={1: empty_choices(), 2: null_content()}, reply=problem.solution) as server:
+        log = inspect_eval(task, model="litellm/openai/fake", model_args=_model_args(server, response_cache=str(cache)),
+                           log_dir=str(tmp_path), display="none", score=False)[0]
+    assert log.status == "success", log.error
+    assert [r.fault.kind if r.fault else "ok" for r in server.requests] == ["empty_choices", "null_content", "ok"]
+    assert log.samples[0].output.completion == problem.solution
+    from inspect_ai.model import ModelOutput
+
+    (entry,) = ResponseCache(cache).entries()
+    assert ModelOutput.model_validate_json(entry["output"]).completion == problem.solution
+
+
+def test_a_reply_that_stays_malformed_fails_the_sample_and_is_not_cached(model_api_enabled, tmp_path):
+    """When retries run out on null content the sample is an error (not an empty answer scored 0), and a
+    re-run against a healthy server answers it, since nothing bad was cached."""
+    from finchain_tasks.runs.cache import ResponseCache
+
+    task, problem = _one_sample_task()
+    cache = tmp_path / "responses.sqlite"
+    args = dict(log_dir=str(tmp_path / "logs"), display="none", max_retries=1)
+    with FakeOpenAI(rule=lambda body: null_content(), reply=problem.solution) as server:
+        log = inspect_eval(task, model="litellm/openai/fake",
+                           model_args=_model_args(server, response_cache=str(cache)), **args)[0]
+    assert log.status == "error" and "MalformedResponse" in (log.error.message if log.error else "")
+    assert len(server.requests) == 2 and len(ResponseCache(cache)) == 0
+    task, _ = _one_sample_task()
+    with FakeOpenAI(reply=problem.solution) as server:
+        log = inspect_eval(task, model="litellm/openai/fake",
+                           model_args=_model_args(server, response_cache=str(cache)), **args)[0]
+    assert log.status == "success" and log.samples[0].scores["chaineval"].value["chaineval"] == pytest.approx(1.0)
+    assert len(server.requests) == 1

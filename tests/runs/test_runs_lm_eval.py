@@ -35,6 +35,11 @@ def _summary_rows(run_dir):
                                "by_level", "input_tokens", "cost_usd")} for r in summary["results"]]
 
 
+def _sample_ids(run_dir):
+    return [json.loads(line)["doc"]["id"] for path in (run_dir / LM_EVAL).rglob("samples_*.jsonl")
+            for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
 def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_its_cache(monkeypatch, tmp_path):
     monkeypatch.setenv(KEY_ENV, KEY)
     monkeypatch.delenv(UNSET_ENV, raising=False)
@@ -51,15 +56,26 @@ def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_
         second = CliRunner().invoke(app, args)
     assert second.exit_code == 0, second.output
     assert "fake-nokey" in first.output and UNSET_ENV in first.output
+    assert "[1/1] fake-a · lm1: lm-eval started" in first.output and "[1/1] fake-a · lm1: done in" in first.output
+    assert "Loading weights" not in first.output
     (row,) = rows
-    assert leaves >= 2 and row["requested"] == row["completed"] == 2 * leaves
+    # --limit 2 is two problems of the task set's stratified order, the same two Inspect's --limit 2 takes
+    assert row["requested"] == row["completed"] == 2 and leaves == 2
+    from finchain_tasks.inspect.tasks import finchain
+
+    inspect_first = [str(s.id) for s in list(finchain(seeds=1).dataset)[:2]]
+    assert sorted(set(_sample_ids(run_dir))) == sorted(inspect_first)  # both runs asked for the same two
+    assert len(row["by_domain"]) == 2  # one problem from each domain, not two of the first template
     assert (row["model"], row["harness"], row["input_tokens"], row["cost_usd"]) == ("fake-a", "lm-eval", None, None)
     assert row["scores"]["chaineval"] == pytest.approx(1.0) and row["scores"]["fac"] == 1.0
     assert row["by_domain"] and row["by_level"]
     assert all(g["chaineval"] == pytest.approx(1.0) for g in row["by_level"].values())
+    full = json.loads((run_dir / SUMMARY).read_text())["results"][0]
+    assert full["settings"]["limit"] == 2 and full["settings"]["sample_order"]["seed"] == 0
+    assert full["stats"]["chaineval"]["mean"] == pytest.approx(1.0)
     report = (run_dir / "report.md").read_text()
     n = row["completed"]
-    assert "| chaineval | fac | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 | 1.000 | 1.000 |" in report
+    assert "| chaineval | fac | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 ±0.000 " in report
     assert len(answered) == row["completed"] and all(n == 1 for n in answered.values())
     assert all(r.headers.get("authorization") == f"Bearer {KEY}" for r in server.requests)
     assert not any(r.body["model"] == "fake-b" for r in server.requests)

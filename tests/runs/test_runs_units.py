@@ -117,3 +117,92 @@ def test_reports_escape_model_text_and_say_the_local_model_is_no_baseline():
     assert "<script>" not in text and "\\|" in text and "unknown" in text
     assert html.escape(LOCAL_MODEL_NOTE) in page and "not a meaningful baseline" in text
     assert "not a meaningful baseline" not in html_report(_summary("general"))
+
+
+# ------------------------------------------------------------------------------------------ issue 10
+def _stat(mean: float, se: float, n: int = 20) -> dict:
+    return {"n": n, "mean": mean, "stderr": se, "ci95": [mean - 1.96 * se, mean + 1.96 * se]}
+
+
+def _rich_summary(profile: str = "paper") -> dict:
+    summary = _summary("general")
+    result = summary["results"][0]
+    result.update(model="a-rather-long-registry-model-name", task_set="finchain-with-a-long-name", harness="inspect",
+                  status="success", duplicated=[],
+                  scores={"chaineval": 0.5, "fac": 0.25, "step_f1": 0.125, "invalid_strict": 1.0},
+                  stats={"chaineval": _stat(0.5, 0.05), "fac": _stat(0.25, 0.1), "step_f1": _stat(0.125, 0.03),
+                         "invalid_strict": _stat(1.0, 0.0)},
+                  settings={"profile": profile, "task_version": "1.2.0", "seeds": [0, 1], "sample_order": {
+                      "method": "stratified", "seed": 0, "limit": 20}, "limit": 20, "max_tokens": 256,
+                            "temperature": 0.0, "top_p": None})
+    summary.update(skipped=[{"model": "claude-x", "reason": "ANTHROPIC_API_KEY not set"}], warnings=[],
+                   coverage={"templates": 50, "domains_with_templates": {"personal_finance": 25},
+                             "domains_without_templates": ["crypto_finance"]})
+    return summary
+
+
+def test_reports_show_stderr_interval_settings_skipped_coverage_and_the_reference_floor():
+    from finchain_tasks.runs.summary import REFERENCE_NOTE
+
+    text, page = markdown(_rich_summary("reference")), html_report(_rich_summary("reference"))
+    for doc in (text, page):
+        assert "0.500 ±0.050" in doc and "0.402, 0.598" in doc  # 0.5 ± 1.96 × 0.05
+        assert "claude-x" in doc and "ANTHROPIC_API_KEY" in doc
+        assert "crypto" in doc and "personal" in doc and "1.2.0" in doc and "256" in doc
+        assert "0.75" in doc and "†" in doc
+    assert html.escape(REFERENCE_NOTE) in page
+    assert "<script>" not in page and "<script>" not in text  # model text stays escaped
+    plain = markdown(_rich_summary("paper"))
+    assert "†" not in plain and "0.75" not in plain
+
+
+def test_the_tables_of_eval_and_bench_stay_readable_at_80_columns():
+    from rich.console import Console
+
+    from finchain_tasks.runs.summary import score_columns, tables
+
+    summary = _rich_summary()
+    summary["results"].append({**summary["results"][0], "model": "second-model", "display_name": "Second"})
+    console = Console(width=80, record=True, color_system=None)
+    for table in tables(summary):
+        console.print(table)
+    out = console.export_text()
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "…" not in out  # nothing truncated
+    for name in score_columns(summary):
+        assert name in out, name
+    assert "±0.050" in out and "±0.100" in out
+
+
+def test_a_corrupt_cache_is_set_aside_with_one_line_and_a_fresh_one_works(tmp_path):
+    from finchain_tasks.runs.cache import forget, open_cache, set_aside_if_corrupt
+
+    path = tmp_path / "responses.sqlite"
+    assert set_aside_if_corrupt(path) is None  # absent: nothing to do
+    good = open_cache(str(path.resolve()))
+    good.put("k", "m", BASE, "{}")
+    assert set_aside_if_corrupt(path) is None and len(good) == 1  # sound: left alone
+    forget(path)  # the run that used it ended; then the file was damaged
+    path.write_bytes(b"garbage" * 1000)
+    warning = set_aside_if_corrupt(path)
+    assert warning and "\n" not in warning and "set aside" in warning
+    (aside,) = tmp_path.glob("responses.sqlite.corrupt-*")
+    assert aside.read_bytes() == b"garbage" * 1000 and not path.exists()
+    fresh = open_cache(str(path.resolve()))
+    assert len(fresh) == 0
+    fresh.put("k", "m", BASE, "{}")
+    assert fresh.get("k") == "{}"
+
+
+def test_two_task_sets_asking_the_same_task_are_named_in_one_line():
+    from types import SimpleNamespace
+
+    from finchain_tasks.runs.engine import check_distinct
+
+    specs = [SimpleNamespace(name="cool"), SimpleNamespace(name="warm")]
+    same = {"seeds": [0], "template": ["a/b/c"]}
+    check_distinct(specs, [TaskPlan("one", "finchain", same), TaskPlan("two", "finchain", {**same, "seeds": [1]})])
+    with pytest.raises(ValueError) as err:
+        check_distinct(specs, [TaskPlan("one", "finchain", same), TaskPlan("two", "finchain", dict(same))])
+    message = str(err.value)
+    assert "\n" not in message and "'one'" in message and "'two'" in message and "cool, warm" in message

@@ -12,6 +12,12 @@ A ``rule`` (a function of the parsed request body returning a Fault or None) add
 content, for requests the script does not name: e.g. one prompt that always gets HTTP 400.
 ``latency`` delays every normal answer by that many seconds (a slow server, for kill tests).
 
+``chaos=Chaos(rate=0.2, seed=1)`` is the fault-injection mode: every request the script and the rule
+leave alone gets a fault with probability ``rate`` (empty ``choices``, ``content: null``, 429, 500, a
+stall past the client's timeout, malformed JSON). The draw is a hash of the seed, the request body and
+how many times that same body was asked before, so a run's faults do not depend on the order in which
+concurrent requests arrive, and a retried request draws afresh.
+
 Every request is recorded (path, headers, parsed body) in ``server.requests``, so a test can
 check what the client sent, how often it retried, and that no secret travelled where it should
 not. Use it as a context manager; ``base_url`` ends in ``/v1``.
@@ -19,6 +25,7 @@ not. Use it as a context manager; ``base_url`` ends in ``/v1``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -62,6 +69,39 @@ def delay(seconds: float) -> Fault:
     return Fault("delay", seconds=seconds)
 
 
+def empty_choices() -> Fault:
+    """HTTP 200 with a well-formed completion object whose ``choices`` list is empty."""
+    return Fault("empty_choices")
+
+
+def null_content() -> Fault:
+    """HTTP 200 with one choice whose message content is null (finish_reason ``stop``)."""
+    return Fault("null_content")
+
+
+CHAOS_KINDS = ("empty_choices", "null_content", "rate_limit", "server_error", "timeout", "malformed")
+
+
+@dataclass(frozen=True)
+class Chaos:
+    """Seeded random faults (see the module docstring); ``stall`` is how long a ``timeout`` fault waits."""
+
+    rate: float = 0.2
+    seed: int = 0
+    kinds: tuple[str, ...] = CHAOS_KINDS
+    stall: float = 30.0
+
+    def fault(self, body: Any, attempt: int) -> Fault | None:
+        """The fault of the ``attempt``-th (0-based) request with this body, or None."""
+        text = json.dumps(body, sort_keys=True, default=str)
+        digest = hashlib.sha256(f"{self.seed}|{attempt}|{text}".encode()).digest()
+        if int.from_bytes(digest[:8], "big") / 2**64 >= self.rate:
+            return None
+        kind = self.kinds[int.from_bytes(digest[8:16], "big") % len(self.kinds)]
+        return {"empty_choices": empty_choices(), "null_content": null_content(), "rate_limit": rate_limit(0),
+                "server_error": server_error(500), "timeout": delay(self.stall), "malformed": malformed()}[kind]
+
+
 def malformed(body: bytes = b'{"id": "chatcmpl-broken", "choices": [') -> Fault:
     """HTTP 200 whose body is not valid JSON."""
     return Fault("malformed", body=body)
@@ -94,12 +134,14 @@ class FakeOpenAI:
     requests: list[Request] = field(default_factory=list)
     rule: Callable[[Any], Fault | None] | None = None
     latency: float = 0.0
+    chaos: Chaos | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._asked: dict[str, int] = {}
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> FakeOpenAI:
@@ -140,6 +182,11 @@ class FakeOpenAI:
             fault = self.script.get(number)
             if fault is None and self.rule is not None:
                 fault = self.rule(body)
+            if fault is None and self.chaos is not None:
+                text = json.dumps(body, sort_keys=True, default=str)
+                attempt = self._asked.get(text, 0)
+                self._asked[text] = attempt + 1
+                fault = self.chaos.fault(body, attempt)
             req = Request(number, path, headers, body, fault, time.monotonic())
             self.requests.append(req)
         return req
@@ -234,6 +281,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault is not None and fault.kind == "malformed":
             self._send(200, fault.body)
+            return
+        if fault is not None and fault.kind in ("empty_choices", "null_content"):
+            body = completion_body(req.path, req.body, "", state.model)
+            if fault.kind == "empty_choices":
+                body["choices"] = []
+            else:
+                body["choices"][0].setdefault("message", {})["content"] = None
+            self._send(200, json.dumps(body).encode())
             return
         if fault is not None and fault.kind == "delay" and state._wait(fault.seconds):
             return  # server stopping
