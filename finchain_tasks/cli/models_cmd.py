@@ -73,12 +73,13 @@ def _models_table(chosen: list[Any], title: str, *, wide: bool) -> Table:
 HOST_LINES = (
     "export FINCHAIN_LOCAL_API_BASE={base_url}",
     "inspect eval finchain --model litellm/openai/{alias} -M api_base={base_url} -M api_key=none",
-    "finchain-lm-eval --tasks finchain --model local-chat-completions --apply_chat_template "
+    "OPENAI_API_KEY=none finchain-lm-eval --tasks finchain --model local-chat-completions --apply_chat_template "
     "--model_args base_url={base_url}/chat/completions,model={alias},tokenizer_backend=None,tokenized_requests=False",
 )
 """What ``finchain serve-local`` prints for a running server: the registry's variable, then one command per host
 (the litellm model string for Inspect, ``--model_args`` for lm-eval). The README shows the same lines; a test
-holds them equal. ``api_key=none``: the server needs no key, and a real OPENAI_API_KEY must not travel to it."""
+holds them equal. ``api_key=none`` / ``OPENAI_API_KEY=none``: the server needs no key, and a user's real
+OPENAI_API_KEY (which lm-eval's local-chat-completions would otherwise send) must not travel to it."""
 
 
 def host_lines(base_url: str, alias: str) -> list[str]:

@@ -293,7 +293,7 @@ def test_models_command_lists_models_and_key_status_without_the_key(monkeypatch)
     result = CliRunner().invoke(app, ["models"], catch_exceptions=False)
     assert result.exit_code == 0
     lines = {line.split("│")[1].strip(): line for line in result.output.splitlines() if line.count("│") > 3}
-    assert "yes" in lines["gpt-5"] and "unset: ANTHROPIC_API_KEY" in lines["claude-sonnet-4.5"]
+    assert "yes" in lines["gpt-5"] and "set ANTHROPIC_API_KEY" in lines["claude-sonnet-4.5"]
     assert len(lines) >= PAPER_MODELS + 1 and "sk-test-secret-456" not in result.output
 
 
@@ -389,3 +389,23 @@ def test_models_command_refuses_an_alias_file_in_one_line(tmp_path):
     assert result.exit_code == 2
     assert "YAML aliases (*name) are not allowed" in " ".join(result.output.split())
     assert "Traceback" not in result.output
+
+
+def test_models_command_is_readable_at_80_columns(monkeypatch, shipped):
+    """Every model name and every variable still to set is printed whole on the model's row (or the line below
+    it, never cut), and no line is wider than the terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for spec in shipped.models.values():
+        for env in (spec.api_key_env, spec.api_base_env):
+            if env:
+                monkeypatch.delenv(env, raising=False)
+    result = CliRunner().invoke(app, ["models"], catch_exceptions=False)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for spec in shipped.models.values():
+        (row,) = [i for i, line in enumerate(lines) if line.split() and line.split()[0] == spec.name]
+        shown = " ".join(lines[row:row + 2]).split()
+        assert spec.category in shown
+        for env in missing_env(spec):
+            assert env in shown, f"{spec.name}: {env} is not printed whole"
