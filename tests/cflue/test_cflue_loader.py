@@ -324,3 +324,39 @@ def test_parse_choices_never_raises_anything_but_value_error(text):
 def test_parse_choices_reads_back_what_python_writes(choices):
     """repr() of a dict is Python's own writer of the literal: the scan must read every such string back."""
     assert parse_choices(repr(choices)) == dict(sorted(choices.items()))
+
+
+@pytest.mark.slow
+def test_inspect_eval_cflue_names_the_dropped_records_in_one_warning_not_a_traceback(tmp_path):
+    """`inspect eval cflue` on a file with two hostile records among good ones runs the good ones and says
+    how many were dropped and why; a file with nothing valid ends in one line, not a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "hostile.json").write_text(
+        "[" + json.dumps(GOOD) + ", " + json.dumps({**GOOD, "choices": "not " * 4000 + "1"}) + ", "
+        + _deep(100_000) + ", " + json.dumps(GOOD) + "]", encoding="utf-8")
+    (tmp_path / "all_bad.json").write_text(json.dumps([{**GOOD, "choices": "-" * 19_000 + "1"}]), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
+    inspect = [str(Path(sys.executable).parent / "inspect"), "eval", "cflue", "--model", "mockllm/model"]
+
+    def run(path: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*inspect, "-T", f"path={path}", "--log-dir", "logs"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    done = run("hostile.json")
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 0 and "Traceback" not in out, out[-3000:]
+    assert "CFLUE: 2 invalid record(s) in hostile.json were not loaded: record 1: choices is not a dict " \
+           "literal (it starts with 'not'); record 2: nested too deeply to read" in out
+    (log,) = [read_eval_log(i.name) for i in list_eval_logs(str(tmp_path / "logs"))]
+    assert log.status == "success" and len(log.samples) == 2
+    done = run("all_bad.json")
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode != 0 and "Traceback" not in out, out[-3000:]
+    assert "cflue: all_bad.json: no valid question (1 invalid record(s) dropped; record 0: choices is not a " \
+           "dict literal (it starts with '-'))" in out
