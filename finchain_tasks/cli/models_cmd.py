@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
@@ -22,26 +23,68 @@ def models(
     category: Optional[list[str]] = typer.Option(None, "--category", "-c", help="Only these categories."),
 ) -> None:
     """List the registry's models and whether their key is set (keys themselves are never printed)."""
-    from finchain_tasks.models.registry import CATEGORIES, load_registry, missing_env
+    from finchain_tasks.models.registry import CATEGORIES, load_registry
 
     reg = load_registry(registry)
     unknown = sorted(set(category or ()) - set(CATEGORIES))
     if unknown:
         raise ValueError(f"unknown category {', '.join(unknown)} (expected {', '.join(CATEGORIES)})")
     chosen = [m for m in reg.models.values() if not category or m.category in category]
-    table = Table(title=f"{len(chosen)} model{'s' * (len(chosen) != 1)} ({', '.join(reg.sources)})")
-    for col in ("name", "display name", "category", "size", "open", "needs", "ready"):
-        table.add_column(col)
+    title = f"{len(chosen)} model{'s' * (len(chosen) != 1)} ({', '.join(reg.sources)})"
+    console.print(_models_table(chosen, title, wide=console.width >= WIDE_MODELS))
+
+
+WIDE_MODELS = 130
+"""Below this many columns ``finchain models`` drops the display name and the variable names of set keys,
+so that every name and every variable still to set is printed whole at 80 columns."""
+
+
+def _ready(spec: Any) -> str:
+    """``yes``, or what to set: the one column a user acts on (the key itself is never printed)."""
+    from finchain_tasks.models.registry import missing_env
+
+    missing = missing_env(spec)
+    if missing:
+        return f"[red]set {escape(', '.join(missing))}[/]"
+    return "[green]yes[/] (started on demand)" if spec.local is not None else "[green]yes[/]"
+
+
+def _models_table(chosen: list[Any], title: str, *, wide: bool) -> Table:
+    """The registry as a table; narrow terminals get the five columns that decide what to do next."""
+    table = Table(title=title) if wide else Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False,
+                                                  collapse_padding=True)
+    table.add_column("name", no_wrap=True)
+    if wide:
+        table.add_column("display name")
+    for col in ("category", "size", "open"):
+        table.add_column(col, no_wrap=not wide)
+    if wide:
+        table.add_column("needs")
+    table.add_column("ready", overflow="fold")
     for m in chosen:
-        needs = [v for v in (m.api_key_env, None if m.local else m.api_base_env) if v] or ["-"]
-        missing = missing_env(m)
-        ready = "[green]yes[/]" if not missing else f"[red]unset: {escape(', '.join(missing))}[/]"
-        if m.local is not None and not missing:
-            ready = "[green]yes[/] (started on demand)"
         size = "-" if m.params_b is None else f"{m.params_b:g}B"
-        table.add_row(m.name, escape(m.display_name), m.category, size, "yes" if m.open_weights else "no",
-                      escape(", ".join(needs)), ready)
-    console.print(table)
+        needs = [v for v in (m.api_key_env, None if m.local else m.api_base_env) if v] or ["-"]
+        cells = [m.name, *([escape(m.display_name)] if wide else []), m.category, size,
+                 "yes" if m.open_weights else "no", *([escape(", ".join(needs))] if wide else []), _ready(m)]
+        table.add_row(*cells)
+    return table
+
+
+HOST_LINES = (
+    "export FINCHAIN_LOCAL_API_BASE={base_url}",
+    "inspect eval finchain --model litellm/openai/{alias} -M api_base={base_url} -M api_key=none",
+    "OPENAI_API_KEY=none finchain-lm-eval --tasks finchain --model local-chat-completions --apply_chat_template "
+    "--model_args base_url={base_url}/chat/completions,model={alias},tokenizer_backend=None,tokenized_requests=False",
+)
+"""What ``finchain serve-local`` prints for a running server: the registry's variable, then one command per host
+(the litellm model string for Inspect, ``--model_args`` for lm-eval). The README shows the same lines; a test
+holds them equal. ``api_key=none`` / ``OPENAI_API_KEY=none``: the server needs no key, and a user's real
+OPENAI_API_KEY (which lm-eval's local-chat-completions would otherwise send) must not travel to it."""
+
+
+def host_lines(base_url: str, alias: str) -> list[str]:
+    """The ready-to-paste lines of :data:`HOST_LINES` for a server at ``base_url`` answering to ``alias``."""
+    return [line.format(base_url=base_url.rstrip("/"), alias=alias) for line in HOST_LINES]
 
 
 @app.command("serve-local")
@@ -75,8 +118,8 @@ def serve_local(
     with server:
         console.print(f"[bold]{server.base_url}[/]  (pid {server.pid}, {server.threads} threads, "
                       f"ready in {server.startup_s:.1f} s)")
-        console.print(f"export FINCHAIN_LOCAL_API_BASE={server.base_url}", highlight=False)
-        console.print(f"litellm: model=openai/{server.alias} api_base={server.base_url} api_key=none", highlight=False)
+        for line in host_lines(str(server.base_url), server.alias):
+            console.print(line, highlight=False, markup=False, soft_wrap=True)  # never wrapped: pasted as is
         console.print(f"[yellow]{escape(LOCAL_MODEL_NOTE)}[/]")
         console.print("Ctrl-C stops it.", style="dim")
         try:

@@ -101,6 +101,8 @@ def eval_cmd(
     retry_wait: Optional[float] = RetryWaitOpt,
 ) -> None:
     """Evaluate one model on FinChain; with no --model, the local model (no key, no network) on a small sample."""
+    import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
+
     from finchain_tasks.models.registry import load_registry, resolve_model
     from finchain_tasks.runs import engine
 
@@ -155,6 +157,8 @@ def bench(
 
     if harness not in ("inspect", "lm-eval"):
         raise ValueError(f"--harness must be inspect or lm-eval, not {harness!r}")
+    if harness == "inspect":
+        import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
     reg = load_registry(registry)
     names = [n.strip() for n in (models or "").split(",") if n.strip()] or list(reg.models)
     specs = [resolve_model(n, reg) for n in dict.fromkeys(names)]

@@ -12,6 +12,7 @@ Keys never live here: a model names the environment variable that holds its key 
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import re
 import types
@@ -37,6 +38,15 @@ KEYLESS_PLACEHOLDER = "none"
 
 class RegistryError(ValueError):
     """A registry file that does not validate; the message is one line naming file, entry and field."""
+
+
+class _OutOfRange(RegistryError):
+    """A value of the right type that no registry means (NaN, infinity, an integer beyond any size)."""
+
+
+MAX_INT = 2**53
+"""The largest integer a registry may hold: beyond it no token count or size is meant, and JSON readers of
+the run's records would round it."""
 
 
 @dataclass(frozen=True)
@@ -117,13 +127,44 @@ class Registry:
 
 
 # ------------------------------------------------------------------------------------------ reading YAML
+MAX_YAML_DEPTH = 64
+"""Nesting deeper than this is not a registry; refusing it keeps PyYAML's recursive composer from overflowing."""
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """PyYAML silently keeps the last of two equal mapping keys; a registry must not."""
+    """A SafeLoader that refuses what a registry never needs and an attacker can abuse.
+
+    - Aliases (``*name``): a few hundred bytes of nested aliases (the "billion laughs" shape) expand into
+      gigabytes once anything walks or prints the result, so they are refused where the composer meets them,
+      before any object is built.
+    - Nesting deeper than :data:`MAX_YAML_DEPTH`: refused before the recursive composer overflows the stack.
+    - Duplicate and non-scalar mapping keys: PyYAML keeps the last of two equal keys silently, and a
+      ``? [a, b]`` key is unhashable.
+    """
+
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise RegistryError(f"line {mark.line + 1}: YAML aliases (*name) are not allowed in a registry; "
+                                f"write the value out")
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise RegistryError(f"line {mark.line + 1}: nested deeper than {MAX_YAML_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
     seen: set = set()
     for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise RegistryError(f"line {key_node.start_mark.line + 1}: a mapping key must be a plain name, "
+                                f"not a {key_node.id}")
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
             raise RegistryError(f"line {key_node.start_mark.line + 1}: duplicate key {key!r}")
@@ -142,6 +183,10 @@ def _read_yaml(path: Path | None, label: str) -> Any:
         raise RegistryError(f"{label}: {exc}") from None
     except yaml.YAMLError as exc:
         raise RegistryError(f"{label}: not valid YAML ({' '.join(str(exc).split())})") from None
+    except UnicodeDecodeError as exc:
+        raise RegistryError(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except ValueError as exc:  # an integer of thousands of digits: Python refuses to convert it
+        raise RegistryError(f"{label}: a number is too long ({_short(str(exc))})") from None
 
 
 def default_registry_text() -> str:
@@ -190,6 +235,8 @@ def _check_optional(value: Any, tp: Any, where: str) -> Any:
         return _check(value, inner, where)  # nested errors name their own field
     try:
         return _check_scalar(value, inner, where)
+    except _OutOfRange:
+        raise  # the right type with a wrong value: say what is wrong with it
     except RegistryError:
         return _fail(where, value, tp)  # "expected a number or null"
 
@@ -198,20 +245,34 @@ def _check_scalar(value: Any, tp: type, where: str) -> Any:
     if tp is Any:
         return value
     if tp is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond float range
+            number = math.inf
+        if not math.isfinite(number):
+            raise _OutOfRange(f"{where}: expected a finite number, got {_short(repr(value))}")
+        return number
+    if tp is int and isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise _OutOfRange(f"{where}: {_short(repr(value), 20)} is too large (at most {MAX_INT})")
     if isinstance(value, tp) and not (tp is int and isinstance(value, bool)):
         return value
     return _fail(where, value, tp)
 
 
 def _fail(where: str, value: Any, tp: Any, message: str | None = None) -> Any:
-    raise RegistryError(f"{where}: {message or f'expected {_type_name(tp)}, got {value!r}'}")
+    raise RegistryError(f"{where}: {message or f'expected {_type_name(tp)}, got {_short(repr(value))}'}")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A value as it appears in a one-line error: a 100k-character value must not become the message."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else f"{text[:limit - 1]}…"
 
 
 def _build(cls: type, raw: Any, where: str) -> Any:
     """Build dataclass ``cls`` from a mapping, rejecting unknown and missing fields."""
     if not isinstance(raw, dict):
-        raise RegistryError(f"{where}: expected a mapping, got {raw!r}")
+        raise RegistryError(f"{where}: expected a mapping, got {_short(repr(raw))}")
     hints = get_type_hints(cls)
     known = {f.name: f for f in fields(cls)}
     for key in raw:
@@ -246,6 +307,8 @@ def _check_model(spec: ModelSpec, where: str) -> None:
     max_tokens = spec.generation.max_tokens
     if max_tokens is not None and max_tokens <= 0:
         raise RegistryError(f"{where}: generation: max_tokens: must be positive")
+    if spec.local is not None and spec.local.n_ctx <= 0:
+        raise RegistryError(f"{where}: local: n_ctx: must be positive")
 
 
 # ------------------------------------------------------------------------------------------ parsing files
@@ -272,10 +335,10 @@ def _parse(raw: Any, label: str) -> _Layer:
         if key not in _TOP:
             raise RegistryError(f"{label}: unknown top-level field '{key}' (expected one of {', '.join(_TOP)})")
     if raw.get("version", 1) != 1:
-        raise RegistryError(f"{label}: version: only version 1 is understood, got {raw['version']!r}")
+        raise RegistryError(f"{label}: version: only version 1 is understood, got {_short(repr(raw['version']))}")
     extends = raw.get("extends")
     if extends is not None and not isinstance(extends, str):
-        raise RegistryError(f"{label}: extends: expected 'default' or a path, got {extends!r}")
+        raise RegistryError(f"{label}: extends: expected 'default' or a path, got {_short(repr(extends))}")
     return _Layer(label, extends, _parse_models(raw.get("models") or [], label),
                   _parse_named(raw.get("task_sets") or {}, TaskSet, "task_sets", label),
                   _parse_named(raw.get("leaderboards") or {}, Leaderboard, "leaderboards", label))
@@ -305,7 +368,7 @@ def _parse_named(raw: Any, cls: type, section: str, label: str) -> dict:
         if not isinstance(name, str) or not _NAME.match(name):
             raise RegistryError(f"{where}: {name!r} is not a plain name (letters, digits, . _ -)")
         if not isinstance(body, dict):
-            raise RegistryError(f"{where}: expected a mapping, got {body!r}")
+            raise RegistryError(f"{where}: expected a mapping, got {_short(repr(body))}")
         if "name" in body:
             raise RegistryError(f"{where}: unknown field 'name' (the key is the name)")
         out[name] = _build(cls, {**body, "name": name}, where)

@@ -220,6 +220,24 @@ def task_factory(name: str) -> Any:
     return factory
 
 
+def source_parameters(name: str) -> set[str]:
+    """The parameter names of our Inspect task ``name`` read from the source (never executed), for when
+    Inspect is not installed: ``_registry`` names the module, the module's ``def`` the parameters."""
+    import ast
+    import importlib.util
+
+    def tree(module: str) -> ast.Module:
+        spec = importlib.util.find_spec(module)
+        return ast.parse(Path(str(spec.origin if spec else "")).read_text(encoding="utf-8"))
+
+    for node in tree("finchain_tasks._registry").body:
+        if isinstance(node, ast.ImportFrom) and node.module and any(a.name == name for a in node.names):
+            for fn in tree(node.module).body:
+                if isinstance(fn, ast.FunctionDef) and fn.name == name:
+                    return {a.arg for a in (*fn.args.args, *fn.args.kwonlyargs)}
+    raise ValueError(f"task {name!r} has no Inspect task in this version of finchain-tasks")
+
+
 def plan_task_set(registry: Any, name: str, **overrides: Any) -> TaskPlan:
     """A registry task set with command-line overrides (None: not given); an override the task does not take
     (``--profile`` for a task without ChainEval) is left out."""
@@ -228,7 +246,12 @@ def plan_task_set(registry: Any, name: str, **overrides: Any) -> TaskPlan:
     if name not in registry.task_sets:
         raise ValueError(f"unknown task set {name!r} (known: {', '.join(registry.task_sets)})")
     ts = registry.task_sets[name]
-    accepted = inspect.signature(task_factory(ts.task)).parameters
+    try:
+        accepted = set(inspect.signature(task_factory(ts.task)).parameters)
+    except ModuleNotFoundError as exc:  # an lm-eval-only install plans task sets too (bench --harness lm-eval)
+        if (exc.name or "").split(".")[0] != "inspect_ai":
+            raise
+        accepted = source_parameters(ts.task)
     extra = {k: v for k, v in overrides.items() if v is not None and k in accepted}
     return TaskPlan(name, ts.task, {**ts.args, **extra})
 

@@ -45,10 +45,10 @@ REFERENCE_NOTE = ("ChainEval profile `reference` follows the authors' script: an
 def latest_logs(log_dir: Path) -> list[Any]:
     """The newest log header of each task of the eval-set in ``log_dir`` (by last write, as Inspect picks:
     every attempt's log is seeded from the previous one, so the newest holds everything)."""
+    if not Path(log_dir).is_dir():  # before importing Inspect: an lm-eval-only run has no Inspect logs
+        return []
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    if not Path(log_dir).is_dir():
-        return []
     newest: dict[str, tuple[float, Any]] = {}
     for info in list_eval_logs(str(log_dir), recursive=False):
         header = read_eval_log(info.name, header_only=True)

@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from finchain_tasks.cflue import prompts
 from finchain_tasks.cflue.loader import (
@@ -104,9 +106,12 @@ def test_bad_json_names_file_and_line():
         load_cflue(FIXTURES / "bad_json.json")
 
 
-def test_jsonl_bad_line_names_file_and_line():
-    with pytest.raises(CflueDataError, match=r"bad_line\.jsonl: line 2 \(record 1\) is not valid JSON"):
-        load_cflue(FIXTURES / "bad_line.jsonl")
+def test_jsonl_bad_line_is_one_invalid_record_naming_its_line():
+    data = load_cflue(FIXTURES / "bad_line.jsonl")
+    assert len(data.records) == 2  # the lines around it still load
+    assert [i for i, _ in data.invalid] == [1] and data.invalid[0][1].startswith("line 2: not valid JSON")
+    with pytest.raises(CflueDataError, match=r"bad_line\.jsonl: record 1: line 2: not valid JSON"):
+        load_cflue(FIXTURES / "bad_line.jsonl", strict=True)
 
 
 def test_code_in_choices_is_never_executed(tmp_path, monkeypatch, capfd):
@@ -234,3 +239,124 @@ def test_prompts_follow_the_official_shape():
     assert cot.index("解析：") < cot.index("答案：<")
     messages = prompts.chat_messages(multi)
     assert [m["role"] for m in messages] == ["system", "user"] and messages[0]["content"] == prompts.SYSTEM_PROMPT
+
+
+# ------------------------------------------------------------------------------------------ hostile records
+DEPTH_BOMBS = {
+    "not not": "not " * 4000 + "1",
+    "minus": "-" * 19_000 + "1",
+    "tilde": "~" * 19_000 + "1",
+    "parentheses": "(" * 9000 + ")" * 9000,
+    "nested list value": "{'A': " + "[" * 6000 + "]" * 6000 + ", 'B': 'y'}",
+    "nested dict value": "{'A': " + "{'A': " * 3000 + "'x'" + "}" * 3000 + ", 'B': 'y'}",
+    "lambda": "{'A': (lambda: 1)(), 'B': 'y'}",
+    "f-string": "{'A': f'{__import__(\"os\").getcwd()}', 'B': 'y'}",
+    "bytes": "{'A': b'x', 'B': 'y'}",
+    "arithmetic after": "{'A': 'x', 'B': 'y'} | {'C': 'z'}",
+    "duplicate key": "{'A': 'x', 'A': 'y', 'B': 'z'}",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEPTH_BOMBS))
+def test_hostile_choices_are_one_invalid_record_and_the_load_goes_on(tmp_path, case):
+    path = _write(tmp_path, [GOOD, {**GOOD, "choices": DEPTH_BOMBS[case]}, GOOD])
+    data = load_cflue(path)
+    assert len(data.records) == 2 and [i for i, _ in data.invalid] == [1]
+    assert "choices" in data.invalid[0][1] and len(data.invalid[0][1]) < 200
+    with pytest.raises(CflueDataError) as err:
+        load_cflue(path, strict=True)
+    assert str(err.value).startswith(f"{path}: record 1: ")
+
+
+def _deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize(("name", "second"), [
+    ("deep list element", _deep(100_000)),
+    ("deep field", json.dumps(GOOD, ensure_ascii=False)[:-1] + ', "extra": ' + _deep(100_000) + "}"),
+    ("deep but parseable field", json.dumps({**GOOD, "question": json.loads(_deep(200))}, ensure_ascii=False)),
+    ("giant integer element", "9" * 100_000),
+    ("giant integer answer", json.dumps(GOOD).replace('"answer": "B"', '"answer": ' + "7" * 100_000)),
+    ("giant negative integer", json.dumps(GOOD).replace('"answer": "B"', '"answer": -' + "7" * 5000)),
+])
+@pytest.mark.parametrize("layout", ["json", "jsonl"])
+def test_depth_bombs_and_giant_numbers_in_the_file_are_rejected_per_record(tmp_path, name, second, layout):
+    good = json.dumps(GOOD, ensure_ascii=False)
+    if layout == "json":
+        text = f"[{good},\n {second},\n {good}]"
+    else:
+        text = f"{good}\n{second}\n{good}\n"
+    path = tmp_path / f"dev.{layout}"
+    path.write_text(text, encoding="utf-8")
+    data = load_cflue(path)
+    assert len(data.records) == 2 and [i for i, _ in data.invalid] == [1], data.invalid
+    reason = data.invalid[0][1]
+    assert len(reason) < 200 and ("deep" in reason or "digits" in reason or "string" in reason), reason
+    if layout == "jsonl":
+        assert reason.startswith("line 2: ")
+    assert [r.index for r in data.records] == [0, 2]  # indexes stay those of the file
+
+
+def test_a_json_list_split_by_hand_keeps_strings_with_brackets_and_escapes(tmp_path):
+    """The fallback reader counts brackets outside strings only: a question full of brackets, quotes and
+    escapes beside a depth bomb loads exactly as json.loads reads it."""
+    tricky = {**GOOD, "question": 'x ] } [ { , \\" \\\\ "]" 中文', "analysis": "a\\\\\"]"}
+    path = tmp_path / "dev.json"
+    path.write_text("[" + json.dumps(tricky, ensure_ascii=False) + ", " + _deep(50_000) + ", "
+                    + json.dumps(GOOD) + "]", encoding="utf-8")
+    data = load_cflue(path)
+    assert [r.question for r in data.records] == [tricky["question"], GOOD["question"]]
+    assert data.records[0].analysis == tricky["analysis"] and [i for i, _ in data.invalid] == [1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_parse_choices_never_raises_anything_but_value_error(text):
+    try:
+        parse_choices(text)
+    except ValueError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from("ABCDEF"), st.text(max_size=30), min_size=2, max_size=6))
+def test_parse_choices_reads_back_what_python_writes(choices):
+    """repr() of a dict is Python's own writer of the literal: the scan must read every such string back."""
+    assert parse_choices(repr(choices)) == dict(sorted(choices.items()))
+
+
+@pytest.mark.slow
+def test_inspect_eval_cflue_names_the_dropped_records_in_one_warning_not_a_traceback(tmp_path):
+    """`inspect eval cflue` on a file with two hostile records among good ones runs the good ones and says
+    how many were dropped and why; a file with nothing valid ends in one line, not a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "hostile.json").write_text(
+        "[" + json.dumps(GOOD) + ", " + json.dumps({**GOOD, "choices": "not " * 4000 + "1"}) + ", "
+        + _deep(100_000) + ", " + json.dumps(GOOD) + "]", encoding="utf-8")
+    (tmp_path / "all_bad.json").write_text(json.dumps([{**GOOD, "choices": "-" * 19_000 + "1"}]), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
+    inspect = [str(Path(sys.executable).parent / "inspect"), "eval", "cflue", "--model", "mockllm/model"]
+
+    def run(path: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*inspect, "-T", f"path={path}", "--log-dir", "logs"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    done = run("hostile.json")
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 0 and "Traceback" not in out, out[-3000:]
+    assert "CFLUE: 2 invalid record(s) in hostile.json were not loaded: record 1: choices is not a dict " \
+           "literal (it starts with 'not'); record 2: nested too deeply to read" in out
+    (log,) = [read_eval_log(i.name) for i in list_eval_logs(str(tmp_path / "logs"))]
+    assert log.status == "success" and len(log.samples) == 2
+    done = run("all_bad.json")
+    out = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode != 0 and "Traceback" not in out, out[-3000:]
+    assert "cflue: all_bad.json: no valid question (1 invalid record(s) dropped; record 0: choices is not a " \
+           "dict literal (it starts with '-'))" in out

@@ -148,7 +148,10 @@ def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
         with urllib.request.urlopen(url.removesuffix("/v1") + "/health", timeout=10) as resp:
             assert resp.status == 200
         assert "not a meaningful baseline" in " ".join(out.split())
-        assert "model=openai/local-gemma3-270m" in out
+        from finchain_tasks.cli.models_cmd import host_lines
+
+        printed = [line.strip() for line in out.splitlines()]
+        assert all(line in printed for line in host_lines(url, "local-gemma3-270m")), out  # whole, unwrapped
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         assert wait_gone(pid)

@@ -293,7 +293,7 @@ def test_models_command_lists_models_and_key_status_without_the_key(monkeypatch)
     result = CliRunner().invoke(app, ["models"], catch_exceptions=False)
     assert result.exit_code == 0
     lines = {line.split("│")[1].strip(): line for line in result.output.splitlines() if line.count("│") > 3}
-    assert "yes" in lines["gpt-5"] and "unset: ANTHROPIC_API_KEY" in lines["claude-sonnet-4.5"]
+    assert "yes" in lines["gpt-5"] and "set ANTHROPIC_API_KEY" in lines["claude-sonnet-4.5"]
     assert len(lines) >= PAPER_MODELS + 1 and "sk-test-secret-456" not in result.output
 
 
@@ -302,3 +302,110 @@ def test_models_command_reports_a_bad_registry_in_one_line(tmp_path):
     result = CliRunner().invoke(app, ["models", "--registry", str(path)])
     assert result.exit_code == 2
     assert "unknown field 'temprature'" in " ".join(result.output.split())
+
+
+# ------------------------------------------------------------------------------------------ hostile files
+def _laughs(levels: int, width: int = 10, use: str = "    notes: *l{last}\n") -> str:
+    """The "billion laughs" shape: each anchor lists ``width`` aliases of the previous one, so the last one
+    stands for width**levels strings while the file stays a few hundred bytes."""
+    lines = ["x0: &l0 lol"]
+    for i in range(1, levels + 1):
+        lines.append(f"x{i}: &l{i} [{', '.join([f'*l{i - 1}'] * width)}]")
+    # the anchors ride in a model's `extra` mapping (free-form values), the alias in its `notes`
+    extra = "    generation:\n      extra:\n" + "".join(f"        {line}\n" for line in lines)
+    return "models:\n" + GOOD_MODEL + extra + use.format(last=levels)
+
+
+def test_yaml_aliases_are_refused_before_anything_expands(tmp_path):
+    import tracemalloc
+
+    path = write(tmp_path, _laughs(6))  # 10**6 strings once expanded; its repr alone would be ~7 MB
+    assert path.stat().st_size < 1000
+    tracemalloc.start()
+    try:
+        with pytest.raises(RegistryError) as err:
+            load_registry(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(err.value).startswith(f"{path}: line ") and "aliases" in str(err.value)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 200
+    assert peak < 2_000_000, f"refusing a 1 kB file took {peak / 1e6:.1f} MB"
+
+
+@pytest.mark.slow
+def test_the_billion_laughs_file_is_refused_under_a_memory_cap(tmp_path):
+    """The full shape (10**9 strings) in a process capped at 1 GB of address space: refused, not expanded."""
+    import subprocess
+    import sys
+
+    path = write(tmp_path, _laughs(9))
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+            "from finchain_tasks.models.registry import load_registry, RegistryError\n"
+            f"try:\n    load_registry({str(path)!r})\nexcept RegistryError as e:\n    print('refused:', e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=REPO, env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "refused:" in done.stdout and "aliases" in done.stdout
+
+
+HOSTILE = {
+    "complex key": ("task_sets:\n  ? [a, b]\n  : {task: finchain}\n",
+                    "line 2: a mapping key must be a plain name, not a sequence"),
+    "mapping key": ("task_sets:\n  ? {a: 1}\n  : {task: finchain}\n",
+                    "line 2: a mapping key must be a plain name, not a mapping"),
+    "nan temperature": ("models:\n" + GOOD_MODEL + "    generation: {temperature: .nan}\n",
+                        "models[0] (m1): generation: temperature: expected a finite number, got nan"),
+    "infinite size": ("models:\n" + GOOD_MODEL + "    params_b: .inf\n",
+                      "models[0] (m1): params_b: expected a finite number, got inf"),
+    "negative infinite price": ("models:\n" + GOOD_MODEL + "    price: {input: -.inf, output: 1}\n",
+                                "models[0] (m1): price: input: expected a finite number, got -inf"),
+    "huge max_tokens": ("models:\n" + GOOD_MODEL + "    generation: {max_tokens: " + "9" * 40 + "}\n",
+                        f"models[0] (m1): generation: max_tokens: {'9' * 19}… is too large (at most {2**53})"),
+    "deep nesting": ("models: " + "[" * 5000 + "]" * 5000 + "\n", "line 1: nested deeper than 64 levels"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_registry_values_are_one_line_errors_naming_the_field(tmp_path, case):
+    text, expected = HOSTILE[case]
+    path = write(tmp_path, text)
+    with pytest.raises(RegistryError) as err:
+        load_registry(path)
+    assert str(err.value) == f"{path}: {expected}"
+
+
+def test_a_100k_digit_number_is_one_short_line(tmp_path):
+    path = write(tmp_path, "models:\n" + GOOD_MODEL + "    params_b: " + "7" * 100_000 + "\n")
+    with pytest.raises(RegistryError) as err:
+        load_registry(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: a number is too long") and len(message) < 300 and "\n" not in message
+
+
+def test_models_command_refuses_an_alias_file_in_one_line(tmp_path):
+    path = write(tmp_path, _laughs(3))
+    result = CliRunner().invoke(app, ["models", "--registry", str(path)])
+    assert result.exit_code == 2
+    assert "YAML aliases (*name) are not allowed" in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+
+
+def test_models_command_is_readable_at_80_columns(monkeypatch, shipped):
+    """Every model name and every variable still to set is printed whole on the model's row (or the line below
+    it, never cut), and no line is wider than the terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for spec in shipped.models.values():
+        for env in (spec.api_key_env, spec.api_base_env):
+            if env:
+                monkeypatch.delenv(env, raising=False)
+    result = CliRunner().invoke(app, ["models"], catch_exceptions=False)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for spec in shipped.models.values():
+        (row,) = [i for i, line in enumerate(lines) if line.split() and line.split()[0] == spec.name]
+        shown = " ".join(lines[row:row + 2]).split()
+        assert spec.category in shown
+        for env in missing_env(spec):
+            assert env in shown, f"{spec.name}: {env} is not printed whole"
