@@ -222,3 +222,10 @@ def test_a_template_that_cannot_draw_is_one_failure_not_a_crash():
 
 def test_fresh_process_skips_a_template_that_cannot_generate():
     assert check_fresh_process([_tpl(impossible), _tpl(per_period_sub_annual, "intermediate")], seeds=2) == []
+
+
+def test_a_clean_template_passes_every_across_seed_rule():
+    tpl = _tpl(per_period_sub_annual, "easy")
+    figures = survey(tpl, SEEDS)
+    assert figures.failures == [] and check_fresh_process([tpl], seeds=5) == []
+    assert figures.distinct > 0.95 and figures.redraw_rate == 0 and figures.sensitivity < 2
