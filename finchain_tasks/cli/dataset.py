@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Optional
@@ -24,6 +25,7 @@ from finchain_tasks.engine.standard import (
     check_fresh_process,
     survey,
 )
+from finchain_tasks.engine.verify import check_stored_text, failure
 from finchain_tasks.engine.verify import verify as verify_problem
 from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, read_problems, seed_list, to_hf_dataset, write_jsonl
 
@@ -141,11 +143,13 @@ def verify(
 def _verify_file(file: Path) -> None:
     """Per-problem rules on stored records: formulas are walked, never executed."""
     problems = list(read_problems(file))
+    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
     failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("verifying", total=len(problems))
-        for problem in problems:
+        for problem, row in zip(problems, rows):
             found = verify_problem(problem).failures
+            found += [failure(problem, "text", f) for f in check_stored_text(problem, row)]
             failures += found
             failing += bool(found)
             progress.advance(task)
@@ -175,10 +179,10 @@ def _print_failures(failures: list[str], groups: int = 200) -> None:
 
 REPORT_LEGEND = (
     "lv: Easy/Intermediate/Advanced. top: share of the commonest categorical answer (limit {balance:.0%}). "
-    "dist: distinct problems, names and wording aside (min {variety:.0%}). floor: declared |answer| floor. "
+    "dist: distinct problems, names and wording aside (min {variety:.0%}). floor: declared |answer| floor ('-': none). "
     "sens: largest % change of the answer per 1% change of an input (limit {sens:g} without a floor). "
     "redo: share of draws b.require rejected. "
-    "fail: failure lines. vacuous: % of draws in which each step repeats an input or the previous step "
+    "fail: failure lines. vacuous %: per step, the share of draws in which it repeats an input or the previous step "
     "(limit {vacuous:.0%})."
 )
 
@@ -186,17 +190,17 @@ REPORT_LEGEND = (
 def _report_table(surveys: list[Figures]) -> Table:
     """One row per template, 80 columns wide: the figure behind each rule (limits in the caption)."""
     table = Table(title="Template standard: figures per template", box=box.SIMPLE_HEAD, padding=(0, 1),
-                  pad_edge=False, title_justify="left")
-    table.add_column("template", min_width=16, ratio=3, overflow="fold")
+                  pad_edge=False, collapse_padding=True, title_justify="left")
+    table.add_column("template", min_width=14, ratio=3, overflow="fold")
     table.add_column("lv", no_wrap=True)
     for name in ("top", "dist", "min|ans|", "floor", "sens", "redo", "fail"):
         table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("vacuous % by step", min_width=10, ratio=2, overflow="fold")
+    table.add_column("vacuous %", min_width=10, ratio=2, overflow="fold")
     for f in surveys:
         top = f"{next(iter(f.options.values())):.0%}" if f.options else "-"
         smallest = "-" if f.min_answer is None else f"{f.min_answer:.3g}"
-        floor = f"{f.floor:g}" if f.floor else "none"
-        sens = "-" if f.sensitivity is None else f"{f.sensitivity:.3g}"
+        floor = f"{f.floor:g}" if f.floor else "-"
+        sens = "-" if f.sensitivity is None else f"{f.sensitivity:.0f}"
         vacuous = " ".join(f"{v * 100:.0f}" for v in f.vacuous)
         table.add_row(f.template_id.rsplit("/", 1)[-1], f.level[0].upper(), top, f"{f.distinct:.1%}", smallest,
                       floor, sens, f"{f.redraw_rate:.0%}", str(len(f.failures)), vacuous)

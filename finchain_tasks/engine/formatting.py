@@ -108,8 +108,9 @@ def with_unit(value, unit: str = "", decimals: int | None = None) -> str:
 
 MINUS = "−"
 """The minus sign of rendered math (U+2212); every reader of the scorer treats it as a minus."""
-PERCENT_DECIMALS = 4
-"""Computed percentages: always four decimals (11.6790%, never 11.679%)."""
+PERCENT_DECIMALS = 6
+"""Computed percentages: always six decimals (0.508333%, 11.679000%), so a monthly rate keeps six
+significant digits and a 30-year chain built on it still reproduces (TEMPLATES.md section 4)."""
 MONEY_DECIMALS = 2
 """Computed amounts of money: always to the cent ($5,675.00)."""
 REAL_SIGNIFICANT = 7
