@@ -72,9 +72,10 @@ def one_step_binomial_call(b: Builder) -> None:
     b.money("strike", spot * 1.01, up_price * 0.98, step=0.5)
     b.require(up_price - b.values["strike"] > 0.03 * spot, "the call pays clearly in the up state")
     b.ask(
-        "{stock} trades at {spot}. Over the next {months} its price will either rise by {up} or fall by {down}. "
-        "The risk-free rate is {rate} a year, continuously compounded. Using a one-step binomial tree and "
-        "risk-neutral valuation, what is a European call with a strike of {strike} expiring in {months} worth?"
+        "{stock} trades at {spot} and pays no dividends. Over the next {months} its price will either rise by "
+        "{up} or fall by {down}. The risk-free rate is {rate} a year, continuously compounded. Using a one-step "
+        "binomial tree and risk-neutral valuation, what is a European call with a strike of {strike} expiring in "
+        "{months} worth?"
     )
     b.step("up_price", "Stock price after an up move, in dollars", "spot * (1 + up / 100)")
     b.step("prob", "Risk-neutral probability of an up move, (e^(rT) − d) ÷ (u − d)",
