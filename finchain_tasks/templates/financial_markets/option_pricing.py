@@ -57,7 +57,7 @@ def put_from_put_call_parity(b: Builder) -> None:
     b.step("put", "Put price (call − spot + PV of strike)", "call - spot + pv_strike", unit="$")
 
 
-@template("intermediate")
+@template("intermediate", floor=0.2)
 def one_step_binomial_call(b: Builder) -> None:
     """European call by a one-step binomial tree and risk-neutral valuation (Cox, Ross and Rubinstein 1979;
     Hull, Options, Futures and Other Derivatives, ch. 13)."""
@@ -70,10 +70,12 @@ def one_step_binomial_call(b: Builder) -> None:
     v = b.values
     up_price = spot * (1 + v["up"] / 100)
     b.money("strike", spot * 1.01, up_price * 0.98, step=0.5)
+    b.require(up_price - b.values["strike"] > 0.03 * spot, "the call pays clearly in the up state")
     b.ask(
-        "{stock} trades at {spot}. Over the next {months} its price will either rise by {up} or fall by {down}. "
-        "The risk-free rate is {rate} a year, continuously compounded. Using a one-step binomial tree and "
-        "risk-neutral valuation, what is a European call with a strike of {strike} expiring in {months} worth?"
+        "{stock} trades at {spot} and pays no dividends. Over the next {months} its price will either rise by "
+        "{up} or fall by {down}. The risk-free rate is {rate} a year, continuously compounded. Using a one-step "
+        "binomial tree and risk-neutral valuation, what is a European call with a strike of {strike} expiring in "
+        "{months} worth?"
     )
     b.step("up_price", "Stock price after an up move, in dollars", "spot * (1 + up / 100)")
     b.step("prob", "Risk-neutral probability of an up move, (e^(rT) − d) ÷ (u − d)",
