@@ -169,3 +169,30 @@ def test_verify_fails_naming_template_seed_and_rule(monkeypatch):
 def test_verify_rejects_a_seed_count_below_one():
     result = invoke("verify", "--seeds", "0")
     assert result.exit_code == 2 and "--seeds must be at least 1, got 0" in result.output
+
+
+def test_verify_file_checks_the_stored_solution_text(tmp_path):
+    good = all_templates()["investment_analysis/roi/simple_roi"].generate(1).to_dict()
+    edited = json.loads(json.dumps(good))
+    edited["solution"] = edited["solution"].replace("Step 1: ", "Step 1: npv(x) ", 1)
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(edited) + "\n")
+    result = invoke("verify", "--file", str(path))
+    assert result.exit_code == 1 and "in 1 of 2 problems" in result.output
+    assert "rule text: stored solution line 1 is 'Step 1: npv(x) " in result.output
+
+
+def _leaky(b):
+    b.money("principal", 1_000, 90_000, step=10)
+    b.percent("rate", 2, 9, decimals=2)
+    b.ask("{principal} earns {rate} for a year. How much interest does it earn?")
+    b.step("interest", "Value of interest_due", "principal * rate / 100", unit="$")
+
+
+def test_verify_all_prints_every_failing_seed(monkeypatch):
+    _standard_templates(monkeypatch, _leaky)
+    grouped = invoke("verify", "--seeds", "30")
+    every = invoke("verify", "--seeds", "30", "--all")
+    assert grouped.exit_code == every.exit_code == 1
+    assert grouped.output.count("FAIL ") == 1 and "... and 29 more seeds failing rule text" in grouped.output
+    assert every.output.count("FAIL ") == 30 and "identifier 'interest_due'" in every.output
