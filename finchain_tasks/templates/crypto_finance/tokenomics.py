@@ -64,8 +64,8 @@ def staking_real_yield(b: Builder) -> None:
         "after allowing for the dilution of the total supply (their real growth in share of the network)? "
         "Give the dilution-adjusted yield."
     )
-    b.step("minted", "Tokens minted in the year", "supply * inflation / 100", unit="million tokens")
-    b.step("staked_tokens", "Tokens staked", "supply * staked / 100", unit="million tokens")
+    b.step("minted", "Tokens minted in the year", "supply * 1000000 * inflation / 100", unit="tokens")
+    b.step("staked_tokens", "Tokens staked", "supply * 1000000 * staked / 100", unit="tokens")
     b.step("nominal", "Nominal staking yield (minted ÷ staked)", "minted / staked_tokens * 100", unit="%")
     b.step("real", "Dilution-adjusted yield, (1 + inflation ÷ staked share)/(1 + inflation) − 1",
            "((1 + inflation / staked) / (1 + inflation / 100) - 1) * 100", unit="%")
@@ -121,13 +121,13 @@ def vesting_unlock_dilution(b: Builder) -> None:
         "grown {months} from today, and by what percentage must the price fall over that time for the market "
         "capitalization to stay at its current level? Give the percentage fall."
     )
-    b.step("cliff_tokens", "Tokens unlocked at the cliff", "team * cliff_share / 100", unit="million tokens")
+    b.step("cliff_tokens", "Tokens unlocked at the cliff", "team * 1000000 * cliff_share / 100", unit="tokens")
     b.step("linear_tokens", "Tokens vested monthly since the cliff",
-           "team * (1 - cliff_share / 100) * (months - cliff) / vest", unit="million tokens")
-    b.step("emitted", "Staking emissions over the period", "circ * emission / 100 * months / 12",
-           unit="million tokens")
-    b.step("new_circ", "Circulating supply at that date", "circ + cliff_tokens + linear_tokens + emitted",
-           unit="million tokens")
-    b.step("dilution", "Increase in circulating supply", "(new_circ / circ - 1) * 100", unit="%")
+           "team * 1000000 * (1 - cliff_share / 100) * (months - cliff) / vest", unit="tokens")
+    b.step("emitted", "Staking emissions over the period", "circ * 1000000 * emission / 100 * months / 12",
+           unit="tokens")
+    b.step("new_circ", "Circulating supply at that date",
+           "circ * 1000000 + cliff_tokens + linear_tokens + emitted", unit="tokens")
+    b.step("dilution", "Increase in circulating supply", "(new_circ / (circ * 1000000) - 1) * 100", unit="%")
     b.step("price_fall", "Price fall that keeps the market capitalization (1 − old supply ÷ new supply)",
-           "(1 - circ / new_circ) * 100", unit="%")
+           "(1 - circ * 1000000 / new_circ) * 100", unit="%")
