@@ -169,3 +169,14 @@ def test_verify_fails_naming_template_seed_and_rule(monkeypatch):
 def test_verify_rejects_a_seed_count_below_one():
     result = invoke("verify", "--seeds", "0")
     assert result.exit_code == 2 and "--seeds must be at least 1, got 0" in result.output
+
+
+def test_verify_file_checks_the_stored_solution_text(tmp_path):
+    good = all_templates()["investment_analysis/roi/simple_roi"].generate(1).to_dict()
+    edited = json.loads(json.dumps(good))
+    edited["solution"] = edited["solution"].replace("Step 1: ", "Step 1: npv(x) ", 1)
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(edited) + "\n")
+    result = invoke("verify", "--file", str(path))
+    assert result.exit_code == 1 and "in 1 of 2 problems" in result.output
+    assert "rule text: stored solution line 1 is 'Step 1: npv(x) " in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Optional
@@ -24,6 +25,7 @@ from finchain_tasks.engine.standard import (
     check_fresh_process,
     survey,
 )
+from finchain_tasks.engine.verify import check_stored_text, failure
 from finchain_tasks.engine.verify import verify as verify_problem
 from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, read_problems, seed_list, to_hf_dataset, write_jsonl
 
@@ -141,11 +143,13 @@ def verify(
 def _verify_file(file: Path) -> None:
     """Per-problem rules on stored records: formulas are walked, never executed."""
     problems = list(read_problems(file))
+    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
     failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("verifying", total=len(problems))
-        for problem in problems:
+        for problem, row in zip(problems, rows):
             found = verify_problem(problem).failures
+            found += [failure(problem, "text", f) for f in check_stored_text(problem, row)]
             failures += found
             failing += bool(found)
             progress.advance(task)

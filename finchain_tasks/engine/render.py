@@ -63,6 +63,8 @@ class _Ctx:
     units: Mapping[str, str]
     operands: dict[str, str] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
+    wordy: bool = False
+    """Inside a reason, values are written with their units ("8 months ≤ 12"), as in the question."""
 
 
 def shown_value(text: str) -> float:
@@ -129,6 +131,8 @@ def _node(node: ast.AST, ctx: _Ctx) -> tuple[str, int]:  # noqa: C901 - one bran
     if isinstance(node, ast.Name):
         text, _ = _operand(node.id, ctx)
         ctx.operands[node.id] = text
+        if ctx.wordy:
+            text = _worded(node.id, text, ctx)
         return text, UNARY if _negative(text) else ATOM
     if isinstance(node, ast.BinOp):
         return _binop(node, ctx)
@@ -301,10 +305,27 @@ def _compare(node: ast.Compare, ctx: _Ctx, negate: bool) -> str:
 
 
 def _reason(test: ast.AST, holds: bool, ctx: _Ctx) -> str:
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        return _compare(test, ctx, negate=not holds)
-    text, prec = _node(test, ctx)
-    return text if holds else f"not {_paren(text, prec, ATOM)}"
+    """The condition that chose a branch, as it held: "8 months ≤ 12", "$121,000 > $120,000"."""
+    ctx.wordy = True
+    try:
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            return _compare(test, ctx, negate=not holds)
+        text, prec = _node(test, ctx)
+        return text if holds else f"not {_paren(text, prec, ATOM)}"
+    finally:
+        ctx.wordy = False
+
+
+def _worded(name: str, number: str, ctx: _Ctx) -> str:
+    """``number`` with the unit its value is shown with elsewhere (the question's display, or a step's)."""
+    value = ctx.values.get(name)
+    if not _is_number(value):
+        return number
+    if name in ctx.units:
+        return result_text(value, ctx.units[name]).replace("-", MINUS)
+    display = ctx.displays.get(name, "")
+    match = _LEADING_NUMBER.match(_strip_symbol(display))
+    return display.replace("-", MINUS) if match and match.group(0).replace("-", MINUS) == number else number
 
 
 def _conditional(node: ast.IfExp, ctx: _Ctx) -> tuple[str, int]:

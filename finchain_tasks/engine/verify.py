@@ -204,6 +204,26 @@ def _reproduces(recomputed: float, shown: float, decimals: int) -> bool:
     return abs(recomputed - shown) <= SHOWN_REL_TOL * abs(shown)
 
 
+def check_stored_text(problem: Problem, row: dict[str, Any]) -> Iterable[str]:
+    """Rule "text" for a stored record: the solution a grader reads is the one its steps render to.
+
+    A record edited by hand, or written by an older renderer, carries text that the other rules
+    never saw (they re-render from the structured steps); this names the first line that differs.
+    """
+    stored = row.get("solution")
+    if not isinstance(stored, str):
+        yield "the record has no solution text"
+        return
+    rendered = problem.solution
+    if stored == rendered:
+        return
+    for k, (mine, theirs) in enumerate(zip(rendered.splitlines(), stored.splitlines()), 1):
+        if mine != theirs:
+            yield f"stored solution line {k} is {theirs!r} but its steps render {mine!r} (stale or edited record)"
+            return
+    yield "stored solution has a different number of lines than its steps render (stale or edited record)"
+
+
 PER_PROBLEM_RULES = {
     "formula": check_steps, "question": check_question, "shape": check_shape, "level": check_level,
     "text": check_text, "units": check_units, "arithmetic as shown": check_arithmetic,

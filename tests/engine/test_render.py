@@ -47,10 +47,10 @@ def test_irr_states_the_equation_it_solved():
 def test_conditional_is_the_chosen_branch_with_its_reason():
     text = line("Applicable tax rate", "lt_rate if months > 12 else st_rate", 28, "%",
                 lt_rate=(15, "15%"), st_rate=(28, "28%"), months=(8, "8 months"))
-    assert text == "Applicable tax rate (since 8 ≤ 12) = 28.000000%"
+    assert text == "Applicable tax rate (since 8 months ≤ 12) = 28.000000%"
     text = line("Tax", "gain * (lt_rate if months > 12 else st_rate) / 100", 150.0, "$",
                 gain=(1000, "$1,000"), lt_rate=(15, "15%"), st_rate=(28, "28%"), months=(18, "18 months"))
-    assert text == "Tax (since 18 > 12): 1,000 × 15% = $150.00"
+    assert text == "Tax (since 18 months > 12): 1,000 × 15% = $150.00"
 
 
 def test_max_and_min_read_as_words():

@@ -205,3 +205,27 @@ def test_sensitivity_is_the_elasticity_of_the_answer():
     assert kappa == pytest.approx(1.0, rel=1e-3)
     kappa, name = sensitivity(problem(2.0, 3.0, "a ** 3 / c"))
     assert name == "a" and kappa == pytest.approx(3.0, rel=1e-3)
+
+
+def impossible(b: Builder) -> None:
+    b.integer("n", 1, 5)
+    b.require(False, "n exceeds five")
+
+
+def test_a_template_that_cannot_draw_is_one_failure_not_a_crash():
+    tpl = _tpl(impossible)
+    figures = survey(tpl, 20)
+    [message] = figures.failures
+    assert_one_line(message, tpl)
+    assert "rule generation: the template raised TemplateError" in message and "n exceeds five" in message
+
+
+def test_fresh_process_skips_a_template_that_cannot_generate():
+    assert check_fresh_process([_tpl(impossible), _tpl(per_period_sub_annual, "intermediate")], seeds=2) == []
+
+
+def test_a_clean_template_passes_every_across_seed_rule():
+    tpl = _tpl(per_period_sub_annual, "easy")
+    figures = survey(tpl, SEEDS)
+    assert figures.failures == [] and check_fresh_process([tpl], seeds=5) == []
+    assert figures.distinct > 0.95 and figures.redraw_rate == 0 and figures.sensitivity < 2
