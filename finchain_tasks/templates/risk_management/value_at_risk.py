@@ -8,7 +8,7 @@ multiplier of at least 3.
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS
+from finchain_tasks.templates.risk_management import BANKS, FUNDS
 
 Z = {"95%": 1.645, "99%": 2.326}
 
@@ -16,7 +16,7 @@ Z = {"95%": 1.645, "99%": 2.326}
 @template("easy")
 def parametric_var(b: Builder) -> None:
     """One-day parametric VaR from an annual volatility (Jorion, ch. 5)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 1_000_000, 500_000_000, step=100_000)
     b.percent("vol", 8, 40, decimals=1)
     conf = b.choice("conf", {"95%": 95, "99%": 99})
@@ -32,7 +32,7 @@ def parametric_var(b: Builder) -> None:
 @template("easy")
 def historical_var(b: Builder) -> None:
     """Historical-simulation VaR from twenty daily returns, scaled to ten days (Jorion, ch. 10 and 5)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 1_000_000, 300_000_000, step=100_000)
     returns = [round(b.rng.gauss(0.05, 1.3), 2) for _ in range(20)]
     b.require(len(set(returns)) == 20 and sorted(returns)[1] < -0.3, "distinct returns with real losses")
@@ -71,7 +71,7 @@ def regulatory_var_from_95(b: Builder) -> None:
 @template("intermediate")
 def diversified_portfolio_var(b: Builder) -> None:
     """VaR of two positions with correlation and the diversification benefit (Jorion, ch. 7)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value1", 2_000_000, 200_000_000, step=100_000)
     b.derive("value2", 100_000 * round(b.values["value1"] * b.rng.uniform(0.4, 2) / 100_000), unit="$")
     b.percent("vol1", 0.8, 2.5, decimals=2)
@@ -99,7 +99,7 @@ def ten_day_var_with_drift(b: Builder) -> None:
     μ_p·10/252; VaR = V × (z·σ − μ) (Jorion, ch. 5); plus the exogenous liquidity cost of half the
     bid-ask spread on the position (Bangia, Diebold, Schuermann and Stroughair, 1999; Jorion, ch. 13).
     """
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 5_000_000, 500_000_000, step=100_000)
     b.percent("w1", 30, 75, decimals=0)
     b.percent("vol1", 12, 30, decimals=1)
