@@ -43,25 +43,33 @@ def test_standardised_rwa(seed):
     assert p.answer == pytest.approx(capital / rwa * 100)
 
 
-@pytest.mark.parametrize("seed", [3, 15, 88])
-def test_leverage_exposure_ratio(seed):
-    p = get(T + "leverage_exposure_ratio").generate(seed)
-    on_balance, derivatives, commitments, cet1, at1 = money(p.question)
-    (ccf,) = percents(p.question)
-    exposure = on_balance + derivatives + commitments * ccf / 100
-    assert p.answer == pytest.approx((cet1 + at1) / exposure * 100)
-
-
 @pytest.mark.parametrize("seed", [4, 16, 123, 999])
 def test_capital_raise_after_shock(seed):
     p = get(T + "capital_raise_after_shock").generate(seed)
     rwa, cet1, loss = money(p.question)
-    tax, growth, ccyb, gsib, minimum, conservation = (
-        percents(p.question)[0], percents(p.question)[1], percents(p.question)[4],
-        percents(p.question)[5], percents(p.question)[2], percents(p.question)[3])
+    tax, growth, minimum, conservation, ccyb, gsib = percents(p.question)
     assert (minimum, conservation) == (4.5, 2.5)
     capital = cet1 - loss + loss * tax / 100  # the tax shield gives back part of the loss
-    assert p.steps[1].value == pytest.approx(capital)
     new_rwa = rwa + rwa * growth / 100
     raise_needed = (minimum + conservation + ccyb + gsib) * new_rwa / 100 - capital
     assert p.answer == pytest.approx(raise_needed)
+
+
+@pytest.mark.parametrize("seed", [5, 17, 124, 998, 4242])
+def test_binding_requirement_after_shock(seed):
+    p = get(T + "binding_requirement_after_shock").generate(seed)
+    cet1, at1, tier2, rwa, on_balance, commitments, loss = money(p.question)
+    ccf, tax, growth, r_cet1, r_tier1, r_total, r_leverage = percents(p.question)[:7]
+    cet1 -= loss - loss * tax / 100
+    rwa *= 1 + growth / 100
+    exposure = on_balance + commitments * ccf / 100
+    # capital each requirement needs on top of what the bank has, as a table
+    needs = {
+        "CET1": r_cet1 / 100 * rwa - cet1,
+        "Tier 1": r_tier1 / 100 * rwa - (cet1 + at1),
+        "total capital": r_total / 100 * rwa - (cet1 + at1 + tier2),
+        "leverage": r_leverage / 100 * exposure - (cet1 + at1),
+    }
+    assert p.steps[0].value == pytest.approx(cet1)
+    assert p.steps[6].value == pytest.approx(needs["leverage"])
+    assert p.answer == max(needs, key=needs.get)

@@ -57,12 +57,17 @@ def test_npv_one_way_sensitivity(seed):
 
 
 @pytest.mark.parametrize("seed", [3, 34, 313])
-def test_break_even_cash_flow_zeroes_npv(seed):
-    p = get(T + "break_even_cash_flow").generate(seed)
-    investment, flow = money(p.question)
-    years = count(r"next (\d+) years", p.question)
-    (rate,) = percents(p.question)
-    assert npv(investment, flow * (1 - p.answer / 100), years, rate) == pytest.approx(0, abs=1e-6 * investment)
+def test_multi_factor_position_sensitivity(seed):
+    p = get(T + "multi_factor_position_sensitivity").generate(seed)
+    bonds, equities, vega = money(p.question)
+    duration = float(re.search(r"modified duration ([\d.]+),", p.question).group(1))
+    beta = float(re.search(r"beta ([\d.]+),", p.question).group(1))
+    bp = count(r"rise by (\d+) basis points", p.question)
+    (fall,) = percents(p.question)
+    vol = float(re.search(r"rises by ([\d.]+) points", p.question).group(1))
+    bonds_after = bonds * (1 - duration * bp / 10_000)
+    equities_after = equities * (1 - beta * fall / 100)
+    assert p.answer == pytest.approx(bonds_after - bonds + equities_after - equities + vega * vol)
 
 
 @pytest.mark.parametrize("seed", [4, 35, 314, 3140])

@@ -75,4 +75,6 @@ def test_ten_day_var_with_drift(seed):
     assert p.steps[0].value == pytest.approx(100 * math.sqrt(variance))
     days = 10 / 252
     mean = (w[0] * mu1 + w[1] * mu2) / 100 * days
-    assert p.answer == pytest.approx(value * (2.326 * math.sqrt(variance * days) - mean))
+    spread = percents(p.question)[5]
+    var = value * (2.326 * math.sqrt(variance * days) - mean)
+    assert p.answer == pytest.approx(var + value * spread / 200)

@@ -88,8 +88,8 @@ def structuring_pattern(b: Builder) -> None:
         "business days: {d1}, {d2}, {d3}, {d4} and {d5}. Each is below the $10,000 currency transaction "
         "report threshold, so none triggered a report. The bank's rule escalates a series for suspicious "
         "activity report (SAR) review when the deposits together exceed $10,000 and their average is at "
-        "least 92% of the $10,000 threshold. Compute the total, the average and the average as a "
-        "percentage of the threshold; should the series be escalated (answer 'escalate' or 'no escalation')?"
+        "least 92% of the $10,000 threshold. Should the series be escalated (answer 'escalate' or "
+        "'no escalation')?"
     )
     b.step("total", "Total of the five deposits", "d1 + d2 + d3 + d4 + d5", unit="$")
     b.step("average", "Average deposit", "total / 5", unit="$")

@@ -78,31 +78,7 @@ def standardised_rwa(b: Builder) -> None:
     b.step("ratio", "Total capital ratio (%)", "capital / rwa * 100", unit="%")
 
 
-@template("intermediate")
-def leverage_exposure_ratio(b: Builder) -> None:
-    """Basel III leverage ratio with off-balance-sheet items at their credit conversion factors (BCBS 270)."""
-    b.choice("bank", BANKS)
-    b.money("on_balance", 50_000, 900_000, step=500)
-    b.derive("derivatives", round(b.values["on_balance"] * b.rng.uniform(0.02, 0.08)), unit="$")
-    b.derive("commitments", round(b.values["on_balance"] * b.rng.uniform(0.05, 0.25)), unit="$")
-    b.choice("ccf", {"10%": 10, "20%": 20, "40%": 40, "50%": 50})
-    b.derive("cet1", round(b.values["on_balance"] * b.rng.uniform(0.03, 0.055)), unit="$")
-    b.derive("at1", round(b.values["on_balance"] * b.rng.uniform(0.003, 0.01)), unit="$")
-    b.ask(
-        "{bank} has on-balance-sheet exposures of {on_balance} million, derivative exposures (replacement "
-        "cost plus add-on) of {derivatives} million and undrawn commitments of {commitments} million, which "
-        "the leverage ratio framework converts at a credit conversion factor of {ccf}. Its CET1 capital "
-        "is {cet1} million and Additional Tier 1 capital is {at1} million. What is its Basel III leverage "
-        "ratio (Tier 1 capital ÷ total exposure measure)?"
-    )
-    b.step("off_balance", "Credit equivalent of the commitments (amount × conversion factor)",
-           "commitments * ccf / 100", unit="$")
-    b.step("exposure", "Total exposure measure", "on_balance + derivatives + off_balance", unit="$")
-    b.step("tier1", "Tier 1 capital: CET1 + Additional Tier 1", "cet1 + at1", unit="$")
-    b.step("ratio", "Leverage ratio (%)", "tier1 / exposure * 100", unit="%")
-
-
-@template("advanced", floor=1)
+@template("intermediate", floor=1)
 def capital_raise_after_shock(b: Builder) -> None:
     """CET1 to raise after a loss and RWA growth under the full buffer stack.
 
@@ -129,10 +105,80 @@ def capital_raise_after_shock(b: Builder) -> None:
         "G-SIB surcharge. How much new CET1 (in millions) must it raise to meet the full requirement "
         "after the shock?"
     )
-    b.step("net_loss", "Loss after tax", "loss * (1 - tax / 100)", unit="$")
-    b.step("cet1_after", "CET1 after the loss", "cet1 - net_loss", unit="$")
+    b.step("cet1_after", "CET1 after the loss net of tax", "cet1 - loss * (1 - tax / 100)", unit="$")
     b.step("rwa_after", "RWA after growth", "rwa * (1 + rwa_growth / 100)", unit="$")
     b.step("requirement", "Full CET1 requirement: 4.5% + 2.5% + countercyclical + G-SIB (%)",
            "4.5 + 2.5 + ccyb + gsib", unit="%")
     b.step("required_cet1", "CET1 required on the new RWA", "requirement / 100 * rwa_after", unit="$")
     b.step("raise", "New CET1 to raise", "required_cet1 - cet1_after", unit="$")
+
+
+REQUIREMENTS = ("CET1", "Tier 1", "total capital", "leverage")
+
+
+@template("advanced")
+def binding_requirement_after_shock(b: Builder) -> None:
+    """Four Basel III requirements after a stress loss and RWA growth: which one binds.
+
+    Ratios and buffers per BCBS 189 (paras 50, 129: CET1 7%, Tier 1 8.5%, total 10.5% with the
+    conservation buffer) and the leverage ratio per BCBS 270 (3% of the exposure measure, off-balance
+    items at their credit conversion factor). New CET1 counts towards every requirement, so the
+    requirement with the largest shortfall decides how much must be raised.
+    """
+    binding = b.pick(REQUIREMENTS)
+    b.choice("bank", BANKS)
+    rwa_after = b.rng.uniform(60_000, 500_000)
+    top = b.rng.uniform(0.004, 0.015) * rwa_after
+    shortfall = {name: top - (0 if name == binding else b.rng.uniform(0.002, 0.012) * rwa_after)
+                 for name in REQUIREMENTS}
+    cet1_after = 0.07 * rwa_after - shortfall["CET1"]
+    at1 = 0.085 * rwa_after - shortfall["Tier 1"] - cet1_after
+    tier2 = 0.105 * rwa_after - shortfall["total capital"] - cet1_after - at1
+    exposure = (shortfall["leverage"] + cet1_after + at1) / 0.03
+    b.require(at1 > 0.003 * rwa_after and tier2 > 0.003 * rwa_after, "every capital layer exists")
+    b.percent("rwa_growth", 3, 12, decimals=1)
+    b.percent("tax", 21, 30, decimals=0)
+    loss = b.rng.uniform(0.01, 0.03) * rwa_after
+    b.derive("rwa", round(rwa_after / (1 + b.values["rwa_growth"] / 100)), unit="$")
+    b.derive("loss", round(loss), unit="$")
+    b.derive("cet1", round(cet1_after + loss * (1 - b.values["tax"] / 100)), unit="$")
+    b.derive("at1", round(at1), unit="$")
+    b.derive("tier2", round(tier2), unit="$")
+    b.choice("ccf", {"10%": 10, "20%": 20, "40%": 40})
+    commitments = exposure * b.rng.uniform(0.05, 0.15) / (b.values["ccf"] / 100)
+    b.derive("commitments", round(commitments), unit="$")
+    b.derive("on_balance", round(exposure - commitments * b.values["ccf"] / 100), unit="$")
+    v = b.values
+    c1 = v["cet1"] - v["loss"] * (1 - v["tax"] / 100)
+    r1 = v["rwa"] * (1 + v["rwa_growth"] / 100)
+    gaps = {"CET1": 0.07 * r1 - c1, "Tier 1": 0.085 * r1 - c1 - v["at1"],
+            "total capital": 0.105 * r1 - c1 - v["at1"] - v["tier2"],
+            "leverage": 0.03 * (v["on_balance"] + v["commitments"] * v["ccf"] / 100) - c1 - v["at1"]}
+    b.require(max(gaps, key=gaps.get) == binding and gaps[binding] > 0, "the drawn requirement binds after rounding")
+    b.require(all(abs(g) > 0.002 * r1 for g in gaps.values()), "no shortfall is a near-zero difference")
+    b.ask(
+        "{bank} has CET1 capital of {cet1} million, Additional Tier 1 of {at1} million and Tier 2 of {tier2} "
+        "million, against risk-weighted assets of {rwa} million. Its leverage exposure measure comprises "
+        "{on_balance} million of on-balance-sheet exposures and {commitments} million of undrawn commitments "
+        "converted at {ccf}. A stress scenario brings a pre-tax loss of {loss} million (taxed at {tax}, so "
+        "CET1 falls by the after-tax loss) and RWA growth of {rwa_growth}; the exposure measure is unchanged. "
+        "The requirements are CET1 of 7%, Tier 1 of 8.5% and total capital of 10.5% of RWA (minimums plus the "
+        "conservation buffer) and a 3% leverage ratio. New CET1 counts towards all four (a negative "
+        "shortfall is a surplus). Which requirement has the largest shortfall after the shock and so "
+        "determines the capital to raise (answer 'CET1', 'Tier 1', 'total capital' or 'leverage')?"
+    )
+    b.step("cet1_after", "CET1 after the after-tax loss", "cet1 - loss * (1 - tax / 100)", unit="$")
+    b.step("rwa_after", "RWA after growth", "rwa * (1 + rwa_growth / 100)", unit="$")
+    b.step("gap_cet1", "CET1 shortfall: 7% of RWA − CET1", "7 / 100 * rwa_after - cet1_after", unit="$")
+    b.step("gap_tier1", "Tier 1 shortfall: 8.5% of RWA − (CET1 + AT1)", "8.5 / 100 * rwa_after - cet1_after - at1",
+           unit="$")
+    b.step("gap_total", "Total capital shortfall: 10.5% of RWA − (CET1 + AT1 + Tier 2)",
+           "10.5 / 100 * rwa_after - cet1_after - at1 - tier2", unit="$")
+    b.step("exposure", "Leverage exposure measure", "on_balance + commitments * ccf / 100", unit="$")
+    b.step("gap_leverage", "Leverage shortfall: 3% of exposure − Tier 1", "3 / 100 * exposure - cet1_after - at1",
+           unit="$")
+    b.step("binding", "Requirement with the largest shortfall",
+           "('CET1' if gap_cet1 >= gap_leverage else 'leverage') "
+           "if gap_cet1 >= gap_tier1 and gap_cet1 >= gap_total else "
+           "(('Tier 1' if gap_tier1 >= gap_leverage else 'leverage') if gap_tier1 >= gap_total else "
+           "('total capital' if gap_total >= gap_leverage else 'leverage'))")

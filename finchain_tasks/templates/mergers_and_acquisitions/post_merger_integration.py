@@ -68,7 +68,7 @@ def integration_cost_payback(b: Builder) -> None:
         "integration costs are {costs}, paid at closing. Assuming synergies accrue evenly within each year, "
         "how many years after closing are the integration costs paid back (undiscounted)?"
     )
-    b.step("year1", "Synergies realised in year 1", "run_rate * phase1 / 100", unit="$")
+    b.step("year1", "Synergies realized in year 1", "run_rate * phase1 / 100", unit="$")
     b.step("left", "Integration cost still unrecovered after year 1", "costs - year1", unit="$")
     b.step("fraction", "Part of year 2 needed: unrecovered cost ÷ full run-rate synergies", "left / run_rate")
     b.step("payback", "Payback period", "1 + fraction", unit="years")

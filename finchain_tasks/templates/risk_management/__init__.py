@@ -1,8 +1,10 @@
 """Risk management: compliance risk, risk appetite, risk metrics, scenarios, sensitivities, stress tests, VaR."""
 
-BANKS = (
-    "First Harbor Bank", "Cedar Valley Bank", "Northgate Savings Bank", "Pacific Crest Bank",
-    "Union Ridge Bancorp", "Lakeshore National Bank", "Granite State Trust", "Silverline Bank",
-    "Prairie Commerce Bank", "Bayview Federal Bank", "Old Mill Bank", "Redwood Capital Bank",
+from finchain_tasks.templates.finance_regulation import BANKS  # noqa: F401  (one list of bank names)
+
+FUNDS = (
+    "Northstar Capital Fund", "Harborview Growth Fund", "Bluegate Capital Partners", "Crescent Investment Fund",
+    "Ironwood Global Equity Fund", "Meadowlark Partners Fund", "Summit Peak Capital", "Tallgrass Opportunities Fund",
+    "Westbrook Pension Trust", "Kestrel Macro Fund", "Oakmont Endowment", "Riverbend Absolute Return Fund",
 )
-"""Bank names for questions set at a bank."""
+"""Names for funds and portfolios (a portfolio's VaR belongs to a fund, not to an airline)."""

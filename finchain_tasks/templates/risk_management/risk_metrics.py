@@ -7,6 +7,7 @@ Quantitative Risk Management (2nd ed.), s.2.3 (expected shortfall of a normal lo
 """
 
 from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.risk_management import FUNDS
 
 Z = {95: 1.645, 97.5: 1.96, 99: 2.326}
 
@@ -44,7 +45,7 @@ def drawdown_recovery(b: Builder) -> None:
 @template("intermediate")
 def annualized_sample_volatility(b: Builder) -> None:
     """Sample standard deviation of five monthly returns, annualized by √12 (Bodie, Kane and Marcus, ch. 5)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     for i in range(1, 6):
         b.derive(f"r{i}", round(b.rng.gauss(0.8, 4.5), 1), unit="%", decimals=1)
     v = b.values
@@ -90,7 +91,7 @@ def portfolio_expected_shortfall(b: Builder) -> None:
     σ_p from weights, volatilities and correlation; daily σ = annual ÷ √252; ES = V·σ_d·φ(z)/(1 − α) with
     zero mean.
     """
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 5_000_000, 500_000_000, step=100_000)
     b.percent("w1", 30, 70, decimals=0)
     b.percent("vol1", 10, 30, decimals=1)

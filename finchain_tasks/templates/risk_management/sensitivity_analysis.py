@@ -1,5 +1,5 @@
-"""Sensitivity analysis: break-even volume, operating leverage, one-way NPV sensitivity, break-even cash
-flow with a margin of safety, and the price elasticity of NPV.
+"""Sensitivity analysis: break-even volume, operating leverage, one-way NPV sensitivity, first-order
+sensitivities of a book to rates, equities and volatility, and the price elasticity of NPV.
 
 Sources: Brealey, Myers and Allen, Principles of Corporate Finance (13th ed.), ch. 10 (sensitivity
 analysis, accounting and NPV break-even); Horngren, Datar and Rajan, Cost Accounting (15th ed.), ch. 3
@@ -7,6 +7,7 @@ analysis, accounting and NPV break-even); Horngren, Datar and Rajan, Cost Accoun
 """
 
 from finchain_tasks.engine import Builder, template
+from finchain_tasks.templates.risk_management import FUNDS
 
 
 def _annuity(rate: float, years: int) -> float:
@@ -74,23 +75,38 @@ def npv_one_way_sensitivity(b: Builder) -> None:
     b.step("fall", "Fall in NPV (%)", "(npv - npv_low) / npv * 100", unit="%")
 
 
-@template("intermediate")
-def break_even_cash_flow(b: Builder) -> None:
-    """NPV break-even annual cash flow and the margin of safety (Brealey et al., ch. 10)."""
-    b.company("firm")
-    b.money("investment", 1_000_000, 200_000_000, step=50_000)
-    b.integer("years", 4, 15, unit="years")
-    b.percent("rate", 6, 14, decimals=1)
-    fair = b.values["investment"] / _annuity(b.values["rate"], b.values["years"])
-    b.derive("cash_flow", 1_000 * round(fair * b.rng.uniform(1.08, 1.8) / 1_000), unit="$")
+@template("intermediate", floor=1_000)
+def multi_factor_position_sensitivity(b: Builder) -> None:
+    """One-way sensitivities of a book to rates, the equity market and volatility, added up.
+
+    Bond: ΔP ≈ −modified duration × P × Δy (Fabozzi, Bond Markets, ch. 4); equities: ΔE ≈ β × E × market
+    return (Bodie, Kane and Marcus, ch. 8); options: ΔO ≈ vega × change in implied volatility (Hull,
+    Options, Futures and Other Derivatives, ch. 19).
+    """
+    b.choice("fund", FUNDS)
+    b.money("bonds", 5_000_000, 300_000_000, step=100_000)
+    b.number("duration", 2, 9, decimals=2)
+    b.integer("rate_move", 25, 150)
+    b.money("equities", 5_000_000, 300_000_000, step=100_000)
+    b.number("beta", 0.6, 1.6, decimals=2)
+    b.percent("market_fall", 3, 20, decimals=1)
+    b.money("vega", 20_000, 900_000, step=1_000)
+    b.number("vol_rise", 1, 12, decimals=1)
+    v = b.values
+    total = (-v["duration"] * v["bonds"] * v["rate_move"] / 10_000 - v["beta"] * v["equities"] * v["market_fall"] / 100
+             + v["vega"] * v["vol_rise"])
+    b.require(abs(total) > 0.01 * (v["bonds"] + v["equities"]), "a clear net move")
     b.ask(
-        "{firm} can invest {investment} today in equipment expected to bring in {cash_flow} at the end of each "
-        "of the next {years}, with a cost of capital of {rate}. By what percentage could the annual cash flow "
-        "fall below the forecast before the NPV turns negative (the margin of safety)?"
+        "{fund} holds {bonds} of bonds with modified duration {duration}, {equities} of equities with beta "
+        "{beta}, and a long options book with vega of {vega} per volatility point. In a one-day scenario, "
+        "yields rise by {rate_move} basis points, the equity market falls {market_fall}, and implied volatility "
+        "rises by {vol_rise} points. Using first-order sensitivities only, what is the book's total change in "
+        "value (negative for a loss)?"
     )
-    b.step("factor", "Annuity factor", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
-    b.step("break_even", "Break-even annual cash flow: investment ÷ annuity factor", "investment / factor", unit="$")
-    b.step("safety", "Margin of safety (%)", "(cash_flow - break_even) / cash_flow * 100", unit="%")
+    b.step("bond_change", "Bonds: −duration × value × yield change", "-duration * bonds * rate_move / 10000", unit="$")
+    b.step("equity_change", "Equities: −beta × value × market fall", "-beta * equities * market_fall / 100", unit="$")
+    b.step("option_change", "Options: vega × rise in volatility", "vega * vol_rise", unit="$")
+    b.step("total", "Total change in value", "bond_change + equity_change + option_change", unit="$")
 
 
 @template("advanced")

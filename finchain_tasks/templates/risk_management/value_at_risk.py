@@ -1,5 +1,5 @@
 """Value at risk: parametric VaR, historical VaR from a return list, square-root-of-time scaling,
-confidence conversion, and portfolio VaR with correlation.
+confidence conversion, portfolio VaR with correlation, and a liquidity adjustment.
 
 Sources: Jorion, Value at Risk (3rd ed.), ch. 5 (parametric VaR, √t scaling), ch. 7 (portfolio VaR
 with correlation, diversification), ch. 10 (historical simulation); Hull, Risk Management and Financial
@@ -8,7 +8,7 @@ multiplier of at least 3.
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS
+from finchain_tasks.templates.risk_management import BANKS, FUNDS
 
 Z = {"95%": 1.645, "99%": 2.326}
 
@@ -16,7 +16,7 @@ Z = {"95%": 1.645, "99%": 2.326}
 @template("easy")
 def parametric_var(b: Builder) -> None:
     """One-day parametric VaR from an annual volatility (Jorion, ch. 5)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 1_000_000, 500_000_000, step=100_000)
     b.percent("vol", 8, 40, decimals=1)
     conf = b.choice("conf", {"95%": 95, "99%": 99})
@@ -32,7 +32,7 @@ def parametric_var(b: Builder) -> None:
 @template("easy")
 def historical_var(b: Builder) -> None:
     """Historical-simulation VaR from twenty daily returns, scaled to ten days (Jorion, ch. 10 and 5)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 1_000_000, 300_000_000, step=100_000)
     returns = [round(b.rng.gauss(0.05, 1.3), 2) for _ in range(20)]
     b.require(len(set(returns)) == 20 and sorted(returns)[1] < -0.3, "distinct returns with real losses")
@@ -71,7 +71,7 @@ def regulatory_var_from_95(b: Builder) -> None:
 @template("intermediate")
 def diversified_portfolio_var(b: Builder) -> None:
     """VaR of two positions with correlation and the diversification benefit (Jorion, ch. 7)."""
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value1", 2_000_000, 200_000_000, step=100_000)
     b.derive("value2", 100_000 * round(b.values["value1"] * b.rng.uniform(0.4, 2) / 100_000), unit="$")
     b.percent("vol1", 0.8, 2.5, decimals=2)
@@ -93,12 +93,13 @@ def diversified_portfolio_var(b: Builder) -> None:
 
 @template("advanced")
 def ten_day_var_with_drift(b: Builder) -> None:
-    """Ten-day 99% VaR of a two-asset portfolio with expected return (Jorion, ch. 5 and 7).
+    """Liquidity-adjusted ten-day 99% VaR of a two-asset portfolio with expected return.
 
-    σ_p from weights, volatilities and correlation; daily σ = σ_p/√252 and daily μ = μ_p/252; the
-    ten-day VaR = V × (z·σ_d·√10 − 10·μ_d).
+    σ_p from weights, volatilities and correlation (Jorion, ch. 7); ten-day σ = σ_p·√(10/252) and μ =
+    μ_p·10/252; VaR = V × (z·σ − μ) (Jorion, ch. 5); plus the exogenous liquidity cost of half the
+    bid-ask spread on the position (Bangia, Diebold, Schuermann and Stroughair, 1999; Jorion, ch. 13).
     """
-    b.company("fund")
+    b.choice("fund", FUNDS)
     b.money("value", 5_000_000, 500_000_000, step=100_000)
     b.percent("w1", 30, 75, decimals=0)
     b.percent("vol1", 12, 30, decimals=1)
@@ -106,11 +107,13 @@ def ten_day_var_with_drift(b: Builder) -> None:
     b.percent("vol2", 3, 10, decimals=1)
     b.percent("mu2", 2, 5, decimals=1)
     b.number("rho", -0.3, 0.6, decimals=2)
+    b.percent("spread", 0.1, 0.8, decimals=2)
     b.ask(
         "{fund} invests {value} with {w1} in an equity index (expected return {mu1}, volatility {vol1} a year) "
         "and the rest in a bond index (expected return {mu2}, volatility {vol2} a year); the correlation is "
-        "{rho}. Returns are normal; use 252 trading days a year and z = 2.326. What is the ten-day 99% VaR "
-        "including the expected return over the ten days?"
+        "{rho}. Returns are normal; use 252 trading days a year and z = 2.326. The portfolio's average bid-ask "
+        "spread is {spread} of its value, and liquidating it costs half the spread. What is the "
+        "liquidity-adjusted ten-day 99% VaR, including the expected return over the ten days?"
     )
     b.step("sigma", "Annual portfolio volatility (%)",
            "sqrt((w1 / 100 * vol1) ** 2 + ((100 - w1) / 100 * vol2) ** 2 "
@@ -120,3 +123,5 @@ def ten_day_var_with_drift(b: Builder) -> None:
     b.step("mu_10", "Ten-day expected return as a decimal: μ ÷ 100 × 10 ÷ 252", "mu / 100 * 10 / 252")
     b.step("var", "Ten-day 99% VaR: value × (2.326 × ten-day σ − ten-day μ)",
            "value * (2.326 * sigma_10 - mu_10)", unit="$")
+    b.step("liquidity", "Liquidity cost: half the spread × value", "value * spread / 100 / 2", unit="$")
+    b.step("lvar", "Liquidity-adjusted VaR", "var + liquidity", unit="$")
