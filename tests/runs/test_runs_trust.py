@@ -135,7 +135,7 @@ def test_faults_and_a_corrupt_cache_end_after_a_rerun_with_every_sample_complete
     with FakeOpenAI(reply=make_reply(problems), chaos=chaos) as server:
         registry = write_registry(bench_env / "r.yaml", server.base_url, ["fake-a", "fake-b"],
                                   [p.template_id for p in problems])
-        base = _args(registry, run_dir, "fake-a,fake-b", "--timeout", "2", "--max-connections", "4")
+        base = _args(registry, run_dir, "fake-a,fake-b", "--timeout", "5", "--max-connections", "4")
         first = CliRunner().invoke(app, [*base, "--max-retries", "0", "--retry-attempts", "0"])
         kinds_first = Counter(r.fault.kind for r in server.requests if r.fault)
         second = CliRunner().invoke(app, [*base, "--max-retries", "8"])
