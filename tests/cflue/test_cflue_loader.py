@@ -373,3 +373,20 @@ def test_what_the_scan_accepts_python_reads_the_same_way(text):
     except ValueError:
         return
     assert choices == dict(sorted(ast.literal_eval(text.strip()).items()))
+
+
+@pytest.mark.parametrize("text", [
+    "{'A': 'x'" + " " * 19_000 + "!",            # a long run of spaces where the closing brace should be
+    "{'A': 'x'," + " " * 19_000 + "!",
+    "{" + "'A' : 'x' , " * 1_500 + "!",
+    "{'A': '" + "\\\\" * 9_000 + "!",
+])
+def test_near_miss_choices_are_refused_in_linear_time(text):
+    """Strings that almost match the fast path's pattern must fail fast (a pattern with two adjacent
+    whitespace runs took over a second on the first one: quadratic backtracking)."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError):
+        parse_choices(text)
+    assert time.perf_counter() - start < 0.3
