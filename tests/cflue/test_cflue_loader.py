@@ -1,5 +1,6 @@
 """CFLUE loader: the shipped sample, every malformed fixture, hub-id handling, and prompts."""
 
+import ast
 import json
 from pathlib import Path
 
@@ -360,3 +361,32 @@ def test_inspect_eval_cflue_names_the_dropped_records_in_one_warning_not_a_trace
     assert done.returncode != 0 and "Traceback" not in out, out[-3000:]
     assert "cflue: all_bad.json: no valid question (1 invalid record(s) dropped; record 0: choices is not a " \
            "dict literal (it starts with '-'))" in out
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=list("{}'\":, ABab\\\n#fbrut()[]-~0123"), max_size=60))
+def test_what_the_scan_accepts_python_reads_the_same_way(text):
+    """Differential check against ast.literal_eval on strings built from the characters that matter (braces,
+    quotes, prefixes, escapes, comments): the scan accepts only dict literals, and reads them as Python does."""
+    try:
+        choices = parse_choices(text)
+    except ValueError:
+        return
+    assert choices == dict(sorted(ast.literal_eval(text.strip()).items()))
+
+
+@pytest.mark.parametrize("text", [
+    "{'A': 'x'" + " " * 19_000 + "!",            # a long run of spaces where the closing brace should be
+    "{'A': 'x'," + " " * 19_000 + "!",
+    "{" + "'A' : 'x' , " * 1_500 + "!",
+    "{'A': '" + "\\\\" * 9_000 + "!",
+])
+def test_near_miss_choices_are_refused_in_linear_time(text):
+    """Strings that almost match the fast path's pattern must fail fast (a pattern with two adjacent
+    whitespace runs took over a second on the first one: quadratic backtracking)."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError):
+        parse_choices(text)
+    assert time.perf_counter() - start < 0.3

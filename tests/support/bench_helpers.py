@@ -49,7 +49,10 @@ def write_registry(path: Path, base_url: str, models: Iterable[str], templates: 
 
 
 def files_containing(root: Path, secret: str) -> list[str]:
-    """Every file under ``root`` (and every member of every zip archive, e.g. .eval logs) holding ``secret``."""
+    """Every file under ``root`` holding ``secret``: its raw bytes, every member of every zip archive, and every
+    Inspect ``.eval`` log as Inspect's own reader (``read_eval_log``) parses it. A ``.eval`` log is a zip whose
+    members are zstd-compressed (no secret shows in the raw bytes, and the stdlib cannot decompress them):
+    importing ``inspect_ai.log`` first installs Inspect's zstd support, and the reader sees what a user sees."""
     hits = []
     needle = secret.encode()
     for dirpath, _, names in os.walk(root):
@@ -58,6 +61,11 @@ def files_containing(root: Path, secret: str) -> list[str]:
             data = path.read_bytes()
             if needle in data:
                 hits.append(str(path))
+            if path.suffix == ".eval":
+                from inspect_ai.log import read_eval_log  # also teaches zipfile Inspect's zstd members
+
+                if secret in read_eval_log(str(path)).model_dump_json():
+                    hits.append(f"{path}!read_eval_log")
             if zipfile.is_zipfile(path):
                 with zipfile.ZipFile(path) as archive:
                     hits += [f"{path}!{m}" for m in archive.namelist() if needle in archive.read(m)]
