@@ -115,7 +115,8 @@ def best_over_worst_tilt(b: Builder) -> None:
     best, worst = scores.index(max(scores)) + 1, scores.index(min(scores)) + 1
     b.percent("shift", 2, 8, decimals=1)
     b.require(v["shift"] < v[f"w{worst}"], "the worst holding keeps some weight")
-    b.require(abs(v["shift"] * (v[f"r{best}"] - v[f"r{worst}"]) / 100) >= 0.06, "the tilt moves the return")
+    active = abs(v["shift"] * (v[f"r{best}"] - v[f"r{worst}"]) / 100)
+    b.require(active >= 0.06 and abs(active - 1) > 1e-9, "the tilt moves the return (and not by exactly 1 point)")
     b.ask(
         "A fund tracks a three-stock benchmark: stock A weighs {w1} with an ESG score of {s1} and returned "
         "{r1}; stock B weighs {w2}, scores {s2} and returned {r2}; stock C weighs {w3}, scores {s3} and "
