@@ -110,7 +110,7 @@ def yield_farming_net_roi(b: Builder) -> None:
     b.step("roi", "Net ROI on the deposit", "net_gain / invest * 100", unit="%")
 
 
-@template("advanced", floor=10)
+@template("advanced", floor=100)
 def impermanent_loss_vs_hold(b: Builder) -> None:
     """Liquidity provision in a 50/50 constant-product pool against simply holding, fees included.
 
@@ -125,7 +125,7 @@ def impermanent_loss_vs_hold(b: Builder) -> None:
     fees = b.derive("fees", deposit * b.rng.uniform(0.004, 0.07), unit="$")
     r = p1 / p0
     net = deposit * r ** 0.5 + fees - deposit / 2 * (1 + r)
-    b.require(abs(net) >= 0.005 * deposit, "liquidity provision and holding differ by at least 0.5%")
+    b.require(abs(net) >= max(0.005 * deposit, 200), "liquidity provision and holding differ by 0.5% and $200")
     b.require(2 * r ** 0.5 / (1 + r) <= 0.99, "an impermanent loss of at least 1%")
     b.ask(
         "{person} deposits {deposit} into an ETH/USDC constant-product pool, half in ETH and half in USDC, "

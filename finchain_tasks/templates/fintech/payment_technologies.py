@@ -110,8 +110,8 @@ def dynamic_currency_conversion(b: Builder) -> None:
     b.step("card_route", "Cost paying in euros (converted amount + foreign transaction fee)",
            "converted * (1 + ftf / 100)", unit="$")
     b.step("dcc_route", "Cost with dynamic currency conversion", "converted * (1 + dcc / 100)", unit="$")
-    b.step("extra", "Extra cost of accepting the conversion (converted amount × difference of the markups)",
-           "converted * (dcc - ftf) / 100", unit="$")
+    b.step("extra", "Extra cost of accepting the conversion (price × rate × difference of the markups)",
+           "price * rate * (dcc - ftf) / 100", unit="$")
 
 
 @template("advanced")

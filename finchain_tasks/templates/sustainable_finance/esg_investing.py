@@ -6,15 +6,24 @@ from finchain_tasks.engine import Builder, template
 LETTERS = "ABCD"
 
 
-def _holdings(b: Builder, count: int) -> None:
-    """Benchmark weights (percent, summing to 100), ESG scores (0-100) and one-year returns per holding."""
+def _holdings(b: Builder, count: int, excluded: int = 0, threshold: int = 0) -> None:
+    """Benchmark weights (percent, summing to 100), ESG scores (0-100) and one-year returns per holding.
+
+    With ``excluded`` (1-based) and ``threshold``, that holding alone scores below the threshold, so a
+    screen removes exactly one stock without rejecting draws.
+    """
     cuts = sorted(round(b.rng.uniform(5, 95), 1) for _ in range(count - 1))
     weights = [hi - lo for lo, hi in zip([0.0, *cuts], [*cuts, 100.0])]
     b.require(min(weights) >= 8, "every holding weighs at least 8%")
-    for k, w in enumerate(weights):
-        b.derive(f"w{k + 1}", round(w, 1), unit="%", decimals=1)
-        b.integer(f"s{k + 1}", 20, 90)
-        b.percent(f"r{k + 1}", -12, 28, decimals=1)
+    for k, w in enumerate(weights, 1):
+        b.derive(f"w{k}", round(w, 1), unit="%", decimals=1)
+        if not threshold:
+            b.integer(f"s{k}", 20, 90)
+        elif k == excluded:
+            b.integer(f"s{k}", 15, threshold - 1)
+        else:
+            b.integer(f"s{k}", threshold, 92)
+        b.percent(f"r{k}", -12, 28, decimals=1)
 
 
 @template("easy", floor=1)
@@ -72,14 +81,10 @@ def negative_screen_return(b: Builder) -> None:
     Source: negative (exclusionary) screening with proportional reweighting (Eurosif, European SRI Study;
     GSIA Global Sustainable Investment Review definitions).
     """
-    _holdings(b, 4)
-    v = b.values
     out = b.rng.randrange(4) + 1
-    b.integer("threshold", 30, 50)
-    th = v["threshold"]
-    for k in range(1, 5):
-        ok = (v[f"s{k}"] < th) == (k == out)
-        b.require(ok, "exactly one holding fails the screen")
+    th = b.integer("threshold", 30, 50)
+    _holdings(b, 4, out, th)
+    v = b.values
     kept = [k for k in range(1, 5) if k != out]
     diff = sum(v[f"w{k}"] * v[f"r{k}"] for k in kept) / sum(v[f"w{k}"] for k in kept) - sum(
         v[f"w{k}"] * v[f"r{k}"] for k in range(1, 5)) / 100
@@ -115,7 +120,8 @@ def best_over_worst_tilt(b: Builder) -> None:
     best, worst = scores.index(max(scores)) + 1, scores.index(min(scores)) + 1
     b.percent("shift", 2, 8, decimals=1)
     b.require(v["shift"] < v[f"w{worst}"], "the worst holding keeps some weight")
-    b.require(abs(v["shift"] * (v[f"r{best}"] - v[f"r{worst}"]) / 100) >= 0.06, "the tilt moves the return")
+    active = abs(v["shift"] * (v[f"r{best}"] - v[f"r{worst}"]) / 100)
+    b.require(active >= 0.06 and abs(active - 1) > 1e-9, "the tilt moves the return (and not by exactly 1 point)")
     b.ask(
         "A fund tracks a three-stock benchmark: stock A weighs {w1} with an ESG score of {s1} and returned "
         "{r1}; stock B weighs {w2}, scores {s2} and returned {r2}; stock C weighs {w3}, scores {s3} and "
@@ -139,12 +145,9 @@ def score_tilted_index(b: Builder) -> None:
     Source: MSCI ESG Universal Index methodology (weights scaled by an ESG score factor) combined with
     exclusionary screening (GSIA definitions); active return against the parent benchmark.
     """
-    _holdings(b, 4)
-    v = b.values
     out = b.rng.randrange(4) + 1
-    b.integer("threshold", 30, 50)
-    for k in range(1, 5):
-        b.require((v[f"s{k}"] < v["threshold"]) == (k == out), "exactly one holding is excluded")
+    _holdings(b, 4, out, b.integer("threshold", 30, 50))
+    v = b.values
     kept = [k for k in range(1, 5) if k != out]
     den = sum(v[f"w{k}"] * v[f"s{k}"] for k in kept)
     tilted = sum(v[f"w{k}"] * v[f"s{k}"] * v[f"r{k}"] for k in kept) / den
