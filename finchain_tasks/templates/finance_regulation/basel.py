@@ -145,7 +145,7 @@ def binding_requirement_after_shock(b: Builder) -> None:
     b.derive("at1", round(at1), unit="$")
     b.derive("tier2", round(tier2), unit="$")
     b.choice("ccf", {"10%": 10, "20%": 20, "40%": 40})
-    commitments = exposure * b.rng.uniform(0.05, 0.15) / (b.values["ccf"] / 100)
+    commitments = exposure * b.rng.uniform(0.08, 0.3)
     b.derive("commitments", round(commitments), unit="$")
     b.derive("on_balance", round(exposure - commitments * b.values["ccf"] / 100), unit="$")
     v = b.values

@@ -130,7 +130,7 @@ def completion_accounts_price(b: Builder) -> None:
     b.step("normalized", "Normalized EBITDA: reported + one-off costs", "reported + one_offs", unit="$")
     b.step("ev", "Enterprise value: multiple × normalized EBITDA", "multiple * normalized", unit="$")
     b.step("net_debt", "Net debt: debt − cash", "debt - cash", unit="$")
-    b.step("nwc_adjustment", "Working capital adjustment: closing − peg", "closing_nwc - peg", unit="$")
     b.step("before_nwc", "EV less net debt and debt-like items", "ev - net_debt - bonuses", unit="$")
+    b.step("nwc_adjustment", "Working capital adjustment: closing − peg", "closing_nwc - peg", unit="$")
     b.step("price", "Equity purchase price after the working capital adjustment", "before_nwc + nwc_adjustment",
            unit="$")

@@ -77,9 +77,9 @@ def large_exposure_breach(b: Builder) -> None:
     b.company("borrower")
     b.money("tier1", 2_000_000_000, 30_000_000_000, step=10_000_000)
     limit = b.values["tier1"] / 4
-    exposure = limit * b.rng.uniform(1.03, 1.35)
-    b.derive("loans", 1_000_000 * round(exposure * b.rng.uniform(0.5, 0.8) / 1_000_000), unit="$")
-    b.choice("ccf", {"10%": 10, "20%": 20, "40%": 40, "50%": 50})
+    exposure = limit * b.rng.uniform(1.06, 1.35)
+    b.derive("loans", 1_000_000 * round(exposure * b.rng.uniform(0.7, 0.9) / 1_000_000), unit="$")
+    b.choice("ccf", {"20%": 20, "40%": 40, "50%": 50})
     b.derive("undrawn", 1_000_000 * round((exposure - b.values["loans"]) / (b.values["ccf"] / 100) / 1_000_000),
              unit="$")
     b.ask(

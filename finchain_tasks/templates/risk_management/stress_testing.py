@@ -20,7 +20,7 @@ def market_shock_loss(b: Builder) -> None:
     b.derive("bonds", 1_000_000 * round(b.values["equities"] * b.rng.uniform(1.5, 6) / 1_000_000), unit="$")
     b.percent("equity_shock", 15, 45, decimals=0)
     b.percent("bond_shock", 2, 12, decimals=1)
-    b.derive("capital", 1_000_000 * round((b.values["equities"] + b.values["bonds"]) * b.rng.uniform(0.12, 0.3)
+    b.derive("capital", 1_000_000 * round((b.values["equities"] + b.values["bonds"]) * b.rng.uniform(0.5, 1.5)
                                           / 1_000_000), unit="$")
     b.ask(
         "{bank}'s trading book holds {equities} of equities and {bonds} of corporate bonds. The supervisor's "
@@ -81,12 +81,15 @@ def eve_rate_shock(b: Builder) -> None:
     b.money("assets", 5_000_000_000, 200_000_000_000, step=100_000_000)
     b.derive("liabilities", 100_000_000 * round(b.values["assets"] * b.rng.uniform(0.88, 0.94) / 100_000_000),
              unit="$")
-    b.number("dur_assets", 2.5, 7, decimals=2)
-    b.number("dur_liabilities", 0.5, 2.5, decimals=2)
-    b.require(b.values["dur_liabilities"] != 1, "no '1.00 years'")
+    b.number("dur_assets", 1.5, 3.5, decimals=2)
+    b.number("dur_liabilities", 1.0, 3, decimals=2)
+    v = b.values
+    b.require(v["dur_liabilities"] != 1, "no '1.00 years'")
+    b.require(0.3 < v["dur_assets"] - v["dur_liabilities"] * v["liabilities"] / v["assets"] < 1.5,
+              "a positive duration gap, so rising rates cost equity value")
     b.percent("market_yield", 2.5, 6, decimals=2)
     b.choice("shock", {"200 basis points": 200, "150 basis points": 150, "250 basis points": 250})
-    b.derive("tier1", 10_000_000 * round(b.values["assets"] * b.rng.uniform(0.06, 0.09) / 10_000_000), unit="$")
+    b.derive("tier1", 10_000_000 * round(b.values["assets"] * b.rng.uniform(0.08, 0.11) / 10_000_000), unit="$")
     b.ask(
         "{bank} has assets of {assets} with a duration of {dur_assets} years and liabilities of {liabilities} "
         "with a duration of {dur_liabilities} years. Market yields are {market_yield}. Rates rise in parallel by "
