@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def equity_from_accounting_equation(b: Builder) -> None:
-    """Equity as assets minus liabilities (the accounting equation; IAS 1, para 54)."""
+    """Equity as assets minus liabilities.
+
+    Source: the accounting equation; IAS 1, para 54.
+    """
     b.company("company")
     cash = b.money("cash", 40_000, 600_000, step=1_000)
     receivables = b.money("receivables", 50_000, 900_000, step=1_000)
@@ -29,7 +32,10 @@ def equity_from_accounting_equation(b: Builder) -> None:
 
 @template("easy")
 def inventory_days(b: Builder) -> None:
-    """Days inventory outstanding on average inventory (CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """Days inventory outstanding on average inventory.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     opening = b.money("opening", 200_000, 2_000_000, step=1_000)
     b.derive("closing", round(opening * b.rng.uniform(0.8, 1.25), -3), unit="$")
@@ -46,7 +52,10 @@ def inventory_days(b: Builder) -> None:
 
 @template("intermediate")
 def adjusted_current_ratio(b: Builder) -> None:
-    """Current ratio after an inventory write-down, a bad debt and reclassified debt (IAS 1, paras 69-76)."""
+    """Current ratio after an inventory write-down, a bad debt and reclassified debt.
+
+    Source: IAS 1, paras 69-76.
+    """
     b.company("company")
     ca = b.money("current_assets", 400_000, 4_000_000, step=5_000)
     b.money("current_liabilities", ca / 2.4, ca / 1.3, step=5_000)
@@ -71,7 +80,10 @@ def adjusted_current_ratio(b: Builder) -> None:
 
 @template("intermediate", floor=10)
 def cash_conversion_cycle(b: Builder) -> None:
-    """Cash conversion cycle from year-end working capital items (Brealey, Myers and Allen, ch. 30)."""
+    """Cash conversion cycle from year-end working capital items.
+
+    Source: Brealey, Myers and Allen, ch. 30.
+    """
     b.company("company")
     sales = b.money("sales", 2_000_000, 40_000_000, step=10_000)
     cogs = b.money("cogs", 0.55 * sales, 0.8 * sales, step=10_000)
@@ -94,8 +106,10 @@ def cash_conversion_cycle(b: Builder) -> None:
 
 @template("advanced")
 def acquisition_consolidation(b: Builder) -> None:
-    """Goodwill, non-controlling interest and consolidated equity after an acquisition
-    (IFRS 3, paras 19 and 32, NCI at its proportionate share of identifiable net assets; IFRS 10)."""
+    """Goodwill, non-controlling interest and consolidated equity after an acquisition.
+
+    Source: IFRS 3, paras 19 and 32, NCI at its proportionate share of identifiable net assets; IFRS 10.
+    """
     b.company("parent")
     b.company("target")
     b.require(b.values["parent"] != b.values["target"], "two different companies")

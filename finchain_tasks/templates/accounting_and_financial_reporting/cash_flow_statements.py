@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def closing_cash_balance(b: Builder) -> None:
-    """Closing cash as opening cash plus the net flows of the three sections (IAS 7, paras 10 and 45)."""
+    """Closing cash as opening cash plus the net flows of the three sections.
+
+    Source: IAS 7, paras 10 and 45.
+    """
     b.company("company")
     cfo = b.money("operating", 800_000, 12_000_000, step=10_000)
     b.money("investing", 0.3 * cfo, 1.1 * cfo, step=10_000)
@@ -27,7 +30,10 @@ def closing_cash_balance(b: Builder) -> None:
 
 @template("easy")
 def income_taxes_paid(b: Builder) -> None:
-    """Income taxes paid from the tax charge and the movement in tax payable (IAS 7, para 35; IAS 12)."""
+    """Income taxes paid from the tax charge and the movement in tax payable.
+
+    Source: IAS 7, para 35; IAS 12.
+    """
     b.company("company")
     pretax = b.money("pretax_profit", 1_000_000, 50_000_000, step=10_000)
     rate = b.percent("tax_rate", 18, 30, decimals=0)
@@ -47,7 +53,10 @@ def income_taxes_paid(b: Builder) -> None:
 
 @template("intermediate")
 def operating_cash_flow_indirect(b: Builder) -> None:
-    """Net cash from operating activities by the indirect method (IAS 7, paras 18(b) and 20)."""
+    """Net cash from operating activities by the indirect method.
+
+    Source: IAS 7, paras 18(b) and 20.
+    """
     b.company("company")
     ni = b.money("net_income", 500_000, 10_000_000, step=5_000)
     b.money("depreciation", 0.2 * ni, 0.6 * ni, step=1_000)
@@ -77,8 +86,10 @@ def operating_cash_flow_indirect(b: Builder) -> None:
 
 @template("intermediate", floor=10_000)
 def financing_cash_flows(b: Builder) -> None:
-    """Net cash from financing activities, with dividends paid from the payable movement (IAS 7, paras 17 and 31-34;
-    interest paid classified as operating)."""
+    """Net cash from financing activities, with dividends paid from the payable movement.
+
+    Source: IAS 7, paras 17 and 31-34; interest paid classified as operating.
+    """
     b.company("company")
     shares = b.money("share_issue", 1_000_000, 20_000_000, step=10_000)
     b.money("bond_issue", 0.5 * shares, 2 * shares, step=10_000)
@@ -109,9 +120,10 @@ def financing_cash_flows(b: Builder) -> None:
 
 @template("advanced")
 def acquisition_in_cash_flow(b: Builder) -> None:
-    """Group cash flow in a year a subsidiary is bought: net cash paid less cash acquired in investing, and the
-    subsidiary's working capital taken out of the movements (IAS 7, paras 39-42; Elliott and Elliott,
-    Financial Accounting and Reporting, ch. 27)."""
+    """Group closing cash in a year a subsidiary is bought, net of cash acquired and of acquired working capital.
+
+    Source: IAS 7, paras 39-42; Elliott and Elliott, Financial Accounting and Reporting, ch. 27.
+    """
     b.company("group")
     b.company("target")
     b.require(b.values["group"] != b.values["target"], "two different companies")

@@ -11,7 +11,10 @@ ASSETS = ["a packaging machine", "a delivery truck", "a CNC lathe", "a server cl
 
 @template("easy")
 def straight_line_carrying_amount(b: Builder) -> None:
-    """Carrying amount under straight-line depreciation (IAS 16, paras 50-62)."""
+    """Carrying amount under straight-line depreciation.
+
+    Source: IAS 16, paras 50-62.
+    """
     b.company("company")
     asset = b.pick(ASSETS)
     cost = b.money("cost", 20_000, 2_000_000, step=500)
@@ -30,8 +33,10 @@ def straight_line_carrying_amount(b: Builder) -> None:
 
 @template("easy")
 def sum_of_years_digits_charge(b: Builder) -> None:
-    """Depreciation charge in a given year under sum-of-the-years'-digits (Kieso, Weygandt and Warfield,
-    Intermediate Accounting, ch. 11)."""
+    """Depreciation charge in a given year under sum-of-the-years'-digits.
+
+    Source: Kieso, Weygandt and Warfield, Intermediate Accounting, ch. 11.
+    """
     b.company("company")
     asset = b.pick(ASSETS)
     cost = b.money("cost", 30_000, 1_500_000, step=500)
@@ -51,8 +56,10 @@ def sum_of_years_digits_charge(b: Builder) -> None:
 
 @template("intermediate")
 def double_declining_balance(b: Builder) -> None:
-    """Depreciation in a later year under the double-declining-balance method (Kieso, Intermediate Accounting,
-    ch. 11; salvage value is not deducted from the base)."""
+    """Depreciation in a later year under the double-declining-balance method.
+
+    Source: Kieso, Intermediate Accounting, ch. 11; salvage value is not deducted from the base.
+    """
     b.company("company")
     asset = b.pick(ASSETS)
     cost = b.money("cost", 40_000, 3_000_000, step=1_000)
@@ -75,7 +82,10 @@ def double_declining_balance(b: Builder) -> None:
 
 @template("intermediate", floor=200)
 def disposal_gain_or_loss(b: Builder) -> None:
-    """Time-apportioned straight-line depreciation and the gain or loss on disposal (IAS 16, paras 55, 67-72)."""
+    """Time-apportioned straight-line depreciation and the gain or loss on disposal.
+
+    Source: IAS 16, paras 55, 67-72.
+    """
     b.company("company")
     asset = b.pick(ASSETS)
     cost = b.money("cost", 50_000, 2_000_000, step=1_000)
@@ -106,8 +116,10 @@ def disposal_gain_or_loss(b: Builder) -> None:
 
 @template("advanced")
 def impairment_and_reversal(b: Builder) -> None:
-    """Impairment to recoverable amount, revised depreciation, and a reversal capped at the carrying amount the
-    asset would have had without the impairment (IAS 36, paras 59, 63, 117)."""
+    """Impairment, revised depreciation, and a reversal capped at the no-impairment carrying amount.
+
+    Source: IAS 36, paras 59, 63, 117.
+    """
     b.company("company")
     asset = b.pick(ASSETS)
     cost = b.money("cost", 200_000, 5_000_000, step=1_000)

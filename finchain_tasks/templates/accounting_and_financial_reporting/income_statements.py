@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def gross_profit(b: Builder) -> None:
-    """Net sales and gross profit (IAS 1, paras 99-103, function-of-expense presentation; IFRS 15)."""
+    """Net sales and gross profit.
+
+    Source: IAS 1, paras 99-103, function-of-expense presentation; IFRS 15.
+    """
     b.company("company")
     sales = b.money("gross_sales", 500_000, 60_000_000, step=1_000)
     b.money("returns", 0.01 * sales, 0.05 * sales, step=100)
@@ -23,7 +26,10 @@ def gross_profit(b: Builder) -> None:
 
 @template("easy")
 def net_income_from_ebit(b: Builder) -> None:
-    """From operating profit to net income (IAS 1, para 82)."""
+    """From operating profit to net income.
+
+    Source: IAS 1, para 82.
+    """
     b.company("company")
     ebit = b.money("ebit", 300_000, 40_000_000, step=1_000)
     b.money("interest", 0.05 * ebit, 0.4 * ebit, step=500)
@@ -39,7 +45,10 @@ def net_income_from_ebit(b: Builder) -> None:
 
 @template("intermediate")
 def multi_step_income_statement(b: Builder) -> None:
-    """A multi-step income statement from revenue to net income (IAS 1, paras 99-103; Kieso, ch. 4)."""
+    """A multi-step income statement from revenue to net income.
+
+    Source: IAS 1, paras 99-103; Kieso, ch. 4.
+    """
     b.company("company")
     revenue = b.money("revenue", 2_000_000, 80_000_000, step=10_000)
     b.money("cogs", 0.45 * revenue, 0.65 * revenue, step=1_000)
@@ -64,8 +73,10 @@ def multi_step_income_statement(b: Builder) -> None:
 
 @template("intermediate")
 def warranty_provision(b: Builder) -> None:
-    """Warranty provision measured as an expected value over defect outcomes (IAS 37, paras 36-39 and its
-    example of a warranty provision)."""
+    """Warranty provision measured as an expected value over defect outcomes.
+
+    Source: IAS 37, paras 36-39 and its example of a warranty provision.
+    """
     b.company("company")
     product = b.pick(["washing machines", "e-bikes", "laptops", "espresso machines", "heat pumps"])
     b.integer("units", 2_000, 60_000, unit="")
@@ -94,8 +105,10 @@ def warranty_provision(b: Builder) -> None:
 
 @template("advanced")
 def deferred_tax_net_income(b: Builder) -> None:
-    """Net income with current and deferred tax when tax depreciation runs ahead of book depreciation
-    (IAS 12, paras 15-17 and 58; ASC 740)."""
+    """Net income with current and deferred tax when tax depreciation runs ahead of book depreciation.
+
+    Source: IAS 12, paras 15-17 and 58; ASC 740.
+    """
     b.company("company")
     revenue = b.money("revenue", 5_000_000, 120_000_000, step=10_000)
     b.money("cogs", 0.45 * revenue, 0.6 * revenue, step=1_000)

@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def debt_to_equity_after_buyback(b: Builder) -> None:
-    """Book debt-to-equity after a cash-funded share buyback (Brealey, Myers and Allen, ch. 16)."""
+    """Book debt-to-equity after a cash-funded share buyback.
+
+    Source: Brealey, Myers and Allen, ch. 16.
+    """
     b.company("company")
     equity = b.money("equity", 5_000_000, 400_000_000, step=100_000)
     b.money("debt", 0.3 * equity, 1.5 * equity, step=100_000)
@@ -22,7 +25,10 @@ def debt_to_equity_after_buyback(b: Builder) -> None:
 
 @template("easy")
 def debt_to_capital_after_bond_issue(b: Builder) -> None:
-    """Debt-to-capital ratio after a bond issue (CFA Institute, Corporate Finance, ch. 4)."""
+    """Debt-to-capital ratio after a bond issue.
+
+    Source: CFA Institute, Corporate Finance, ch. 4.
+    """
     b.company("company")
     equity = b.money("equity", 10_000_000, 500_000_000, step=100_000)
     b.money("debt", 0.2 * equity, 0.9 * equity, step=100_000)
@@ -39,8 +45,10 @@ def debt_to_capital_after_bond_issue(b: Builder) -> None:
 
 @template("intermediate")
 def asset_sale_to_repay_debt(b: Builder) -> None:
-    """Deleveraging with the after-tax proceeds of an asset sale (Brealey, Myers and Allen, ch. 16; IAS 16 para
-    68 for the gain)."""
+    """Deleveraging with the after-tax proceeds of an asset sale.
+
+    Source: Brealey, Myers and Allen, ch. 16; IAS 16 para 68 for the gain.
+    """
     b.company("company")
     equity = b.money("equity", 20_000_000, 600_000_000, step=100_000)
     b.money("debt", 0.8 * equity, 2 * equity, step=100_000)
@@ -61,8 +69,10 @@ def asset_sale_to_repay_debt(b: Builder) -> None:
 
 @template("intermediate")
 def leveraged_recap_market_values(b: Builder) -> None:
-    """Market-value leverage after a debt-financed share repurchase, no taxes, price unchanged
-    (Modigliani-Miller proposition I; Berk and DeMarzo, Corporate Finance, ch. 14)."""
+    """Market-value leverage after a debt-financed share repurchase, no taxes, price unchanged.
+
+    Source: Modigliani-Miller proposition I; Berk and DeMarzo, Corporate Finance, ch. 14.
+    """
     b.company("company")
     b.number("shares", 20, 400, decimals=1, unit="million shares")
     b.money("price", 12, 150, step=0.01)
@@ -83,9 +93,10 @@ def leveraged_recap_market_values(b: Builder) -> None:
 
 @template("advanced")
 def recap_with_corporate_tax(b: Builder) -> None:
-    """Leveraged recapitalization with corporate taxes: value of the tax shield on permanent debt,
-    market-value leverage and the new cost of equity (Modigliani-Miller propositions I and II with taxes;
-    Berk and DeMarzo, Corporate Finance, ch. 15)."""
+    """Cost of equity after a leveraged recapitalization with corporate taxes and permanent debt.
+
+    Source: Modigliani-Miller propositions I and II with taxes; Berk and DeMarzo, Corporate Finance, ch. 15.
+    """
     b.company("company")
     b.number("shares", 20, 300, decimals=1, unit="million shares")
     b.money("price", 15, 120, step=0.01)

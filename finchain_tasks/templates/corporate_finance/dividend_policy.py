@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy", floor=0.1)
 def target_payout_dividend(b: Builder) -> None:
-    """Dividend per share under a target payout ratio (Brealey, Myers and Allen, ch. 17)."""
+    """Dividend per share under a target payout ratio.
+
+    Source: Brealey, Myers and Allen, ch. 17.
+    """
     b.company("company")
     shares = b.number("shares", 5, 400, decimals=1, unit="million shares")
     b.money("net_income", 0.8 * shares * 1e6, 8 * shares * 1e6, step=10_000)
@@ -21,7 +24,10 @@ def target_payout_dividend(b: Builder) -> None:
 
 @template("easy")
 def stock_dividend_price(b: Builder) -> None:
-    """Share count and theoretical price after a stock dividend (Berk and DeMarzo, Corporate Finance, ch. 17)."""
+    """Share count and theoretical price after a stock dividend.
+
+    Source: Berk and DeMarzo, Corporate Finance, ch. 17.
+    """
     b.company("company")
     b.integer("shares", 2_000_000, 90_000_000, unit="shares")
     b.money("price", 10, 250, step=0.01)
@@ -38,8 +44,10 @@ def stock_dividend_price(b: Builder) -> None:
 
 @template("intermediate")
 def sustainable_growth_price(b: Builder) -> None:
-    """Constant-growth (Gordon) value with growth from retention, g = ROE × (1 − payout)
-    (Bodie, Kane and Marcus, Investments, ch. 18)."""
+    """Constant-growth (Gordon) value with growth from retention, g = ROE × (1 − payout).
+
+    Source: Bodie, Kane and Marcus, Investments, ch. 18.
+    """
     b.company("company")
     b.money("eps", 1.5, 12, step=0.01)
     b.percent("payout", 30, 70, decimals=0)
@@ -60,8 +68,10 @@ def sustainable_growth_price(b: Builder) -> None:
 
 @template("intermediate", floor=0.1)
 def residual_dividend(b: Builder) -> None:
-    """Dividends under the residual dividend policy with a target capital structure (Brigham and Ehrhardt,
-    Financial Management, ch. 15)."""
+    """Dividends under the residual dividend policy with a target capital structure.
+
+    Source: Brigham and Ehrhardt, Financial Management, ch. 15.
+    """
     b.company("company")
     shares = b.number("shares", 10, 300, decimals=1, unit="million shares")
     ni = b.money("net_income", 1.5 * shares * 1e6, 9 * shares * 1e6, step=100_000)
@@ -80,8 +90,10 @@ def residual_dividend(b: Builder) -> None:
 
 @template("advanced")
 def lintner_smoothing(b: Builder) -> None:
-    """Three years of dividends under Lintner's partial-adjustment model, D_t = D_(t-1) + c × (p × EPS_t −
-    D_(t-1)) (Lintner, American Economic Review 46(2), 1956; Brealey, Myers and Allen, ch. 17)."""
+    """Three years of dividends under Lintner's partial-adjustment model, D_t = D_(t-1) + c × (p × EPS_t − D_(t-1)).
+
+    Source: Lintner, American Economic Review 46(2), 1956; Brealey, Myers and Allen, ch. 17.
+    """
     b.company("company")
     b.percent("payout", 35, 60, decimals=0)
     b.number("speed", 0.2, 0.6, decimals=2)

@@ -11,7 +11,10 @@ ISSUE_DATES = {"1 February": 11, "1 March": 10, "1 April": 9, "1 May": 8, "1 Jun
 
 @template("easy")
 def basic_eps_with_preferred(b: Builder) -> None:
-    """Basic EPS on earnings available to ordinary shareholders (IAS 33, paras 10 and 12)."""
+    """Basic EPS on earnings available to ordinary shareholders.
+
+    Source: IAS 33, paras 10 and 12.
+    """
     b.company("company")
     shares = b.number("shares", 5, 500, decimals=1, unit="million shares")
     b.money("net_income", 1.0 * shares * 1e6, 9 * shares * 1e6, step=10_000)
@@ -29,7 +32,10 @@ def basic_eps_with_preferred(b: Builder) -> None:
 
 @template("easy")
 def eps_after_stock_split(b: Builder) -> None:
-    """EPS restated for a stock split, applied retrospectively to all periods presented (IAS 33, para 64)."""
+    """EPS restated for a stock split, applied retrospectively to all periods presented.
+
+    Source: IAS 33, para 64.
+    """
     b.company("company")
     shares = b.number("shares", 5, 200, decimals=1, unit="million shares")
     b.money("net_income", 1.5 * shares * 1e6, 12 * shares * 1e6, step=10_000)
@@ -45,7 +51,10 @@ def eps_after_stock_split(b: Builder) -> None:
 
 @template("intermediate")
 def weighted_average_shares_eps(b: Builder) -> None:
-    """Basic EPS over a weighted average share count with a share issue and a buyback (IAS 33, paras 19-21)."""
+    """Basic EPS over a weighted average share count with a share issue and a buyback.
+
+    Source: IAS 33, paras 19-21.
+    """
     b.company("company")
     opening = b.integer("opening", 5_000_000, 200_000_000, unit="shares")
     b.integer("issued", int(0.05 * opening), int(0.3 * opening), unit="shares")
@@ -68,8 +77,10 @@ def weighted_average_shares_eps(b: Builder) -> None:
 
 @template("intermediate")
 def diluted_eps_treasury_stock(b: Builder) -> None:
-    """Diluted EPS with share options by the treasury-stock method at the average market price
-    (IAS 33, paras 45-46; ASC 260-10-45-23)."""
+    """Diluted EPS with share options by the treasury-stock method at the average market price.
+
+    Source: IAS 33, paras 45-46; ASC 260-10-45-23.
+    """
     b.company("company")
     shares = b.number("shares", 10, 400, decimals=1, unit="million shares")
     b.money("net_income", 1.0 * shares * 1e6, 8 * shares * 1e6, step=10_000)
@@ -90,9 +101,10 @@ def diluted_eps_treasury_stock(b: Builder) -> None:
 
 @template("advanced")
 def diluted_eps_with_convertibles(b: Builder) -> None:
-    """Basic and diluted EPS with preferred dividends, options (treasury-stock method) and convertible bonds
-    (if-converted method, after-tax interest added back), checking that the bonds are dilutive
-    (IAS 33, paras 33, 41-50; ASC 260-10-45-40)."""
+    """Diluted EPS with options (treasury-stock method) and dilutive convertible bonds (if-converted method).
+
+    Source: IAS 33, paras 33, 41-50; ASC 260-10-45-40.
+    """
     b.company("company")
     shares = b.number("shares", 20, 300, decimals=1, unit="million shares")
     ni = b.money("net_income", 1.5 * shares * 1e6, 7 * shares * 1e6, step=10_000)

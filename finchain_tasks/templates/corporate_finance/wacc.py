@@ -6,8 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def after_tax_cost_of_debt(b: Builder) -> None:
-    """After-tax cost of debt from the risk-free rate and the firm's credit spread (Brealey, Myers and Allen,
-    ch. 9; Damodaran, Applied Corporate Finance, ch. 4)."""
+    """After-tax cost of debt from the risk-free rate and the firm's credit spread.
+
+    Source: Brealey, Myers and Allen, ch. 9; Damodaran, Applied Corporate Finance, ch. 4.
+    """
     b.company("company")
     b.percent("risk_free", 2, 5, decimals=2)
     b.integer("spread", 80, 450, unit="bps")
@@ -23,7 +25,10 @@ def after_tax_cost_of_debt(b: Builder) -> None:
 
 @template("easy")
 def capm_cost_of_equity(b: Builder) -> None:
-    """Cost of equity by the capital asset pricing model (Sharpe 1964; Bodie, Kane and Marcus, ch. 9)."""
+    """Cost of equity by the capital asset pricing model.
+
+    Source: Sharpe 1964; Bodie, Kane and Marcus, ch. 9.
+    """
     b.company("company")
     b.percent("risk_free", 2, 5, decimals=2)
     b.number("beta", 0.6, 1.8, decimals=2)
@@ -40,8 +45,10 @@ def capm_cost_of_equity(b: Builder) -> None:
 
 @template("intermediate")
 def wacc_with_preferred(b: Builder) -> None:
-    """WACC with common equity, preferred stock and two debt tranches at market values (Brigham and Ehrhardt,
-    Financial Management, ch. 9)."""
+    """WACC with common equity, preferred stock and two debt tranches at market values.
+
+    Source: Brigham and Ehrhardt, Financial Management, ch. 9.
+    """
     b.company("company")
     equity = b.money("equity", 200_000_000, 8_000_000_000, step=1_000_000)
     b.money("preferred", 0.03 * equity, 0.12 * equity, step=1_000_000)
@@ -70,8 +77,10 @@ def wacc_with_preferred(b: Builder) -> None:
 
 @template("intermediate", floor=1)
 def real_wacc(b: Builder) -> None:
-    """Real WACC from a nominal WACC by the Fisher relation, (1 + nominal) ÷ (1 + inflation) − 1
-    (Brealey, Myers and Allen, ch. 6 on consistent discounting of real cash flows)."""
+    """Real WACC from a nominal WACC by the Fisher relation, (1 + nominal) ÷ (1 + inflation) − 1.
+
+    Source: Brealey, Myers and Allen, ch. 6 on consistent discounting of real cash flows.
+    """
     b.company("company")
     b.percent("equity_weight", 50, 80, decimals=0)
     b.percent("r_equity", 8, 14, decimals=2)
@@ -97,9 +106,10 @@ def real_wacc(b: Builder) -> None:
 
 @template("advanced")
 def wacc_from_market_data(b: Builder) -> None:
-    """WACC from market prices: debt at its quoted price, CAPM with the asset beta relevered to the firm's
-    market leverage by the Hamada equation, and preferred stock (Hamada, Journal of Finance 27(2), 1972;
-    Berk and DeMarzo, ch. 12)."""
+    """WACC from market prices, with the asset beta relevered by the Hamada equation and preferred stock.
+
+    Source: Hamada, Journal of Finance 27(2), 1972; Berk and DeMarzo, ch. 12.
+    """
     b.company("company")
     b.number("shares", 20, 400, decimals=1, unit="million shares")
     b.money("price", 10, 120, step=0.01)

@@ -21,7 +21,10 @@ def _cash_flow_sum(years: int, rate: str, weight=None) -> str:
 
 @template("easy")
 def current_yield(b: Builder) -> None:
-    """Current yield, annual coupon over clean price (Fabozzi, Bond Markets, Analysis and Strategies, ch. 3)."""
+    """Current yield, annual coupon over clean price.
+
+    Source: Fabozzi, Bond Markets, Analysis and Strategies, ch. 3.
+    """
     b.company("issuer")
     b.percent("coupon_rate", 2, 9, decimals=3)
     b.money("price", 850, 1_150, step=0.01)
@@ -35,8 +38,10 @@ def current_yield(b: Builder) -> None:
 
 @template("easy")
 def zero_coupon_price(b: Builder) -> None:
-    """Price of a zero-coupon bond, face value discounted at its yield with semi-annual compounding, the
-    convention for US Treasury STRIPS (Fabozzi, Bond Markets, Analysis and Strategies, ch. 2)."""
+    """Price of a zero-coupon bond at a semi-annually compounded yield (the US Treasury STRIPS convention).
+
+    Source: Fabozzi, Bond Markets, Analysis and Strategies, ch. 2.
+    """
     b.company("issuer")
     b.money("face", 1_000, 1_000)
     b.integer("years", 2, 30, unit="years")
@@ -51,8 +56,10 @@ def zero_coupon_price(b: Builder) -> None:
 
 @template("intermediate")
 def clean_and_dirty_price(b: Builder) -> None:
-    """Full (dirty) price between coupon dates, accrued interest and the quoted clean price, semi-annual coupons,
-    actual/actual day count (Fabozzi, Bond Markets, Analysis and Strategies, ch. 2; SIFMA Treasury conventions)."""
+    """Clean price between coupon dates: full (dirty) price less accrued interest, actual/actual.
+
+    Source: Fabozzi, Bond Markets, Analysis and Strategies, ch. 2; SIFMA Treasury conventions.
+    """
     b.company("issuer")
     b.money("face", 1_000, 1_000)
     b.percent("coupon_rate", 2, 8, decimals=2)
@@ -80,7 +87,10 @@ def clean_and_dirty_price(b: Builder) -> None:
 
 @template("intermediate")
 def macaulay_and_modified_duration(b: Builder) -> None:
-    """Macaulay and modified duration of an annual-coupon bond (Macaulay 1938; Fabozzi, Bond Markets, ch. 4)."""
+    """Macaulay and modified duration of an annual-coupon bond.
+
+    Source: Macaulay 1938; Fabozzi, Bond Markets, ch. 4.
+    """
     b.company("issuer")
     b.money("face", 1_000, 1_000)
     b.percent("coupon_rate", 2, 9, decimals=2)
@@ -100,9 +110,10 @@ def macaulay_and_modified_duration(b: Builder) -> None:
 
 @template("advanced")
 def ytm_duration_convexity(b: Builder) -> None:
-    """Yield to maturity from the price, then Macaulay and modified duration, convexity and the
-    duration-plus-convexity estimate of the price after a yield shock (Fabozzi, Bond Markets, ch. 4;
-    Hull, Options, Futures and Other Derivatives, ch. 4)."""
+    """Yield to maturity, duration and convexity, and the duration-plus-convexity price after a yield shock.
+
+    Source: Fabozzi, Bond Markets, ch. 4; Hull, Options, Futures and Other Derivatives, ch. 4.
+    """
     b.company("issuer")
     b.money("face", 1_000, 1_000)
     coupon_rate = b.percent("coupon_rate", 2, 9, decimals=2)

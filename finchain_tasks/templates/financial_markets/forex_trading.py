@@ -7,8 +7,11 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def conversion_with_commission(b: Builder) -> None:
-    """Buying a currency at the dealer's ask after a commission (CFA Institute, Economics, ch. on currency
-    exchange rates: a quote's ask is the price at which the dealer sells the base currency)."""
+    """Buying a currency at the dealer's ask after a commission.
+
+    Source: CFA Institute, Economics, ch. on currency exchange rates: a quote's ask is the price at which the dealer
+    sells the base currency.
+    """
     b.person("person")
     b.money("usd", 2_000, 250_000, step=50)
     b.percent("commission", 0.2, 1.5, decimals=2)
@@ -26,8 +29,10 @@ def conversion_with_commission(b: Builder) -> None:
 
 @template("easy", floor=1_000)
 def triangular_arbitrage(b: Builder) -> None:
-    """Triangular arbitrage against the cross rate implied through the US dollar, EUR/JPY = EUR/USD × USD/JPY
-    (CFA Institute, Economics, ch. on currency exchange rates)."""
+    """Triangular arbitrage against the cross rate implied through the US dollar, EUR/JPY = EUR/USD × USD/JPY.
+
+    Source: CFA Institute, Economics, ch. on currency exchange rates.
+    """
     who = b.pick(["A currency dealer at a London bank", "An FX trader at a dealing bank", "A bank treasury trader"])
     b.number("eur_usd", 1.0200, 1.1800, decimals=4)
     b.number("usd_jpy", 130.00, 160.00, decimals=2)
@@ -48,8 +53,10 @@ def triangular_arbitrage(b: Builder) -> None:
 
 @template("intermediate")
 def forward_points_from_parity(b: Builder) -> None:
-    """Forward rate and forward points by covered interest parity with money-market (ACT/360) rates
-    (Hull, Options, Futures and Other Derivatives, ch. 5)."""
+    """Forward rate and forward points by covered interest parity with money-market (ACT/360) rates.
+
+    Source: Hull, Options, Futures and Other Derivatives, ch. 5.
+    """
     b.number("spot", 1.0200, 1.1800, decimals=4)
     b.percent("usd_rate", 3, 5.5, decimals=2)
     b.percent("eur_rate", 1.5, 4, decimals=2)
@@ -69,8 +76,11 @@ def forward_points_from_parity(b: Builder) -> None:
 
 @template("intermediate", floor=5_000)
 def covered_interest_arbitrage(b: Builder) -> None:
-    """Profit from covered interest arbitrage when the quoted forward is above parity (Hull, Options, Futures
-    and Other Derivatives, ch. 5; CFA Institute, Economics, ch. on currency exchange rates)."""
+    """Profit from covered interest arbitrage when the quoted forward is above parity.
+
+    Source: Hull, Options, Futures and Other Derivatives, ch. 5; CFA Institute, Economics, ch. on currency exchange
+    rates.
+    """
     b.company("bank")
     b.number("spot", 1.2200, 1.3400, decimals=4)
     b.percent("usd_rate", 3, 5.5, decimals=2)
@@ -96,9 +106,10 @@ def covered_interest_arbitrage(b: Builder) -> None:
 
 @template("advanced", floor=100_000)
 def carry_trade_pnl(b: Builder) -> None:
-    """Yen-funded carry trade into Australian dollars with dealer bid/ask quotes: the break-even exchange
-    rate and the realized profit or loss in yen (Burnside, Eichenbaum and Rebelo, carry trade;
-    CFA Institute, Economics, ch. on currency exchange rates)."""
+    """Profit or loss of a yen-funded carry trade into Australian dollars at dealer bid/ask quotes.
+
+    Source: Burnside, Eichenbaum and Rebelo, carry trade; CFA Institute, Economics, ch. on currency exchange rates.
+    """
     fund = b.pick(["A Tokyo macro fund", "A Singapore hedge fund", "A currency overlay manager",
                    "A proprietary trading desk"])
     b.money("notional", 100_000_000, 3_000_000_000, step=1_000_000, unit="¥")

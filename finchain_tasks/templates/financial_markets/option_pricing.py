@@ -11,8 +11,10 @@ STOCKS = ["Apex Analytics", "Cobalt Logistics", "Evergreen Solar", "Falcon Biote
 
 @template("easy", floor=20)
 def option_profit_at_expiry(b: Builder) -> None:
-    """Profit on long option contracts held to expiry, payoff less premium (Hull, Options, Futures and Other
-    Derivatives, ch. 10)."""
+    """Profit on long option contracts held to expiry, payoff less premium.
+
+    Source: Hull, Options, Futures and Other Derivatives, ch. 10.
+    """
     b.person("person")
     b.choice("stock", STOCKS)
     kind = b.choice("kind", ["call", "put"])
@@ -37,8 +39,10 @@ def option_profit_at_expiry(b: Builder) -> None:
 
 @template("easy")
 def put_from_put_call_parity(b: Builder) -> None:
-    """European put price from put-call parity, p = c − S + K e^(−rT) (Hull, Options, Futures and Other
-    Derivatives, ch. 11; no dividends, continuously compounded rate)."""
+    """European put price from put-call parity, p = c − S + K e^(−rT).
+
+    Source: Hull, Options, Futures and Other Derivatives, ch. 11; no dividends, continuously compounded rate.
+    """
     b.choice("stock", STOCKS)
     spot = b.money("spot", 20, 300, step=0.01)
     b.money("strike", spot * 0.9, spot * 1.1, step=1)
@@ -59,8 +63,10 @@ def put_from_put_call_parity(b: Builder) -> None:
 
 @template("intermediate", floor=0.2)
 def one_step_binomial_call(b: Builder) -> None:
-    """European call by a one-step binomial tree and risk-neutral valuation (Cox, Ross and Rubinstein 1979;
-    Hull, Options, Futures and Other Derivatives, ch. 13)."""
+    """European call by a one-step binomial tree and risk-neutral valuation.
+
+    Source: Cox, Ross and Rubinstein 1979; Hull, Options, Futures and Other Derivatives, ch. 13.
+    """
     b.choice("stock", STOCKS)
     spot = b.money("spot", 20, 200, step=0.5)
     b.percent("up", 8, 25, decimals=1)
@@ -87,8 +93,10 @@ def one_step_binomial_call(b: Builder) -> None:
 
 @template("intermediate")
 def black_scholes_call(b: Builder) -> None:
-    """European call by the Black-Scholes-Merton formula, no dividends, continuously compounded risk-free rate,
-    annual volatility (Black and Scholes 1973; Hull, Options, Futures and Other Derivatives, ch. 15)."""
+    """European call by Black-Scholes-Merton (no dividends, continuous rate, annual volatility).
+
+    Source: Black and Scholes 1973; Hull, Options, Futures and Other Derivatives, ch. 15.
+    """
     b.choice("stock", STOCKS)
     spot = b.money("spot", 20, 300, step=0.01)
     b.money("strike", spot * 0.85, spot * 1.15, step=1)
@@ -115,9 +123,10 @@ def black_scholes_call(b: Builder) -> None:
 
 @template("advanced")
 def two_step_tree_delta_hedge(b: Builder) -> None:
-    """Two-step Cox-Ross-Rubinstein tree (u = e^(σ√Δt), d = 1/u) for a European call, then the delta hedge of a
-    written position and its net cost (Cox, Ross and Rubinstein 1979; Hull, Options, Futures and Other
-    Derivatives, ch. 13 and 19)."""
+    """Net cost of delta-hedging written calls valued on a two-step Cox-Ross-Rubinstein tree.
+
+    Source: Cox, Ross and Rubinstein 1979; Hull, Options, Futures and Other Derivatives, ch. 13 and 19.
+    """
     b.company("dealer")
     b.choice("stock", STOCKS)
     b.require(b.values["dealer"] != b.values["stock"], "the dealer writes calls on another company")

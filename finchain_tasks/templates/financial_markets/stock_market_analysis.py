@@ -11,7 +11,10 @@ STOCKS = ["Apex Analytics", "Cobalt Logistics", "Evergreen Solar", "Falcon Biote
 
 @template("easy", floor=1)
 def holding_period_return(b: Builder) -> None:
-    """Holding-period return including dividends (Bodie, Kane and Marcus, Investments, ch. 5)."""
+    """Holding-period return including dividends.
+
+    Source: Bodie, Kane and Marcus, Investments, ch. 5.
+    """
     b.person("person")
     b.choice("stock", STOCKS)
     buy = b.money("buy", 10, 400, step=0.01)
@@ -28,7 +31,10 @@ def holding_period_return(b: Builder) -> None:
 
 @template("easy", floor=1)
 def pe_valuation_upside(b: Builder) -> None:
-    """Relative valuation with a peer price-earnings multiple (Damodaran, Investment Valuation, ch. 18)."""
+    """Relative valuation with a peer price-earnings multiple.
+
+    Source: Damodaran, Investment Valuation, ch. 18.
+    """
     b.choice("stock", STOCKS)
     eps = b.money("eps", 0.8, 15, step=0.01)
     b.number("peer_pe", 10, 35, decimals=1)
@@ -46,8 +52,10 @@ def pe_valuation_upside(b: Builder) -> None:
 
 @template("intermediate")
 def moving_average_crossover(b: Builder) -> None:
-    """Simple moving-average crossover signal, 3-day against 7-day (Murphy, Technical Analysis of the Financial
-    Markets, ch. 9)."""
+    """Simple moving-average crossover signal, 3-day against 7-day.
+
+    Source: Murphy, Technical Analysis of the Financial Markets, ch. 9.
+    """
     b.choice("stock", STOCKS)
     bullish = b.rng.random() < 0.5
     price = b.money("p1", 20, 300, step=0.01)
@@ -70,8 +78,10 @@ def moving_average_crossover(b: Builder) -> None:
 
 @template("intermediate", floor=0.3)
 def beta_and_jensens_alpha(b: Builder) -> None:
-    """Beta from correlation and volatilities, the CAPM required return and Jensen's alpha (Jensen 1968;
-    Bodie, Kane and Marcus, Investments, ch. 9 and 24)."""
+    """Beta from correlation and volatilities, the CAPM required return and Jensen's alpha.
+
+    Source: Jensen 1968; Bodie, Kane and Marcus, Investments, ch. 9 and 24.
+    """
     b.choice("stock", STOCKS)
     b.number("correlation", 0.35, 0.9, decimals=2)
     b.percent("stock_vol", 18, 45)
@@ -95,8 +105,10 @@ def beta_and_jensens_alpha(b: Builder) -> None:
 
 @template("advanced", floor=0.5)
 def portfolio_return_beta_alpha(b: Builder) -> None:
-    """A three-stock portfolio's return from positions and dividends, its value-weighted beta, the CAPM
-    required return and Jensen's alpha (Bodie, Kane and Marcus, Investments, ch. 7, 9 and 24)."""
+    """Jensen's alpha of a three-stock portfolio from its positions, dividends and value-weighted beta.
+
+    Source: Bodie, Kane and Marcus, Investments, ch. 7, 9 and 24.
+    """
     b.person("person")
     names = list(STOCKS)
     for i in (1, 2, 3):

@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def asset_turnover_average(b: Builder) -> None:
-    """Total asset turnover on average total assets (CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """Total asset turnover on average total assets.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     opening = b.money("assets_open", 2_000_000, 900_000_000, step=10_000)
     b.derive("assets_close", round(opening * b.rng.uniform(0.85, 1.3), -4), unit="$")
@@ -21,8 +24,10 @@ def asset_turnover_average(b: Builder) -> None:
 
 @template("easy")
 def receivables_turnover_days(b: Builder) -> None:
-    """Receivables turnover and days sales outstanding on average receivables (CFA Institute, Financial
-    Statement Analysis, ch. 6)."""
+    """Receivables turnover and days sales outstanding on average receivables.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     sales = b.money("credit_sales", 1_000_000, 300_000_000, step=10_000)
     b.money("ar_open", sales * 20 / 365, sales * 75 / 365, step=1_000)
@@ -39,8 +44,10 @@ def receivables_turnover_days(b: Builder) -> None:
 
 @template("intermediate")
 def inventory_turnover_from_purchases(b: Builder) -> None:
-    """Inventory turnover and days with cost of goods sold derived from purchases (Kieso, Intermediate
-    Accounting, ch. 8; CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """Inventory turnover and days with cost of goods sold derived from purchases.
+
+    Source: Kieso, Intermediate Accounting, ch. 8; CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     opening = b.money("inv_open", 100_000, 40_000_000, step=1_000)
     b.money("purchases", 3 * opening, 10 * opening, step=1_000)
@@ -59,8 +66,10 @@ def inventory_turnover_from_purchases(b: Builder) -> None:
 
 @template("intermediate")
 def fixed_asset_turnover_plan(b: Builder) -> None:
-    """Fixed asset turnover next year under a growth plan with capital spending and depreciation
-    (Brealey, Myers and Allen, ch. 28)."""
+    """Fixed asset turnover next year under a growth plan with capital spending and depreciation.
+
+    Source: Brealey, Myers and Allen, ch. 28.
+    """
     b.company("company")
     revenue = b.money("revenue", 5_000_000, 500_000_000, step=10_000)
     ppe = b.money("ppe", 0.3 * revenue, 1.2 * revenue, step=10_000)
@@ -81,8 +90,10 @@ def fixed_asset_turnover_plan(b: Builder) -> None:
 
 @template("advanced")
 def working_capital_release(b: Builder) -> None:
-    """Cash released by shorter collection and inventory periods, used to repay debt, and the resulting
-    total asset turnover (CFA Institute, Corporate Finance, ch. on working capital management)."""
+    """Asset turnover after shorter collection and inventory periods release cash that repays debt.
+
+    Source: CFA Institute, Corporate Finance, ch. on working capital management.
+    """
     b.company("company")
     sales = b.money("sales", 10_000_000, 800_000_000, step=10_000)
     cogs = b.money("cogs", 0.5 * sales, 0.75 * sales, step=10_000)

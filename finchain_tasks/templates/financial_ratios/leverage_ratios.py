@@ -6,8 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def debt_to_equity_ratio(b: Builder) -> None:
-    """Debt-to-equity with all interest-bearing debt including lease liabilities (CFA Institute, Financial
-    Statement Analysis, ch. 6; IFRS 16)."""
+    """Debt-to-equity with all interest-bearing debt including lease liabilities.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6; IFRS 16.
+    """
     b.company("company")
     equity = b.money("equity", 5_000_000, 900_000_000, step=10_000)
     b.money("short_term", 0.03 * equity, 0.2 * equity, step=10_000)
@@ -24,7 +26,10 @@ def debt_to_equity_ratio(b: Builder) -> None:
 
 @template("easy")
 def leverage_after_conversion(b: Builder) -> None:
-    """Debt-to-equity after convertible bonds are converted into shares at carrying amount (IAS 32, para AG32)."""
+    """Debt-to-equity after convertible bonds are converted into shares at carrying amount.
+
+    Source: IAS 32, para AG32.
+    """
     b.company("company")
     equity = b.money("equity", 10_000_000, 800_000_000, step=10_000)
     b.money("debt", 0.6 * equity, 1.8 * equity, step=10_000)
@@ -41,8 +46,10 @@ def leverage_after_conversion(b: Builder) -> None:
 
 @template("intermediate")
 def net_debt_to_ebitda(b: Builder) -> None:
-    """Net debt to EBITDA, the leverage measure of most loan covenants (Moody's and S&P methodology; CFA
-    Institute, Fixed Income, ch. on credit analysis)."""
+    """Net debt to EBITDA, the leverage measure of most loan covenants.
+
+    Source: Moody's and S&P methodology; CFA Institute, Fixed Income, ch. on credit analysis.
+    """
     b.company("company")
     ebit = b.money("ebit", 2_000_000, 300_000_000, step=10_000)
     b.money("depreciation", 0.2 * ebit, 0.7 * ebit, step=10_000)
@@ -61,8 +68,10 @@ def net_debt_to_ebitda(b: Builder) -> None:
 
 @template("intermediate")
 def equity_raise_to_target(b: Builder) -> None:
-    """Gross equity raise, net of issue costs, needed to repay debt down to a target debt-to-equity ratio
-    (Brealey, Myers and Allen, ch. 15 on issue costs)."""
+    """Gross equity raise, net of issue costs, needed to repay debt down to a target debt-to-equity ratio.
+
+    Source: Brealey, Myers and Allen, ch. 15 on issue costs.
+    """
     b.company("company")
     equity = b.money("equity", 10_000_000, 600_000_000, step=10_000)
     b.money("debt", 1.3 * equity, 2.5 * equity, step=10_000)
@@ -82,8 +91,10 @@ def equity_raise_to_target(b: Builder) -> None:
 
 @template("advanced")
 def acquisition_financing_covenants(b: Builder) -> None:
-    """Debt-financed acquisition tested against a maximum debt/EBITDA and a minimum interest cover covenant
-    (Loan Market Association facility terms; CFA Institute, Fixed Income, ch. on credit analysis)."""
+    """Debt-financed acquisition tested against a maximum debt/EBITDA and a minimum interest cover covenant.
+
+    Source: Loan Market Association facility terms; CFA Institute, Fixed Income, ch. on credit analysis.
+    """
     b.company("company")
     ebitda = b.money("ebitda", 20_000_000, 500_000_000, step=100_000)
     b.money("depreciation", 0.15 * ebitda, 0.35 * ebitda, step=100_000)

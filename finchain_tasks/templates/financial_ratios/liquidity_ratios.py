@@ -6,8 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def quick_ratio(b: Builder) -> None:
-    """Quick (acid-test) ratio, excluding inventory and prepaid expenses (CFA Institute, Financial Statement
-    Analysis, ch. 6)."""
+    """Quick (acid-test) ratio, excluding inventory and prepaid expenses.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     cl = b.money("current_liabilities", 500_000, 200_000_000, step=1_000)
     b.money("cash", 0.1 * cl, 0.5 * cl, step=1_000)
@@ -27,7 +29,10 @@ def quick_ratio(b: Builder) -> None:
 
 @template("easy")
 def cash_ratio(b: Builder) -> None:
-    """Cash ratio, the strictest liquidity ratio (CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """Cash ratio, the strictest liquidity ratio.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     b.money("cash", 100_000, 50_000_000, step=1_000)
     b.money("securities", 0.2 * b.values["cash"], 1.2 * b.values["cash"], step=1_000)
@@ -44,8 +49,10 @@ def cash_ratio(b: Builder) -> None:
 
 @template("intermediate")
 def current_ratio_after_transactions(b: Builder) -> None:
-    """Current ratio after transactions that move current assets and liabilities (Kieso, Intermediate
-    Accounting, ch. 13 on current liabilities)."""
+    """Current ratio after transactions that move current assets and liabilities.
+
+    Source: Kieso, Intermediate Accounting, ch. 13 on current liabilities.
+    """
     b.company("company")
     ca = b.money("current_assets", 1_000_000, 300_000_000, step=10_000)
     b.money("current_liabilities", ca / 2.2, ca / 1.2, step=10_000)
@@ -68,8 +75,10 @@ def current_ratio_after_transactions(b: Builder) -> None:
 
 @template("intermediate")
 def cash_for_quick_covenant(b: Builder) -> None:
-    """Long-term funding needed to restore a minimum quick ratio covenant (CFA Institute, Fixed Income,
-    ch. on credit analysis)."""
+    """Long-term funding needed to restore a minimum quick ratio covenant.
+
+    Source: CFA Institute, Fixed Income, ch. on credit analysis.
+    """
     b.company("company")
     cl = b.money("current_liabilities", 1_000_000, 200_000_000, step=10_000)
     b.money("cash", 0.1 * cl, 0.3 * cl, step=1_000)
@@ -92,9 +101,11 @@ def cash_for_quick_covenant(b: Builder) -> None:
 
 @template("advanced")
 def payables_paydown_for_covenant(b: Builder) -> None:
-    """Cash used to pay down payables to lift the current ratio to a covenant level, and the quick ratio that
-    results (paying x from both sides: (CA − x) ÷ (CL − x) = target; CFA Institute, Financial Statement
-    Analysis, ch. 6)."""
+    """Quick ratio after paying down payables to lift the current ratio to a covenant level.
+
+    Paying x from both sides solves (CA − x) ÷ (CL − x) = target.
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     cl = b.money("current_liabilities", 2_000_000, 300_000_000, step=10_000)
     b.money("cash", 0.25 * cl, 0.6 * cl, step=1_000)

@@ -6,7 +6,10 @@ from finchain_tasks.engine import Builder, template
 
 @template("easy")
 def operating_margin(b: Builder) -> None:
-    """Operating margin, operating income over revenue (CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """Operating margin, operating income over revenue.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     revenue = b.money("revenue", 1_000_000, 900_000_000, step=10_000)
     b.money("cogs", 0.4 * revenue, 0.65 * revenue, step=10_000)
@@ -22,7 +25,10 @@ def operating_margin(b: Builder) -> None:
 
 @template("easy")
 def roe_on_average_equity(b: Builder) -> None:
-    """Return on equity on average shareholders' equity (CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """Return on equity on average shareholders' equity.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     opening = b.money("equity_open", 5_000_000, 900_000_000, step=10_000)
     b.derive("equity_close", round(opening * b.rng.uniform(0.9, 1.25), -4), unit="$")
@@ -37,8 +43,10 @@ def roe_on_average_equity(b: Builder) -> None:
 
 @template("intermediate")
 def dupont_three_step(b: Builder) -> None:
-    """ROE by the three-step DuPont identity: net margin × asset turnover × equity multiplier (CFA Institute,
-    Financial Statement Analysis, ch. 6)."""
+    """ROE by the three-step DuPont identity: net margin × asset turnover × equity multiplier.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     revenue = b.money("revenue", 5_000_000, 900_000_000, step=10_000)
     b.money("net_income", 0.03 * revenue, 0.15 * revenue, step=1_000)
@@ -57,8 +65,10 @@ def dupont_three_step(b: Builder) -> None:
 
 @template("intermediate")
 def price_for_target_margin(b: Builder) -> None:
-    """Selling price that delivers a target net profit margin after tax (cost-volume-profit analysis;
-    Horngren, Cost Accounting, ch. 3)."""
+    """Selling price that delivers a target net profit margin after tax.
+
+    Source: cost-volume-profit analysis; Horngren, Cost Accounting, ch. 3.
+    """
     b.company("company")
     product = b.pick(["smart thermostats", "office chairs", "water filters", "bike helmets", "LED panels"])
     b.integer("units", 10_000, 500_000, unit="")
@@ -82,8 +92,10 @@ def price_for_target_margin(b: Builder) -> None:
 
 @template("advanced")
 def dupont_recapitalization(b: Builder) -> None:
-    """Five-step (extended) DuPont ROE after a debt-financed buyback: tax burden × interest burden × EBIT
-    margin × asset turnover × equity multiplier (CFA Institute, Financial Statement Analysis, ch. 6)."""
+    """ROE by the five-step (extended) DuPont decomposition after a debt-financed buyback.
+
+    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    """
     b.company("company")
     revenue = b.money("revenue", 20_000_000, 900_000_000, step=10_000)
     b.money("ebit", 0.08 * revenue, 0.2 * revenue, step=10_000)
