@@ -42,7 +42,7 @@ def liquidity_survival_days(b: Builder) -> None:
     b.ask(
         "In a severe funding stress, {bank} expects cash outflows of {outflow} a day and inflows of {inflow} a "
         "day. Its buffer of unencumbered liquid assets is {buffer}. For how many days can it meet the net "
-        "outflows from the buffer alone?"
+        "outflows from the buffer alone (do not round to whole days)?"
     )
     b.step("net", "Net daily outflow", "outflow - inflow", unit="$")
     b.step("days", "Survival horizon: buffer ÷ net daily outflow", "buffer / net", unit="days")
