@@ -43,9 +43,10 @@ def fca_penalty_steps(b: Builder) -> None:
         "{aggravation} for aggravating factors; the firm settles early and receives the 30% settlement "
         "discount at step 5. What is the final penalty?".replace("{level_pct}", str(b.values["level"]))
     )
-    b.step("step2", "Step 2 figure: seriousness percentage × relevant revenue", "revenue * level / 100", unit="£")
-    b.step("step3", "After the aggravation uplift", "step2 * (1 + aggravation / 100)", unit="£")
-    b.step("penalty", "After the 30% settlement discount", "step3 * (1 - 30 / 100)", unit="£")
+    b.step("step2", "Penalty base (FCA step 2): seriousness percentage × relevant revenue", "revenue * level / 100",
+           unit="£")
+    b.step("step3", "After the aggravating-factor uplift (FCA step 3)", "step2 * (1 + aggravation / 100)", unit="£")
+    b.step("penalty", "After the 30% settlement discount (FCA step 5)", "step3 * (1 - 30 / 100)", unit="£")
 
 
 @template("intermediate")

@@ -20,7 +20,7 @@ def exchange_ratio_shares(b: Builder) -> None:
     b.ask(
         "{acquirer} agrees to buy {target} in an all-stock deal worth {offer} per {target} share. "
         "{acquirer}'s stock trades at {acquirer_price}, and {target} has {target_shares} outstanding. "
-        "How many new {acquirer} shares must be issued?"
+        "How many new {acquirer} shares must be issued (do not round to whole shares)?"
     )
     b.step("ratio", "Exchange ratio: offer per share ÷ acquirer share price", "offer / acquirer_price")
     b.step("new_shares", "New shares issued: exchange ratio × target shares", "ratio * target_shares",
@@ -89,7 +89,8 @@ def fixed_value_vs_fixed_ratio(b: Builder) -> None:
         "At signing, {acquirer}'s shares trade at {acquirer_price} and it offers {ratio} of its shares for "
         "each of {target}'s {target_shares}. Before closing, {acquirer}'s price falls by {drop}. If the deal "
         "had instead promised a fixed value per {target} share (the value at signing), how many more "
-        "{acquirer} shares would have to be issued at closing than under the fixed exchange ratio?"
+        "{acquirer} shares would have to be issued at closing than under the fixed exchange ratio (do not "
+        "round to whole shares)?"
     )
     b.step("ratio_shares", "Shares issued under the fixed exchange ratio", "ratio * target_shares",
            unit="shares")

@@ -30,7 +30,7 @@ def normalized_ebitda(b: Builder) -> None:
 
 @template("easy", floor=1_000)
 def working_capital_true_up(b: Builder) -> None:
-    """Price adjustment for closing net working capital against the agreed peg (completion accounts)."""
+    """Closing net working capital against the agreed peg (Bruner, ch. 9; completion-accounts adjustment)."""
     b.company("target")
     b.money("price", 30_000_000, 600_000_000, step=100_000)
     b.derive("peg", 10_000 * round(b.values["price"] * b.rng.uniform(0.08, 0.16) / 10_000), unit="$")

@@ -23,7 +23,8 @@ def break_even_volume(b: Builder) -> None:
     b.money("fixed", 100_000, 20_000_000, step=10_000)
     b.ask(
         "{firm} sells a product for {price} a unit; variable cost is {variable} a unit and annual fixed costs "
-        "are {fixed}. How many units must it sell in a year to break even (operating profit of zero)?"
+        "are {fixed}. What is its annual break-even volume in units (operating profit of zero; do not round "
+        "to whole units)?"
     )
     b.step("margin", "Contribution margin per unit", "price - variable", unit="$")
     b.step("units", "Break-even volume: fixed costs ÷ contribution margin", "fixed / margin", unit="units")

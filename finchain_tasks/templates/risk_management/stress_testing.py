@@ -14,7 +14,7 @@ from finchain_tasks.templates.risk_management import BANKS
 
 @template("easy")
 def market_shock_loss(b: Builder) -> None:
-    """Loss on an equity and bond book under a prescribed shock, as a share of capital."""
+    """Loss on a trading book under prescribed shocks, as a share of capital (Fed DFAST global market shock)."""
     b.choice("bank", BANKS)
     b.money("equities", 100_000_000, 5_000_000_000, step=1_000_000)
     b.derive("bonds", 1_000_000 * round(b.values["equities"] * b.rng.uniform(1.5, 6) / 1_000_000), unit="$")
@@ -34,7 +34,7 @@ def market_shock_loss(b: Builder) -> None:
 
 @template("easy")
 def liquidity_survival_days(b: Builder) -> None:
-    """Days a liquidity buffer lasts against a stressed net outflow (survival horizon)."""
+    """Days a liquidity buffer lasts against a stressed net outflow (BCBS Sound Liquidity Principles, 2008)."""
     b.choice("bank", BANKS)
     b.money("buffer", 500_000_000, 40_000_000_000, step=10_000_000)
     b.derive("outflow", 100_000 * round(b.values["buffer"] * b.rng.uniform(0.015, 0.08) / 100_000), unit="$")
@@ -42,7 +42,7 @@ def liquidity_survival_days(b: Builder) -> None:
     b.ask(
         "In a severe funding stress, {bank} expects cash outflows of {outflow} a day and inflows of {inflow} a "
         "day. Its buffer of unencumbered liquid assets is {buffer}. For how many days can it meet the net "
-        "outflows from the buffer alone?"
+        "outflows from the buffer alone (do not round to whole days)?"
     )
     b.step("net", "Net daily outflow", "outflow - inflow", unit="$")
     b.step("days", "Survival horizon: buffer ÷ net daily outflow", "buffer / net", unit="days")
