@@ -99,8 +99,9 @@ def capital_raise_after_shock(b: Builder) -> None:
     b.require(need - after > 0.01 * v["rwa"], "the shock leaves a clear shortfall")
     b.ask(
         "{bank} has risk-weighted assets of {rwa} million and CET1 capital of {cet1} million. A stress "
-        "scenario produces a pre-tax loss of {loss} million, taxed at {tax} (the tax saving offsets part "
-        "of the loss), and risk-weighted assets grow by {rwa_growth}. Its CET1 requirement is the Basel III "
+        "scenario produces a pre-tax loss of {loss} million; the loss is carried back against taxes already "
+        "paid at {tax}, so CET1 falls by the after-tax loss, and risk-weighted assets grow by {rwa_growth}. "
+        "Its CET1 requirement is the Basel III "
         "4.5% minimum plus the 2.5% conservation buffer, a {ccyb} countercyclical buffer and a {gsib} "
         "G-SIB surcharge. How much new CET1 (in millions) must it raise to meet the full requirement "
         "after the shock?"
@@ -160,8 +161,9 @@ def binding_requirement_after_shock(b: Builder) -> None:
         "{bank} has CET1 capital of {cet1} million, Additional Tier 1 of {at1} million and Tier 2 of {tier2} "
         "million, against risk-weighted assets of {rwa} million. Its leverage exposure measure comprises "
         "{on_balance} million of on-balance-sheet exposures and {commitments} million of undrawn commitments "
-        "converted at {ccf}. A stress scenario brings a pre-tax loss of {loss} million (taxed at {tax}, so "
-        "CET1 falls by the after-tax loss) and RWA growth of {rwa_growth}; the exposure measure is unchanged. "
+        "converted at {ccf}. A stress scenario brings a pre-tax loss of {loss} million (carried back against "
+        "taxes paid at {tax}, so CET1 falls by the after-tax loss) and RWA growth of {rwa_growth}; the "
+        "exposure measure is unchanged. "
         "The requirements are CET1 of 7%, Tier 1 of 8.5% and total capital of 10.5% of RWA (minimums plus the "
         "conservation buffer) and a 3% leverage ratio. New CET1 counts towards all four (a negative "
         "shortfall is a surplus). Which requirement has the largest shortfall after the shock and so "

@@ -31,7 +31,7 @@ def basic_indicator_charge(b: Builder) -> None:
 
 @template("easy")
 def expected_penalty_exposure(b: Builder) -> None:
-    """Probability-weighted exposure to two open regulatory matters (IAS 37-style expected value)."""
+    """Probability-weighted exposure to two open regulatory matters (expected value; cf. IAS 37, para 39)."""
     b.company("firm")
     b.money("fine1", 1_000_000, 80_000_000, step=100_000)
     b.percent("p1", 10, 80, decimals=0)

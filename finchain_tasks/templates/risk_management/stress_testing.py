@@ -126,7 +126,8 @@ def three_year_capital_projection(b: Builder) -> None:
         "{bank} enters a three-year supervisory adverse scenario with CET1 capital of {cet1} and risk-weighted "
         "assets of {rwa}. Pre-provision net revenue is {ppnr} in each year. Credit losses on its {loans} loan "
         "book are {loss1}, {loss2} and {loss3} of the book in years 1, 2 and 3 (the book stays the same size). "
-        "Taxes are {tax} of pre-tax income (negative pre-tax income earns a tax benefit at the same rate), "
+        "Taxes are {tax} of pre-tax income (a pre-tax loss earns a tax benefit at the same rate through "
+        "carryback), "
         "dividends and buybacks are suspended, and RWA grow by {rwa_growth} over the three years in total. "
         "What is the CET1 ratio at the end of year 3?"
     )
