@@ -8,6 +8,8 @@ must appear in the log; re-scoring the log with the ``reference`` profile must g
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -276,3 +278,15 @@ def test_model_text_cannot_break_the_markdown():
                    if "Rate" in _inline_text(c))
     bullets = [_inline_text(t) for t in tokens if t.type == "inline" and "extra" in t.content]
     assert bullets == ["step 2: An extra | step with `ticks`"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(head=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300),
+       result=st.from_regex(r"\$?[0-9][0-9,.]{0,20}%?", fullmatch=True))
+def test_shortened_steps_keep_their_computed_result(head, result):
+    from finchain_tasks.inspect.scorer import shorten
+
+    text = f"{head.replace('=', ' ')} = {result}"
+    short = shorten(text, 90)
+    assert len(short) <= 90
+    assert short.endswith(" ".join(f"= {result}".split()))
