@@ -290,3 +290,28 @@ def test_shortened_steps_keep_their_computed_result(head, result):
     short = shorten(text, 90)
     assert len(short) <= 90
     assert short.endswith(" ".join(f"= {result}".split()))
+
+
+@pytest.mark.slow
+def test_inspect_score_command_records_the_settings_it_used(scored_log, tmp_path):
+    """``inspect score ... -S profile=reference -S step_tol=0.1`` as a user types it: the rescored
+    log says, per scorer and per sample, which settings produced its numbers."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from inspect_ai.log import read_eval_log
+
+    log, *_ = scored_log
+    out = tmp_path / "rescored.eval"
+    inspect = str(Path(sys.executable).parent / "inspect")
+    proc = subprocess.run([inspect, "score", log.location, "--scorer", "finchain_tasks/chaineval",
+                           "-S", "profile=reference", "-S", "step_tol=0.1", "--action", "overwrite",
+                           "--output-file", str(out), "--display", "plain"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    rescored = read_eval_log(str(out))
+    want = resolve("reference", step_tol=0.1).to_dict()
+    assert {s.name for s in rescored.results.scores} == set(SCORE_KEYS)
+    assert all(s.metadata["chaineval"] == want for s in rescored.results.scores)
+    assert all(s.scores["chaineval"].metadata["chaineval"] == want for s in rescored.samples)
