@@ -8,6 +8,8 @@ must appear in the log; re-scoring the log with the ``reference`` profile must g
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -276,3 +278,40 @@ def test_model_text_cannot_break_the_markdown():
                    if "Rate" in _inline_text(c))
     bullets = [_inline_text(t) for t in tokens if t.type == "inline" and "extra" in t.content]
     assert bullets == ["step 2: An extra | step with `ticks`"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(head=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300),
+       result=st.from_regex(r"\$?[0-9][0-9,.]{0,20}%?", fullmatch=True))
+def test_shortened_steps_keep_their_computed_result(head, result):
+    from finchain_tasks.inspect.scorer import shorten
+
+    text = f"{head.replace('=', ' ')} = {result}"
+    short = shorten(text, 90)
+    assert len(short) <= 90
+    assert short.endswith(" ".join(f"= {result}".split()))
+
+
+@pytest.mark.slow
+def test_inspect_score_command_records_the_settings_it_used(scored_log, tmp_path):
+    """``inspect score ... -S profile=reference -S step_tol=0.1`` as a user types it: the rescored
+    log says, per scorer and per sample, which settings produced its numbers."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from inspect_ai.log import read_eval_log
+
+    log, *_ = scored_log
+    out = tmp_path / "rescored.eval"
+    inspect = str(Path(sys.executable).parent / "inspect")
+    proc = subprocess.run([inspect, "score", log.location, "--scorer", "finchain_tasks/chaineval",
+                           "-S", "profile=reference", "-S", "step_tol=0.1", "--action", "overwrite",
+                           "--output-file", str(out), "--display", "plain"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    rescored = read_eval_log(str(out))
+    want = resolve("reference", step_tol=0.1).to_dict()
+    assert {s.name for s in rescored.results.scores} == set(SCORE_KEYS)
+    assert all(s.metadata["chaineval"] == want for s in rescored.results.scores)
+    assert all(s.scores["chaineval"].metadata["chaineval"] == want for s in rescored.samples)

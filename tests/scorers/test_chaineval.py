@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from finchain_tasks.engine import all_templates, get
 from scorers.chaineval import score, score_batch
-from scorers.params import resolve
+from scorers.params import no_match_note, no_match_score, resolve
 from scorers.records import GoldSolution, GoldStep
 from scorers.rows import gold_of
 
@@ -33,8 +33,11 @@ def test_gold_solution_scores_one(profile):
 def test_no_usable_step_scores_zero_paper_and_three_quarters_reference():
     gold = PROBLEMS[0].gold()
     text = "I am not able to help with that request."
-    assert score(gold, text, "paper").chaineval == 0.0
-    assert score(gold, text, "reference").chaineval == pytest.approx(0.75)
+    assert score(gold, text, "paper").chaineval == 0.0 == no_match_score(resolve("paper"))
+    assert score(gold, text, "reference").chaineval == 0.75 == no_match_score(resolve("reference"))
+    assert "0.75" in no_match_note(resolve("reference")) and no_match_note(resolve("paper")) is None
+    assert no_match_score(resolve("reference", gap_penalty=0.1)) == 0.9 == score(gold, text, "reference",
+                                                                                 gap_penalty=0.1).chaineval
     for profile in ("paper", "reference"):
         for empty in ("", None, "   \n"):
             assert score(gold, empty, profile).chaineval == 0.0
