@@ -60,9 +60,9 @@ def _finish(run_dir: Path, ok: bool, resume_hint: str) -> None:
     md_path, html_path = write_reports(run_dir, summary)
     for table in tables(summary):
         console.print(table)
-    note = local_note(summary)
-    if note:
-        console.print(f"[yellow]{escape(note)}[/]")
+    for note in [local_note(summary), *summary.get("notes", [])]:
+        if note:
+            console.print(f"[yellow]{escape(note)}[/]")
     console.print(f"report: {escape(str(md_path))}, {escape(str(html_path))}", highlight=False)
     incomplete = [r for r in summary["results"] if r["failed"] or r["missing"] or r["status"] != "success"]
     if ok and not incomplete:

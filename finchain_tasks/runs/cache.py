@@ -9,8 +9,9 @@ mode with one commit per answer, so a run killed with SIGKILL keeps every answer
 
 The key is a SHA-256 of: the request as litellm receives it (model id, messages, generation
 parameters) minus transport details (base URL, timeouts, retries, headers, anything secret-looking),
-the sample's epoch (so epochs of a sampled model stay independent, as in Inspect's own cache) and the
-FinChain task version (prompts and templates). A key is never part of it.
+the sample's epoch (so epochs of a sampled model stay independent, as in Inspect's own cache), the
+registry name when the provider has one (two registry entries of one litellm id never share answers) and
+the FinChain task version (prompts and templates). A key is never part of it.
 
 Only well-formed answers are written (the provider checks a reply before it caches it). A cache file
 that SQLite cannot read (:func:`set_aside_if_corrupt`) is renamed ``responses.sqlite.corrupt-<time>``

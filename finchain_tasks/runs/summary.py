@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -106,8 +107,14 @@ def score_columns(summary: dict[str, Any]) -> list[str]:
     return [k for k in HEADLINE if k in present] + others or list(HEADLINE)
 
 
+_RETRY_ERROR = re.compile(r"RetryError\(<Future at 0x[0-9a-f]+ state=finished raised (\w+)>\)")
+
+
 def _first_line(text: str, limit: int = 300) -> str:
+    """The first non-empty line of an error; tenacity's opaque ``RetryError(<Future ... raised X>)`` becomes
+    ``retries ran out (X)``."""
     line = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
+    line = _RETRY_ERROR.sub(lambda m: f"retries ran out ({m.group(1)})", line)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 

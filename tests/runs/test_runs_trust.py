@@ -75,9 +75,11 @@ def test_twins_of_one_litellm_id_keep_their_names_generation_config_numbers_and_
     limit = 2 * len({p.domain for p in problems}) + 1
     with FakeOpenAI(reply=reply) as server:
         registry = _twins_registry(bench_env / "r.yaml", server.base_url, [p.template_id for p in problems])
-        result = CliRunner().invoke(app, _args(registry, run_dir, "cool,warm,nokey", "--limit", str(limit)))
+        result = CliRunner().invoke(app, _args(registry, run_dir, "cool,warm,nokey", "--limit", str(limit),
+                                               "--profile", "reference"))
     assert result.exit_code == 0, result.output
     assert "not distinct" not in result.output
+    assert "0.75" in " ".join(result.output.split())  # the reference profile's floor, said under the tables
 
     sent = {(r.body["temperature"], r.body["max_tokens"]) for r in server.requests}
     assert sent == {(0.0, 128), (0.8, 256)}  # what the registry asked, as received by the server
@@ -103,7 +105,7 @@ def test_twins_of_one_litellm_id_keep_their_names_generation_config_numbers_and_
         assert (row["completed"], row["requested"]) == (limit, limit)
         assert row["settings"]["temperature"] == {"cool": 0.0, "warm": 0.8}[name]
         assert row["settings"]["max_tokens"] == {"cool": 128, "warm": 256}[name]
-        assert row["settings"]["profile"] == "paper" and row["settings"]["limit"] == limit
+        assert row["settings"]["profile"] == "reference" and row["settings"]["limit"] == limit
         assert row["settings"]["task_version"] and row["settings"]["seeds"] == [0, 1]
         assert row["settings"]["sample_order"]["seed"] == 0
         values = [s["scores"]["chaineval"] for s in sample_rows(headers[name])]
@@ -121,6 +123,7 @@ def test_twins_of_one_litellm_id_keep_their_names_generation_config_numbers_and_
     for text in (report, page):
         assert "Twin cool" in text and "Twin warm" in text and "nokey" in text and UNSET_ENV in text
         assert "±" in text and "95% interval" in text and "Coverage" in text
+        assert "†" in text and "0.75" in text
     se = rows["cool"]["stats"]["chaineval"]["stderr"]
     assert f"±{se:.3f}" in report
 

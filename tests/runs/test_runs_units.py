@@ -206,3 +206,11 @@ def test_two_task_sets_asking_the_same_task_are_named_in_one_line():
         check_distinct(specs, [TaskPlan("one", "finchain", same), TaskPlan("two", "finchain", dict(same))])
     message = str(err.value)
     assert "\n" not in message and "'one'" in message and "'two'" in message and "cool, warm" in message
+
+
+def test_a_failure_reason_names_the_fault_not_tenacitys_future():
+    from finchain_tasks.runs.summary import _first_line
+
+    raw = "RetryError(<Future at 0x7f6fb3f2bcd0 state=finished raised MalformedResponse>)\nTraceback ..."
+    assert _first_line(raw) == "retries ran out (MalformedResponse)"
+    assert _first_line("litellm.BadRequestError: 400\nmore") == "litellm.BadRequestError: 400"
