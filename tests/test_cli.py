@@ -180,3 +180,19 @@ def test_verify_file_checks_the_stored_solution_text(tmp_path):
     result = invoke("verify", "--file", str(path))
     assert result.exit_code == 1 and "in 1 of 2 problems" in result.output
     assert "rule text: stored solution line 1 is 'Step 1: npv(x) " in result.output
+
+
+def _leaky(b):
+    b.money("principal", 1_000, 90_000, step=10)
+    b.percent("rate", 2, 9, decimals=2)
+    b.ask("{principal} earns {rate} for a year. How much interest does it earn?")
+    b.step("interest", "Value of interest_due", "principal * rate / 100", unit="$")
+
+
+def test_verify_all_prints_every_failing_seed(monkeypatch):
+    _standard_templates(monkeypatch, _leaky)
+    grouped = invoke("verify", "--seeds", "30")
+    every = invoke("verify", "--seeds", "30", "--all")
+    assert grouped.exit_code == every.exit_code == 1
+    assert grouped.output.count("FAIL ") == 1 and "... and 29 more seeds failing rule text" in grouped.output
+    assert every.output.count("FAIL ") == 30 and "identifier 'interest_due'" in every.output

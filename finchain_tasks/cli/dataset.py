@@ -110,10 +110,12 @@ def verify(
                                 "each rule (how close it sits to a limit)."),
     file: Optional[Path] = typer.Option(None, "--file", help="Verify the problems in a JSONL file instead "
                                         "(per-problem rules; nothing from the file is executed)."),
+    every: bool = typer.Option(False, "--all", help="Print every failure line, not the first of each "
+                               "(template, rule) with a count of the rest."),
 ) -> None:
     """Check every template against the template standard (TEMPLATES.md section 6) over many seeds."""
     if file is not None:
-        _verify_file(file)
+        _verify_file(file, every)
         return
     if seeds < 1:
         raise ValueError(f"--seeds must be at least 1, got {seeds}")
@@ -130,7 +132,7 @@ def verify(
         console.print(_report_table(surveys))
         console.print(REPORT_LEGEND.format(balance=BALANCE_LIMIT, variety=VARIETY_MIN, sens=SENSITIVITY_LIMIT,
                                            vacuous=VACUOUS_LIMIT), highlight=False)
-    _print_failures(failures)
+    _print_failures(failures, every)
     failing = len({line.split(",", 1)[0] for line in failures})
     if failures:
         console.print(f"[bold red]{len(failures)} failures[/] in {failing} of {len(chosen)} templates "
@@ -140,7 +142,7 @@ def verify(
                   f"variety over {draws})")
 
 
-def _verify_file(file: Path) -> None:
+def _verify_file(file: Path, every: bool = False) -> None:
     """Per-problem rules on stored records: formulas are walked, never executed."""
     problems = list(read_problems(file))
     rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -153,15 +155,19 @@ def _verify_file(file: Path) -> None:
             failures += found
             failing += bool(found)
             progress.advance(task)
-    _print_failures(failures)
+    _print_failures(failures, every)
     if failures:
         console.print(f"[bold red]{len(failures)} failures[/] in {failing} of {len(problems)} problems")
         raise typer.Exit(code=1)
     console.print(f"[bold green]all {len(problems)} problems verified[/]")
 
 
-def _print_failures(failures: list[str], groups: int = 200) -> None:
+def _print_failures(failures: list[str], every: bool = False, groups: int = 200) -> None:
     """The first failure of each (template, rule), then how many more of the same kind there were."""
+    if every:
+        for line in failures:
+            console.print(f"[red]FAIL[/] {escape(line)}", highlight=False, soft_wrap=True)
+        return
     by_kind: dict[tuple[str, str], list[str]] = {}
     for line in failures:
         template_id, _, rest = line.partition(", seed ")
