@@ -118,12 +118,14 @@ def daily_interest_loan_payoff(b: Builder) -> None:
     b.ask(
         "{person} takes a personal loan of {principal} through {their} banking app at an APR of {apr}, with "
         "interest charged as daily simple interest on the outstanding principal (APR ÷ 365 per day). "
-        "{They} makes the first payment of {payment} after {days1}; the payment covers accrued interest "
-        "first and the rest reduces principal. {days2} later {they} asks for a payoff quote. What amount "
-        "clears the loan on that day?"
+        "Accrued interest is rounded to the cent whenever it is charged. {They} makes the first payment of "
+        "{payment} after {days1}; the payment covers accrued interest first and the rest reduces principal. "
+        "{days2} later {they} asks for a payoff quote. What amount clears the loan on that day?"
     )
-    b.step("interest1", "Interest accrued before the payment", "principal * apr / 100 / 365 * days1", unit="$")
+    b.step("interest1", "Interest accrued before the payment, rounded to the cent",
+           "round(principal * apr / 100 / 365 * days1, 2)", unit="$")
     b.step("principal_paid", "Principal repaid by the payment", "payment - interest1", unit="$")
     b.step("balance", "Principal outstanding after the payment", "principal - principal_paid", unit="$")
-    b.step("interest2", "Interest accrued up to the payoff date", "balance * apr / 100 / 365 * days2", unit="$")
+    b.step("interest2", "Interest accrued up to the payoff date, rounded to the cent",
+           "round(balance * apr / 100 / 365 * days2, 2)", unit="$")
     b.step("payoff", "Payoff amount (principal + accrued interest)", "balance + interest2", unit="$")
