@@ -299,3 +299,15 @@ def history_text(record: ApplicationRecord) -> str:
 __all__ = ["ENV_VAR", "TASK_VERSION", "ApplicationData", "ApplicationRecord", "Source", "history_text",
            "load_application", "load_source", "record_id", "reference_text", "run_info", "select", "task_names",
            "validate_record", "validate_rows"]
+
+
+@lru_cache(maxsize=4)
+def metric_models(comet: str | None, bertscore: str | None) -> tuple[Any, Any]:
+    """``(COMET scorer or None, BERTScore scorer or None)`` from the user's checkpoint / model. Loaded once
+    per process, when metrics are first computed; a missing package or checkpoint is one clear error."""
+    from scorers.cflue.application import bertscore_scorer, comet_scorer
+
+    if comet and not Path(comet).expanduser().exists():
+        raise CflueDataError(f"COMET checkpoint not found: {comet} (omit it and COMET is reported as not computed)")
+    return (comet_scorer(str(Path(comet).expanduser())) if comet else None,
+            bertscore_scorer(bertscore) if bertscore else None)
