@@ -279,12 +279,13 @@ def _translation(rows: Sequence[AppOutcome], comet: CometScorer | None) -> dict[
 
 def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
              bertscore: BertScorer | None) -> dict[str, Any]:
-    """The metrics of one task on some of its rows (one sub-task, or all of them)."""
+    """The metrics of one task on some of its rows. Translation rows of one sub-task give ``bleu`` and
+    ``comet``; all of a task's translation rows give them per direction (``bleu_en2zh``, ``comet_zh2en``...)."""
     if task == TRANSLATION:
         by_direction: dict[str, list[AppOutcome]] = {}
         for row in rows:
             by_direction.setdefault(direction_of(row.sub_task), []).append(row)
-        if len(by_direction) == 1:
+        if len({r.sub_task for r in rows}) == 1:
             return _translation(rows, comet)
         return {f"{key}_{d}": value for d in (EN2ZH, ZH2EN) if d in by_direction
                 for key, value in _translation(by_direction[d], comet).items()}
@@ -296,6 +297,20 @@ def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
         else:
             preds = [r.prediction if r.prediction.strip() else "None" for r in rows]
             out["bertscore"] = SCALE * float(bertscore(preds, [str(r.reference) for r in rows]))
+    return out
+
+
+def _task_metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
+                  bertscore: BertScorer | None) -> dict[str, Any]:
+    """A task's metrics over all its rows; translation always per direction (a direction without rows is
+    absent), so a task row reads the same whichever sub-tasks were run."""
+    if task != TRANSLATION:
+        return _metrics(task, rows, comet, bertscore)
+    out: dict[str, Any] = {}
+    for direction in (EN2ZH, ZH2EN):
+        group = [r for r in rows if direction_of(r.sub_task) == direction]
+        if group:
+            out.update({f"{k}_{direction}": v for k, v in _translation(group, comet).items()})
     return out
 
 
@@ -336,7 +351,7 @@ def summarize(rows: Iterable[AppOutcome], *, comet: CometScorer | None = None,
     for sub_task, group in _groups(rows, lambda r: r.sub_task).items():
         task = group[0].task
         by_sub_task[sub_task] = {"task": task, "n": len(group), **_metrics(task, group, comet, bertscore)}
-    by_task = {task: {"n": len(group), **_metrics(task, group, comet, bertscore)}
+    by_task = {task: {"n": len(group), **_task_metrics(task, group, comet, bertscore)}
                for task, group in _groups(rows, lambda r: r.task).items()}
     columns = table(by_task, by_sub_task)
     full, partial = average(columns)
