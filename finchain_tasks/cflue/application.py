@@ -301,6 +301,19 @@ __all__ = ["ENV_VAR", "TASK_VERSION", "ApplicationData", "ApplicationRecord", "S
            "validate_record", "validate_rows"]
 
 
+def check_metric_models(comet: str | None, bertscore: str | None) -> None:
+    """Refuse, before any request is sent, a COMET checkpoint that is not there or a metric whose package is
+    not installed (the models themselves load when the metrics are computed)."""
+    from importlib.util import find_spec
+
+    if comet and not Path(comet).expanduser().exists():
+        raise CflueDataError(f"COMET checkpoint not found: {comet} (omit it and COMET is reported as not computed)")
+    if comet and find_spec("comet") is None:
+        raise CflueDataError("COMET needs the unbabel-comet package: pip install unbabel-comet")
+    if bertscore and find_spec("bert_score") is None:
+        raise CflueDataError("BERTScore needs the bert-score package: pip install bert-score")
+
+
 @lru_cache(maxsize=4)
 def metric_models(comet: str | None, bertscore: str | None) -> tuple[Any, Any]:
     """``(COMET scorer or None, BERTScore scorer or None)`` from the user's checkpoint / model. Loaded once

@@ -128,6 +128,7 @@ def cflue_application(
         bertscore: BERTScore model for generation (bert-base-chinese or a local path; needs bert-score).
     """
     try:
+        app.check_metric_models(comet, bertscore)
         source = app.load_source(path, tasks=names(task) or None, sub_tasks=names(sub_task) or None)
     except CflueDataError as exc:
         raise CflueTaskError(str(exc)) from None

@@ -103,6 +103,8 @@ def test_data_errors_are_one_plain_message(tmp_path, monkeypatch):
         cflue_application()
     with pytest.raises(CflueTaskError, match="unknown CFLUE application task"):
         cflue_application(path=RECORDS_PATH, task="poetry")
+    with pytest.raises(CflueTaskError, match="COMET checkpoint not found"):
+        cflue_application(path=RECORDS_PATH, comet=str(tmp_path / "missing.ckpt"))
 
 
 def test_the_table_columns_are_reported_under_their_published_names(tmp_path):
