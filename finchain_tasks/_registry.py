@@ -41,10 +41,12 @@ offline_tiktoken()
 
 from finchain_tasks.inspect.alias import register_bare_names  # noqa: E402
 from finchain_tasks.inspect.cflue import cflue, cflue_scorer, majority_vote  # noqa: E402
+from finchain_tasks.inspect.cflue_application import cflue_application, cflue_application_scorer  # noqa: E402
 from finchain_tasks.inspect.litellm_provider import litellm_api  # noqa: E402
 from finchain_tasks.inspect.scorer import chaineval  # noqa: E402
 from finchain_tasks.inspect.tasks import finchain  # noqa: E402
 
-__all__ = ["cflue", "cflue_scorer", "chaineval", "finchain", "litellm_api", "majority_vote"]
+__all__ = ["cflue", "cflue_application", "cflue_application_scorer", "cflue_scorer", "chaineval", "finchain",
+           "litellm_api", "majority_vote"]
 
 register_bare_names()

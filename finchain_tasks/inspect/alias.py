@@ -20,7 +20,8 @@ import logging
 
 logger = logging.getLogger(__name__)
 
-BARE_NAMES = {"finchain": "finchain_tasks/finchain", "cflue": "finchain_tasks/cflue"}
+BARE_NAMES = {"finchain": "finchain_tasks/finchain", "cflue": "finchain_tasks/cflue",
+              "cflue_application": "finchain_tasks/cflue_application"}
 """Short task name -> full registry name."""
 
 

@@ -5,7 +5,8 @@ solution (ChainEval and final-answer correctness must come out 1), ``mode=wrong`
 a final answer that is certainly wrong (correctness 0), ``mode=empty`` with nothing (everything 0).
 So ``finchain-lm-eval --tasks finchain --model finchain-oracle`` exercises loading, prompting,
 filtering, scoring and aggregation offline, and shows the ceiling and floor of each metric.
-CFLUE documents get the same three modes: the gold letters, a wrong option, nothing.
+CFLUE documents get the same three modes: the gold letters, a wrong option, nothing; CFLUE application
+documents the gold output as text, a non-answer, nothing.
 Importing this module registers the name (``finchain-lm-eval`` imports it first).
 """
 
@@ -19,6 +20,8 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
 from finchain_tasks.lm_eval.cflue import oracle_reply as cflue_reply
+from finchain_tasks.lm_eval.cflue_application import BENCHMARK as CFLUE_APPLICATION
+from finchain_tasks.lm_eval.cflue_application import oracle_reply as cflue_application_reply
 from finchain_tasks.lm_eval.scoring import gold_row
 
 MODES = ("gold", "wrong", "empty")
@@ -39,6 +42,8 @@ class FinChainOracle(LM):
         """The text a model would generate after the prompt (so without the prompt's primer)."""
         if doc.get("benchmark") == "cflue":
             return cflue_reply(doc, self.mode)
+        if doc.get("benchmark") == CFLUE_APPLICATION:
+            return cflue_application_reply(doc, self.mode)
         if self.mode == "empty":
             return ""
         if self.mode == "wrong":

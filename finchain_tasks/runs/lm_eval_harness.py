@@ -50,6 +50,8 @@ _FINCHAIN_ARGS = {"profile": "finchain_profile", "chaineval_params": "finchain_c
 _CFLUE_ARGS = {"path": "cflue_path", "exam": "cflue_exams", "prompt": "cflue_prompt", "extract": "cflue_extract",
                "n": "cflue_n", "analysis": "cflue_analysis"}
 CFLUE_TYPES = ("single_choice", "multiple_choice", "true_false")
+_CFLUE_APP_ARGS = {"path": "cflue_app_path", "sub_task": "cflue_app_sub_tasks", "comet": "cflue_app_comet",
+                   "bertscore": "cflue_app_bertscore"}
 HEARTBEAT_S = 30.0
 """Seconds between progress lines while one lm-eval run is under way."""
 QUIET_ENV = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error", "TQDM_DISABLE": "1"}
@@ -73,6 +75,16 @@ def lm_eval_task(plan: Any) -> tuple[list[str], dict[str, Any]]:
             raise ValueError(f"task set {plan.name!r}: --harness lm-eval knows the CFLUE types {CFLUE_TYPES}, "
                              f"not {unknown}")
         return _rest([f"cflue_{t}" for t in types] or ["cflue"], args, _CFLUE_ARGS, plan.name)
+    if plan.task == "cflue_application":
+        from scorers.cflue.application import TASKS
+
+        tasks = _names(args.pop("task", None))
+        unknown = [t for t in tasks if t not in TASKS.values()]
+        if unknown:
+            raise ValueError(f"task set {plan.name!r}: --harness lm-eval knows the CFLUE application tasks "
+                             f"{tuple(TASKS.values())}, not {unknown}")
+        return _rest([f"cflue_application_{t}" for t in tasks] or ["cflue_application"], args, _CFLUE_APP_ARGS,
+                     plan.name)
     if plan.task != "finchain":
         raise ValueError(f"task set {plan.name!r}: task {plan.task!r} has no lm-eval task")
     return _finchain_task(plan.name, args)

@@ -1,0 +1,399 @@
+"""CFLUE application metrics (the five financial NLP tasks), host-free, as plain functions.
+
+The definitions follow the CFLUE authors' evaluation (aliyun/cflue ``utils/compute_score.py``, read for
+the facts; this is our own code):
+
+- classification (``金融文本分类``): accuracy, the share of responses whose label equals the gold label
+  after light normalisation (:func:`normalize_label`). Micro over every record of the task, as the
+  official script takes one mean over all classification rows.
+- translation (``金融翻译``): BLEU-4 per direction, sacrebleu's corpus BLEU (its defaults: 13a, exp
+  smoothing) over pre-tokenised text: English split into words and punctuation, Chinese by jieba, as the
+  official script joins tokens with spaces before scoring. COMET (a system score) only when the caller
+  passes a COMET scorer (the user's checkpoint); otherwise :data:`NOT_COMPUTED`.
+- extraction (``金融文本抽取``): F1 of the predicted (key, value) items against the gold items, per
+  record, then the mean (:func:`extraction_f1`).
+- reading comprehension / QA (``金融咨询``) and generation (``金融文本生成``): ROUGE-L F1 of jieba tokens
+  per record, then the mean (the official ``rouge`` package with ``avg=True``); an empty response is
+  scored as the text "None", as the official script does. Generation also reports BERTScore F1
+  (bert-base-chinese) when the caller passes a BERTScore scorer; otherwise :data:`NOT_COMPUTED`.
+
+Every summary value is on the 0–100 scale of the CFLUE table. A metric that needs a model the user does not
+have is the string :data:`NOT_COMPUTED`, never 0. The table's "Avg." is the plain mean of its eight columns
+(TC ACC, MT en2zh BLEU-4 and COMET, MT zh2en BLEU-4 and COMET, RE F1, RC ROUGE-L, TG ROUGE-L): checked
+against the published rows (GPT-4: 49.63). Without COMET it is not computed; ``average_of_computed`` then
+gives the mean of the columns that are, and names them.
+
+Importing is cheap: jieba and sacrebleu load when a metric that needs them runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from scorers.cflue.metrics import jieba_tokenize, rouge_l
+
+NOT_COMPUTED = "not computed"
+SCALE = 100.0
+
+CLASSIFICATION = "classification"
+TRANSLATION = "translation"
+EXTRACTION = "extraction"
+READING = "reading_comprehension"
+GENERATION = "generation"
+TASKS: dict[str, str] = {"金融文本分类": CLASSIFICATION, "金融翻译": TRANSLATION, "金融文本抽取": EXTRACTION,
+                         "金融咨询": READING, "金融文本生成": GENERATION}
+"""The five official task names, with the English slug used in task names and metadata."""
+EN2ZH, ZH2EN = "en2zh", "zh2en"
+DIRECTIONS: dict[str, str] = {"金融英中翻译": EN2ZH, "金融中英翻译": ZH2EN}
+"""Translation sub-task -> direction; the target language decides the tokenizer."""
+CAUSAL_KEYS: dict[str, str] = {"reason_type": "原因类型", "reason_product": "原因产品", "reason_industry": "原因行业",
+                               "reason_region": "原因地区", "result_type": "结果类型", "result_product": "结果产品",
+                               "result_industry": "结果行业", "result_region": "结果地区"}
+"""The causal-extraction gold keys are English; the instruction asks for the Chinese names. Both map here."""
+PRIMARY: dict[str, tuple[str, ...]] = {CLASSIFICATION: ("accuracy",), TRANSLATION: ("bleu", "comet"),
+                                       EXTRACTION: ("f1",), READING: ("rouge_l",), GENERATION: ("rouge_l", "bertscore")}
+"""The metrics of each task, as reported per task and per sub-task."""
+TABLE_COLUMNS: tuple[tuple[str, str, str | None, str], ...] = (
+    ("Fin_TC ACC", CLASSIFICATION, None, "accuracy"),
+    ("Fin_MT en2zh BLEU-4", TRANSLATION, EN2ZH, "bleu"),
+    ("Fin_MT en2zh COMET", TRANSLATION, EN2ZH, "comet"),
+    ("Fin_MT zh2en BLEU-4", TRANSLATION, ZH2EN, "bleu"),
+    ("Fin_MT zh2en COMET", TRANSLATION, ZH2EN, "comet"),
+    ("Fin_RE F1", EXTRACTION, None, "f1"),
+    ("Fin_RC ROUGE-L", READING, None, "rouge_l"),
+    ("Fin_TG ROUGE-L", GENERATION, None, "rouge_l"),
+)
+"""(column, task, translation direction or None, metric): the published application table, in order."""
+
+CometScorer = Callable[[list[dict[str, str]]], float]
+"""``[{"src", "mt", "ref"}, ...] -> system score in [0, 1]`` (COMET's ``predict(...).system_score``)."""
+BertScorer = Callable[[list[str], list[str]], float]
+"""``(candidates, references) -> mean F1 in [0, 1]``."""
+
+
+class AppOutcome(NamedTuple):
+    """One scored record: task slug, sub-task, gold output, the model's response, and the source text
+    (translation only, for COMET)."""
+
+    task: str
+    sub_task: str
+    reference: Any
+    prediction: str
+    source: str = ""
+
+
+# ---------------------------------------------------------------------------------- classification
+_LABEL_PREFIX = re.compile(r"^(?:分类结果|所属类别|客户意图|是否合规|类别|答案|结果)\s*[:：]\s*")
+_WRAP = " \t\r\n'\"“”‘’`[]【】「」《》()（）*"
+_TRAIL = "。.！!，,；;"
+POLARITY = {"正面": "正向", "积极": "正向", "负面": "负向", "消极": "负向", "中立": "中性"}
+"""Sentiment words the instructions use (正面/中性/负面) for the labels the data uses (正向/中性/负向)."""
+
+
+def normalize_label(text: Any) -> str:
+    """Light normalisation: NFKC, a leading "分类结果："-style prefix dropped, wrapping quotes, brackets and
+    markdown stars removed, trailing full stops and commas removed, sentiment synonyms mapped."""
+    label = unicodedata.normalize("NFKC", str(text or "")).strip()
+    label = _LABEL_PREFIX.sub("", label)
+    previous = None
+    while previous != label:
+        previous = label
+        label = label.strip(_WRAP).rstrip(_TRAIL)
+    return POLARITY.get(label, label)
+
+
+def label_correct(reference: Any, prediction: str) -> float:
+    """1.0 when the normalised labels are equal, else 0.0 (a hedge "A或B" or a list is wrong)."""
+    return float(normalize_label(reference) == normalize_label(prediction))
+
+
+# ---------------------------------------------------------------------------------- extraction
+_PAIR_SPLIT = re.compile(r"[,，;；]")
+_SPACES = re.compile(r"\s+")
+_ITEM_TRAIL = ",，。.;；、"
+
+
+def _clean(text: Any) -> str:
+    text = _SPACES.sub("", unicodedata.normalize("NFKC", str(text)))
+    return text.strip(_ITEM_TRAIL + "'\"“”‘’")
+
+
+def _key(key: Any) -> str:
+    cleaned = _clean(key)
+    return _clean(CAUSAL_KEYS.get(cleaned, cleaned))
+
+
+def _from_mapping(obj: Mapping) -> set[tuple[str, str]]:
+    if set(obj) == {"role", "argument"}:
+        pairs = [(obj["role"], obj["argument"])]
+    else:
+        pairs = list(obj.items())
+    return {(_key(k), _clean(v)) for k, v in pairs if not isinstance(v, (dict, list)) and _clean(v)}
+
+
+def _from_json(value: Any) -> set[tuple[str, str]]:
+    if isinstance(value, Mapping):
+        return _from_mapping(value)
+    if isinstance(value, list):
+        items: set[tuple[str, str]] = set()
+        for element in value:
+            items |= _from_json(element) if isinstance(element, (Mapping, list)) else {("", _clean(element))}
+        return {i for i in items if i[1]}
+    return {("", _clean(value))} if _clean(value) else set()
+
+
+def _from_lines(text: str) -> set[tuple[str, str]]:
+    """``key: value`` lines (also several on one line, split at commas or semicolons); a piece without a
+    colon is a bare value (key "")."""
+    items: set[tuple[str, str]] = set()
+    for line in text.replace("：", ":").splitlines():
+        pieces = _PAIR_SPLIT.split(line)
+        if not all(":" in p for p in pieces if p.strip()):
+            pieces = [line]
+        for piece in pieces:
+            key, sep, value = piece.partition(":")
+            item = (_key(key), _clean(value)) if sep else ("", _clean(key))
+            if item[1]:
+                items.add(item)
+    return items
+
+
+def extraction_items(value: Any) -> set[tuple[str, str]]:
+    """The (key, value) items of a gold output or a response.
+
+    A list of ``{"role", "argument"}`` objects gives (role, argument); any other object gives each
+    (key, value) with a non-empty value (causal keys mapped to their Chinese names); text is read as JSON
+    when it is a JSON object or list, else as ``key: value`` lines; a bare value has the key "". Keys and
+    values are NFKC-normalised, without spaces and trailing punctuation. Nothing is evaluated as code."""
+    if isinstance(value, (Mapping, list)):
+        return _from_json(value)
+    text = unicodedata.normalize("NFKC", str(value or "")).strip()
+    if text[:1] in "{[":
+        try:
+            return _from_json(json.loads(text))
+        except (json.JSONDecodeError, RecursionError):
+            pass
+    return _from_lines(text)
+
+
+def extraction_f1(reference: Any, prediction: str) -> float:
+    """F1 of the predicted items against the gold items, in [0, 1]. When every gold item is a bare value
+    (an entity such as "天津权健公司"), only the values of the prediction count. Both empty: 1.0."""
+    gold, pred = extraction_items(reference), extraction_items(prediction)
+    if gold and all(k == "" for k, _ in gold):
+        pred = {("", v) for _, v in pred}
+    if not gold and not pred:
+        return 1.0
+    hits = len(gold & pred)
+    if not hits:
+        return 0.0
+    precision, recall = hits / len(pred), hits / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
+# ---------------------------------------------------------------------------------- text metrics
+_EN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*%?|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+
+
+def tokenize_en(text: str) -> list[str]:
+    """English words: word runs (with inner hyphens and apostrophes), numbers (with separators), and each
+    punctuation mark on its own: the tokens of nltk's ``word_tokenize`` for ordinary text, without its data."""
+    return _EN_TOKEN.findall(unicodedata.normalize("NFKC", text or ""))
+
+
+def target_tokens(text: str, direction: str) -> list[str]:
+    """Tokens of a translation in its target language: jieba for Chinese, words for English."""
+    return jieba_tokenize(text or "") if direction == EN2ZH else tokenize_en(text)
+
+
+def corpus_bleu(references: Sequence[str], hypotheses: Sequence[str], direction: str) -> float:
+    """sacrebleu corpus BLEU-4 (0–100) of tokenised, space-joined text, as the official script computes it."""
+    from sacrebleu.metrics import BLEU
+
+    if len(references) != len(hypotheses):
+        raise ValueError(f"{len(references)} references but {len(hypotheses)} translations")
+    refs = [" ".join(target_tokens(r, direction)) for r in references]
+    hyps = [" ".join(target_tokens(h, direction)) for h in hypotheses]
+    return float(BLEU().corpus_score(hyps, [refs]).score)
+
+
+def sentence_bleu(reference: str, hypothesis: str, direction: str) -> float:
+    """sacrebleu sentence BLEU in [0, 1]: a per-record view only; the task metric is the corpus BLEU."""
+    from sacrebleu.metrics import BLEU
+
+    ref, hyp = " ".join(target_tokens(reference, direction)), " ".join(target_tokens(hypothesis, direction))
+    return float(BLEU(effective_order=True).sentence_score(hyp, [ref]).score) / SCALE
+
+
+def rouge_l_zh(reference: str, prediction: str) -> float:
+    """ROUGE-L F1 in [0, 1] of jieba tokens; an empty response counts as "None" (the official script)."""
+    return rouge_l(jieba_tokenize(prediction if prediction and prediction.strip() else "None"),
+                   jieba_tokenize(str(reference)))
+
+
+# ---------------------------------------------------------------------------------- per record
+def record_scores(task: str, sub_task: str, reference: Any, prediction: str | None) -> dict[str, float]:
+    """The per-record values (0–1) of a task: what a host shows for one sample. Translation's value is a
+    sentence BLEU for inspection; the task's BLEU is always the corpus one (:func:`summarize`)."""
+    prediction = prediction or ""
+    if task == CLASSIFICATION:
+        return {"accuracy": label_correct(reference, prediction)}
+    if task == EXTRACTION:
+        return {"f1": extraction_f1(reference, prediction)}
+    if task in (READING, GENERATION):
+        return {"rouge_l": rouge_l_zh(reference, prediction)}
+    if task == TRANSLATION:
+        return {"sentence_bleu": sentence_bleu(str(reference), prediction, direction_of(sub_task))}
+    raise ValueError(f"unknown CFLUE application task {task!r} (known: {', '.join(TASKS.values())})")
+
+
+def direction_of(sub_task: str) -> str:
+    if sub_task not in DIRECTIONS:
+        raise ValueError(f"unknown translation sub-task {sub_task!r} (known: {', '.join(DIRECTIONS)})")
+    return DIRECTIONS[sub_task]
+
+
+# ---------------------------------------------------------------------------------- summaries
+def _mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return SCALE * math.fsum(values) / len(values) if values else math.nan
+
+
+def _translation(rows: Sequence[AppOutcome], comet: CometScorer | None) -> dict[str, Any]:
+    """BLEU-4 and COMET of rows of one direction."""
+    direction = direction_of(rows[0].sub_task)
+    out: dict[str, Any] = {"bleu": corpus_bleu([str(r.reference) for r in rows], [r.prediction for r in rows],
+                                               direction)}
+    if comet is None:
+        out["comet"] = NOT_COMPUTED
+    else:
+        data = [{"src": r.source, "mt": r.prediction, "ref": str(r.reference)} for r in rows]
+        out["comet"] = SCALE * float(comet(data))
+    return out
+
+
+def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
+             bertscore: BertScorer | None) -> dict[str, Any]:
+    """The metrics of one task on some of its rows. Translation rows of one sub-task give ``bleu`` and
+    ``comet``; all of a task's translation rows give them per direction (``bleu_en2zh``, ``comet_zh2en``...)."""
+    if task == TRANSLATION:
+        by_direction: dict[str, list[AppOutcome]] = {}
+        for row in rows:
+            by_direction.setdefault(direction_of(row.sub_task), []).append(row)
+        if len({r.sub_task for r in rows}) == 1:
+            return _translation(rows, comet)
+        return {f"{key}_{d}": value for d in (EN2ZH, ZH2EN) if d in by_direction
+                for key, value in _translation(by_direction[d], comet).items()}
+    scores = [record_scores(task, r.sub_task, r.reference, r.prediction) for r in rows]
+    out: dict[str, Any] = {key: _mean(s[key] for s in scores) for key in scores[0]}
+    if task == GENERATION:
+        if bertscore is None:
+            out["bertscore"] = NOT_COMPUTED
+        else:
+            preds = [r.prediction if r.prediction.strip() else "None" for r in rows]
+            out["bertscore"] = SCALE * float(bertscore(preds, [str(r.reference) for r in rows]))
+    return out
+
+
+def _task_metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
+                  bertscore: BertScorer | None) -> dict[str, Any]:
+    """A task's metrics over all its rows; translation always per direction (a direction without rows is
+    absent), so a task row reads the same whichever sub-tasks were run."""
+    if task != TRANSLATION:
+        return _metrics(task, rows, comet, bertscore)
+    out: dict[str, Any] = {}
+    for direction in (EN2ZH, ZH2EN):
+        group = [r for r in rows if direction_of(r.sub_task) == direction]
+        if group:
+            out.update({f"{k}_{direction}": v for k, v in _translation(group, comet).items()})
+    return out
+
+
+def _groups(rows: Iterable[AppOutcome], key: Callable[[AppOutcome], str]) -> dict[str, list[AppOutcome]]:
+    groups: dict[str, list[AppOutcome]] = {}
+    for row in rows:
+        groups.setdefault(key(row), []).append(row)
+    return groups
+
+
+def table(by_task: Mapping[str, Mapping[str, Any]], by_sub_task: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The eight columns of the published application table (absent task: not computed)."""
+    directions = {DIRECTIONS[s]: m for s, m in by_sub_task.items() if s in DIRECTIONS}
+    out: dict[str, Any] = {}
+    for column, task, direction, metric in TABLE_COLUMNS:
+        source = directions.get(direction, {}) if direction else by_task.get(task, {})
+        out[column] = source.get(metric, NOT_COMPUTED)
+    return out
+
+
+def average(columns: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``(Avg. of all eight columns or NOT_COMPUTED, {"value", "columns"} over the computed ones)``."""
+    computed = {k: v for k, v in columns.items() if isinstance(v, (int, float)) and not math.isnan(v)}
+    partial = {"value": math.fsum(computed.values()) / len(computed) if computed else NOT_COMPUTED,
+               "columns": list(computed)}
+    full = partial["value"] if len(computed) == len(columns) else NOT_COMPUTED
+    return full, partial
+
+
+def summarize(rows: Iterable[AppOutcome], *, comet: CometScorer | None = None,
+              bertscore: BertScorer | None = None) -> dict[str, Any]:
+    """Metrics per sub-task, per task, the CFLUE table's columns and its average (0–100, JSON-ready)."""
+    rows = [AppOutcome(*r) for r in rows]
+    unknown = sorted({r.task for r in rows} - set(TASKS.values()))
+    if unknown:
+        raise ValueError(f"unknown CFLUE application task(s) {unknown} (known: {', '.join(TASKS.values())})")
+    by_sub_task = {}
+    for sub_task, group in _groups(rows, lambda r: r.sub_task).items():
+        task = group[0].task
+        by_sub_task[sub_task] = {"task": task, "n": len(group), **_metrics(task, group, comet, bertscore)}
+    by_task = {task: {"n": len(group), **_task_metrics(task, group, comet, bertscore)}
+               for task, group in _groups(rows, lambda r: r.task).items()}
+    columns = table(by_task, by_sub_task)
+    full, partial = average(columns)
+    return {"scale": SCALE, "n": len(rows), "by_task": by_task, "by_sub_task": by_sub_task, "table": columns,
+            "average": full, "average_of_computed": partial}
+
+
+# ---------------------------------------------------------------------------------- optional models
+def comet_scorer(checkpoint: str, *, batch_size: int = 32, gpus: int | None = None) -> CometScorer:
+    """A COMET scorer from the user's checkpoint (``unbabel-comet`` imported only here)."""
+    try:
+        from comet import load_from_checkpoint
+    except ImportError:
+        raise ImportError("COMET needs the unbabel-comet package: pip install unbabel-comet") from None
+    model = load_from_checkpoint(checkpoint)
+
+    def score(data: list[dict[str, str]]) -> float:
+        n_gpus = gpus if gpus is not None else _gpu_count()
+        return float(model.predict(data, batch_size=batch_size, gpus=n_gpus).system_score)
+
+    return score
+
+
+def bertscore_scorer(model: str = "bert-base-chinese", *, num_layers: int | None = None) -> BertScorer:
+    """A BERTScore scorer (``bert-score`` imported only here); ``model`` is a name or a local path."""
+    try:
+        from bert_score import score as bert_score
+    except ImportError:
+        raise ImportError("BERTScore needs the bert-score package: pip install bert-score") from None
+
+    def score(candidates: list[str], references: list[str]) -> float:
+        layers = num_layers if num_layers is not None else (8 if "bert-base-chinese" in model else None)
+        _, _, f1 = bert_score(candidates, references, model_type=model, num_layers=layers, lang="zh")
+        return float(f1.mean())
+
+    return score
+
+
+def _gpu_count() -> int:
+    try:
+        import torch
+
+        return 1 if torch.cuda.is_available() else 0
+    except ImportError:
+        return 0
