@@ -119,6 +119,9 @@ def event_study_value_impact(b: Builder) -> None:
     b.derive("r2", beta * m2 + sign * b.rng.uniform(-3, 8), unit="%")
     car = b.values["r1"] + b.values["r2"] - 2 * b.values["alpha"] - beta * (m1 + m2)
     b.require(abs(car) >= 1, "a cumulative abnormal return of at least 1 percentage point")
+    ar1 = b.values["r1"] - (b.values["alpha"] + beta * m1)
+    ar2 = b.values["r2"] - (b.values["alpha"] + beta * m2)
+    b.require(all(abs(abs(x) - 1) > 1e-6 for x in (ar1, ar2, ar1 + ar2)), "no return of exactly one point (plural)")
     b.ask(
         "An analyst runs an event study on " + news + " affecting a large-cap token. From a 120-day "
         "estimation window, the market model for the token's daily return is E[R] = {alpha} + {beta} × Rm, "

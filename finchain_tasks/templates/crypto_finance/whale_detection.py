@@ -117,7 +117,7 @@ def cluster_share_change(b: Builder) -> None:
     b.derive("d1", round(supply * 1e6 * b.rng.uniform(0.0005, 0.012)), unit="tokens")
     v = b.values
     change = (v["w1"] + v["w2"] - v["d1"]) / (supply * 1e6) * 100
-    b.require(abs(change) >= 0.03, "the share moves at least 0.03 percentage points")
+    b.require(abs(change) >= 0.03 and abs(abs(change) - 1) > 1e-6, "the share moves at least 0.03 points (not 1)")
     b.ask(
         f"On-chain analysts link three addresses to one fund because they co-sign transactions. At the start of "
         f"the week they hold {{a1}}, {{a2}} and {{a3}} of {token}, whose circulating supply is {{supply}} and "

@@ -88,7 +88,7 @@ def negative_screen_return(b: Builder) -> None:
     kept = [k for k in range(1, 5) if k != out]
     diff = sum(v[f"w{k}"] * v[f"r{k}"] for k in kept) / sum(v[f"w{k}"] for k in kept) - sum(
         v[f"w{k}"] * v[f"r{k}"] for k in range(1, 5)) / 100
-    b.require(abs(diff) >= 0.1, "the screen changes the return by at least 0.1 point")
+    b.require(abs(diff) >= 0.1 and abs(abs(diff) - 1) > 1e-6, "the screen changes the return by 0.1 point (not 1)")
     b.ask(
         "A benchmark holds four stocks. Stock A: weight {w1}, ESG score {s1}, return {r1}. Stock B: weight {w2}, "
         "score {s2}, return {r2}. Stock C: weight {w3}, score {s3}, return {r3}. Stock D: weight {w4}, score "
@@ -152,7 +152,8 @@ def score_tilted_index(b: Builder) -> None:
     den = sum(v[f"w{k}"] * v[f"s{k}"] for k in kept)
     tilted = sum(v[f"w{k}"] * v[f"s{k}"] * v[f"r{k}"] for k in kept) / den
     bench = sum(v[f"w{k}"] * v[f"r{k}"] for k in range(1, 5)) / 100
-    b.require(abs(tilted - bench) >= 0.2, "the index differs from its parent by at least 0.2 point")
+    b.require(abs(tilted - bench) >= 0.2 and abs(abs(tilted - bench) - 1) > 1e-6,
+              "the index differs from its parent by at least 0.2 point (and not by exactly 1)")
     b.ask(
         "A parent benchmark holds four stocks. Stock A: weight {w1}, ESG score {s1}, one-year return {r1}. "
         "Stock B: weight {w2}, score {s2}, return {r2}. Stock C: weight {w3}, score {s3}, return {r3}. "
