@@ -76,7 +76,7 @@ class Figures:
 
 
 def survey(tpl: Template, seeds: int, advance: Callable[[int], None] | None = None) -> Figures:
-    """Every rule for ``tpl`` over seeds 0..seeds-1 (variety over max(seeds, 1,000) seeds)."""
+    """Every rule for ``tpl`` over seeds 0..seeds-1 (variety and balance over max(seeds, 1,000) seeds)."""
     figures = Figures(tpl.id, tpl.level, seeds, floor=tpl.floor)
     total = max(seeds, VARIETY_DRAWS)
     problems: list[Problem] = []
@@ -100,9 +100,9 @@ def survey(tpl: Template, seeds: int, advance: Callable[[int], None] | None = No
     if not problems:
         return figures
     _variety(figures, problems)
+    _balance(figures, problems)  # every draw: an option share from 40 draws is mostly noise
     if checked:
         _vacuous(figures, checked)
-        _balance(figures, checked)
         _near_zero(figures, checked)
     return figures
 
