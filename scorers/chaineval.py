@@ -195,15 +195,24 @@ def categorical_value(text: str) -> str | bool | None:
     return _BOOLEAN_WORDS.get(clause.casefold(), clause)
 
 
+def _text_gold_step(text: str, number) -> GoldStep:
+    cut = max(text.rfind("="), text.rfind(":"))
+    category = categorical_value(text)
+    clause = text[cut + 1:].strip().strip("*_`").strip()
+    if category is not None and (clause[:1].isalpha() or not any(ch.isdigit() for ch in clause)):
+        return GoldStep(text, category, "", text)
+    if number:
+        return GoldStep(text, number.value, number.unit, text)
+    return GoldStep(text, category, "", text)
+
+
 def gold_from_text(solution: str, problem_id: str = "") -> GoldSolution:
     """Gold steps recovered from a solution's text (rows that carry only ``solution``): each step's
-    number, else its categorical conclusion (see :func:`categorical_value`)."""
+    categorical conclusion when its last clause is words ("Directions above $10,000: cash out only"
+    concludes with words, not with the threshold its description names; "…: Tier 1" too), else its
+    number."""
     parsed = parse_output(solution)
-    steps = tuple(
-        GoldStep(s.text, s.value.value, s.value.unit, s.text) if s.value
-        else GoldStep(s.text, categorical_value(s.text), "", s.text)
-        for s in parsed.steps
-    )
+    steps = tuple(_text_gold_step(s.text, s.value) for s in parsed.steps)
     if parsed.final_answer is not None:
         answer, unit = parsed.final_answer.value, parsed.final_answer.unit
     else:

@@ -53,7 +53,11 @@ def text_agrees(gold: str | bool, pred_text: str, params: ChainEvalParams) -> bo
         verdicts = [w in _YES for w in words if w in _YES or w in _NO]
         return bool(verdicts) and verdicts[-1] == gold
     if params.string_match == "bow":
-        return _bow_cosine(gold, pred_text) >= params.string_bow_min
+        # the authors compare the step's value string; a step states its value after its last ':' or
+        # '=', so a long description ("Escalation decision (total above $10,000 ...): escalate") must
+        # not dilute the overlap of the value itself
+        overlap = max(_bow_cosine(gold, pred_text), _bow_cosine(gold, final_clause(pred_text)))
+        return overlap >= params.string_bow_min
     target = normalise(gold)
     clause = normalise(final_clause(pred_text))
     return bool(target) and f" {target} " in f" {clause} "

@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
+from finchain_tasks.cli.main import console as cli_console
 from finchain_tasks.models.registry import (
     CATEGORIES,
     KEYLESS_PLACEHOLDER,
@@ -290,6 +291,7 @@ def test_models_command_lists_models_and_key_status_without_the_key(monkeypatch)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-456")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr(cli_console, "_width", 200)  # not whatever terminal the test runner has
     result = CliRunner().invoke(app, ["models"], catch_exceptions=False)
     assert result.exit_code == 0
     lines = {line.split("│")[1].strip(): line for line in result.output.splitlines() if line.count("│") > 3}
@@ -395,6 +397,7 @@ def test_models_command_is_readable_at_80_columns(monkeypatch, shipped):
     """Every model name and every variable still to set is printed whole on the model's row (or the line below
     it, never cut), and no line is wider than the terminal."""
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(cli_console, "_width", 80)
     for spec in shipped.models.values():
         for env in (spec.api_key_env, spec.api_base_env):
             if env:

@@ -15,7 +15,8 @@ from scorers.params import no_match_note, no_match_score, resolve
 from scorers.records import GoldSolution, GoldStep
 from scorers.rows import gold_of
 
-PROBLEMS = [t.generate(s) for t in all_templates().values() for s in (0, 1)]
+PROBLEMS = [t.generate(k % 7) for k, t in enumerate(all_templates().values())]
+"""One problem of every template (seeds 0-6 in turn): 290 golds keep the embedding cost of a full sweep low."""
 
 
 @pytest.mark.parametrize("profile", ["paper", "reference"])

@@ -134,7 +134,7 @@ def sar_on_unexpected_cash(b: Builder) -> None:
     Sources: 31 CFR 1010.313 (aggregation of cash deposits) and 31 CFR 1020.320(a)(2) (a bank files a
     SAR for suspicious activity involving at least $5,000 when a suspect can be identified).
     """
-    outcome = b.pick(["no alert", "alert, no SAR", "file a SAR"])
+    outcome = b.pick(["no alert", "alert only", "file a SAR"])
     b.choice("bank", BANKS)
     b.company("customer")
     b.money("expected_year", 72_000, 360_000, step=1_200)
@@ -143,7 +143,7 @@ def sar_on_unexpected_cash(b: Builder) -> None:
     limit = b.values["multiple"] * monthly
     if outcome == "no alert":
         excess = b.rng.uniform(-0.45, -0.03) * limit
-    elif outcome == "alert, no SAR":
+    elif outcome == "alert only":
         excess = b.rng.uniform(300, 4_700)
     else:
         excess = b.rng.uniform(5_300, max(5_400, 0.5 * limit))
@@ -156,11 +156,11 @@ def sar_on_unexpected_cash(b: Builder) -> None:
         "month's cash deposits exceed {multiple} times the expected monthly amount; the unexplained excess "
         "is the amount above that limit, and a suspicious activity report (SAR) is filed when the "
         "unexplained excess is at least $5,000 (the SAR rule's dollar threshold when a suspect is known). "
-        "What is the outcome for March: 'no alert', 'alert, no SAR', or 'file a SAR'?"
+        "What is the outcome for March: 'no alert', 'alert only', or 'file a SAR'?"
     )
     b.step("monthly", "Expected monthly cash deposits", "expected_year / 12", unit="$")
     b.step("actual", "Cash deposited in March", "week1 + week2 + week3 + week4", unit="$")
     b.step("limit", "Alert limit (multiple × expected monthly deposits)", "multiple * monthly", unit="$")
     b.step("excess", "Unexplained excess over the alert limit", "actual - limit", unit="$")
     b.step("outcome", "Outcome under the alert and SAR thresholds",
-           "('file a SAR' if excess >= 5000 else 'alert, no SAR') if excess > 0 else 'no alert'")
+           "('file a SAR' if excess >= 5000 else 'alert only') if excess > 0 else 'no alert'")
