@@ -13,6 +13,7 @@ from pathlib import Path
 from tests.support.lm_eval_helpers import gold_reply
 
 KEY_ENV = "FINCHAIN_LB_TEST_KEY"
+KEY = "sk-leaderboard-test-key-DO-NOT-PUBLISH"
 TASK_SET = "lb"
 LIMIT = 4
 HOSTILE = ('Step 1: <script>window.__xss = 1</script> 1 + 1 = 2\n'
@@ -37,22 +38,35 @@ def write_registry(path: Path, base_url: str) -> Path:
               f"hf_id: {'test/fake-b' if n == 'fake-b' else 'null'}, "
               f"api_key_env: {KEY_ENV}, api_base: '{base_url}', "
               f"price: {{input: 1.0, output: 2.0, source: test}}}}" for n in ("fake-a", "fake-b")]
-    path.write_text("\n".join(["version: 1", "models:", *models, "task_sets:",
+    path.write_text("\n".join(["version: 1", "extends: default", "models:", *models, "task_sets:",
                                f"  {TASK_SET}: {{task: finchain, args: {{seeds: 1, domain: [{', '.join(DOMAINS)}]}}}}",
                                ""]), encoding="utf-8")
     return path
 
 
 def make_runs(root: Path) -> dict[str, Path]:
-    """Run both harnesses into ``root/inspect`` and ``root/lm-eval``; returns those run directories."""
+    """Run both harnesses into ``root/inspect`` and ``root/lm-eval``; returns those run directories. The
+    environment it sets (the key, Inspect's sample buffer under ``root``) is restored afterwards."""
+    saved = {k: os.environ.get(k) for k in ("INSPECT_DISABLE_MODEL_API", KEY_ENV, "XDG_DATA_HOME")}
+    os.environ.pop("INSPECT_DISABLE_MODEL_API", None)
+    os.environ[KEY_ENV] = KEY
+    os.environ["XDG_DATA_HOME"] = str(root / "xdg")
+    try:
+        return _run_both(root)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _run_both(root: Path) -> dict[str, Path]:
     from typer.testing import CliRunner
 
     from finchain_tasks.cli.main import app
     from tests.support.fake_openai import FakeOpenAI
 
-    os.environ.pop("INSPECT_DISABLE_MODEL_API", None)
-    os.environ[KEY_ENV] = "sk-leaderboard-test-key"
-    os.environ["XDG_DATA_HOME"] = str(root / "xdg")
     out = {"inspect": root / "inspect", "lm-eval": root / "lm-eval"}
     with FakeOpenAI(reply=reply) as server:
         registry = write_registry(root / "registry.yaml", server.base_url)
