@@ -103,6 +103,7 @@ def sample_payload(frame) -> dict[str, Any]:
                 "label": f"{r['model']} ({r['harness']})", "output": r["output"] or "", "steps": _steps(r["output"]),
                 "answer": None if r["answer"] is None or r["answer"] != r["answer"] else str(r["answer"]),
                 "chaineval": _f(r["chaineval"]), "fac": _f(r["fac"]), "first_error_step": _f(r["first_error_step"]),
+                "no_error": _f(r["no_error"]),
                 "alignment": json.loads(r["alignment"]) if isinstance(r["alignment"], str) else None,
                 "error": r["error"] if isinstance(r["error"], str) else None})
         out[sid] = entry

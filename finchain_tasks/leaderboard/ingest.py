@@ -112,9 +112,24 @@ def _last_user(messages: Any) -> str:
 
 
 def _gold_answer(gold: Any, target: Any) -> Optional[str]:
+    """The gold final answer as a reader expects it: the rendered text where the task kept it (lm-eval's
+    ``answer_text``), else the value with its unit, else a one-line target."""
+    if isinstance(gold, dict) and gold.get("answer_text"):
+        return str(gold["answer_text"])
     if isinstance(gold, dict) and gold.get("answer") is not None:
-        return str(gold.get("answer"))
+        value, unit = gold["answer"], gold.get("answer_unit") or ""
+        text = f"{value:,.6g}" if isinstance(value, float) else str(value)
+        return f"{unit}{text}" if unit == "$" else f"{text}{unit}"
     return target if isinstance(target, str) and "\n" not in target else None
+
+
+def first_error_from_buckets(metrics: dict[str, float]) -> Optional[int]:
+    """lm-eval logs the first broken step only as ChainEval's distribution keys (``err_1`` .. ``err_4plus``);
+    turn them back into a position (4 means 4 or later). None when no step broke or nothing says."""
+    for k, key in enumerate(("err_1", "err_2", "err_3", "err_4plus"), start=1):
+        if metrics.get(key) == 1.0:
+            return k
+    return None
 
 
 # ------------------------------------------------------------------------------------------ lm-eval
@@ -195,7 +210,7 @@ def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: st
             "domain": doc.get("domain"), "topic": doc.get("topic"), "template": doc.get("template"),
             "level": doc.get("level"), "seed": doc.get("seed"), "exam": doc.get("exam"),
             "question": doc.get("question"), "gold_steps": _gold_texts({"steps": steps}),
-            "gold_answer": None if doc.get("answer") is None else str(doc.get("answer")),
+            "gold_answer": _gold_answer(doc, None), "first_error_step": first_error_from_buckets(metrics),
             "output": _resp_text(s), "source": source, "error": None}
 
 

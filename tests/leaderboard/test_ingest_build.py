@@ -33,6 +33,9 @@ def test_the_same_model_through_both_hosts_gives_comparable_rows(frame):
     # the same answers scored by the same ChainEval: the same numbers, whichever host ran them
     for key in ("chaineval", "fac", "step_f1", "parse_ok"):
         assert joined[f"{key}_i"].tolist() == pytest.approx(joined[f"{key}_l"].tolist()), key
+    # lm-eval logs the first broken step only as err_k shares; read back, it is the position Inspect logged
+    assert joined["first_error_step_i"].fillna(0).tolist() == joined["first_error_step_l"].fillna(0).tolist()
+    assert joined["gold_answer_i"].notna().all() and joined["gold_answer_l"].notna().all()
     assert set(joined["fac_i"]) == {0.0, 1.0}  # fake-a is right on some problems and wrong on others
     for col in ("domain", "topic", "template", "level", "task_version"):
         assert joined[f"{col}_i"].tolist() == joined[f"{col}_l"].tolist(), col

@@ -290,7 +290,7 @@
     var card = el("div", { "class": "card model-output", "data-label": m.label }, el("h3", {}, m.label));
     card.appendChild(el("p", {}, "ChainEval " + fmt(m.chaineval) + " · final answer " +
       (m.fac === null ? "—" : (m.fac ? "correct" : "wrong")) + " · first wrong step " +
-      (m.first_error_step === null ? "none" : m.first_error_step)));
+      (m.first_error_step !== null ? m.first_error_step : (m.no_error === 1 ? "none" : "unknown"))));
     var steps = el("ol", { "class": "steps" });
     m.steps.forEach(function (t) { steps.appendChild(el("li", {}, t)); });
     card.appendChild(steps);
@@ -306,6 +306,7 @@
           el("td", {}, a.matched ? "yes" : "no")));
       });
       t.appendChild(body); card.appendChild(t);
+      if (!m.alignment.length) card.appendChild(el("p", { "class": "note" }, "no model step matched a gold step"));
     } else {
       card.appendChild(el("p", { "class": "note" }, "no step alignment in this harness's log"));
     }
