@@ -232,18 +232,19 @@
     return n;
   }
   function scatter(box, points, xLabel, frontierLabels) {
-    var W = 640, H = 360, P = 50;
+    var W = 760, H = 360, P = 50, R = 170;  /* R: room on the right for the labels */
     var s = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
     if (!points.length) { box.appendChild(el("p", { "class": "note" }, "no rows to plot")); return; }
     var xs = points.map(function (p) { return p.x; }), xmax = Math.max.apply(null, xs) || 1, xmin = Math.min(0, Math.min.apply(null, xs));
-    function X(v) { return P + (W - 2 * P) * (v - xmin) / ((xmax - xmin) || 1); }
+    function X(v) { return P + (W - P - R) * (v - xmin) / ((xmax - xmin) || 1); }
     function Y(v) { return H - P - (H - 2 * P) * v; }
-    s.appendChild(svg("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, stroke: "#555" }));
+    s.appendChild(svg("line", { x1: P, y1: H - P, x2: W - R, y2: H - P, stroke: "#555" }));
     s.appendChild(svg("line", { x1: P, y1: P, x2: P, y2: H - P, stroke: "#555" }));
-    s.appendChild(svg("text", { x: W / 2, y: H - 12, "text-anchor": "middle" }, xLabel));
+    s.appendChild(svg("text", { x: (W - R + P) / 2, y: H - 12, "text-anchor": "middle" }, xLabel));
     s.appendChild(svg("text", { x: 12, y: P - 12 }, primary));
     [0, 0.5, 1].forEach(function (t) { s.appendChild(svg("text", { x: P - 30, y: Y(t) + 4 }, t.toFixed(1))); });
-    s.appendChild(svg("text", { x: W - P, y: H - P + 16, "text-anchor": "end" }, fmt(xmax, 4)));
+    s.appendChild(svg("text", { x: W - R, y: H - P + 16, "text-anchor": "middle" }, fmt(xmax, 4)));
+    s.appendChild(svg("text", { x: P, y: H - P + 16, "text-anchor": "middle" }, fmt(xmin, 4)));
     var front = points.filter(function (p) { return frontierLabels && frontierLabels.indexOf(p.label) >= 0; })
       .sort(function (a, b) { return a.x - b.x; });
     if (front.length > 1) {
