@@ -62,7 +62,7 @@ INDEX_BODY = """
 <h2>Reported, not reproduced</h2>
 <p class="note">Figures published by others, shown as printed (their scale, their ± spread). They are not
 re-run here and enter no interval, test or tie group.</p>
-<table id="reported"><thead></thead><tbody></tbody></table>
+<section id="reported"></section>
 """
 HEATMAP_BODY = """
 <label>Model <select id="hm-model"></select></label>

@@ -75,6 +75,10 @@ def test_reported_rows_are_the_published_table_and_stay_apart():
     gemini = rows["gemini-2.5-pro"]["scores"]
     assert gemini == {"chaineval": 58.65, "rouge2": 17.61, "rougeL": 27.36, "bertscore": 85.94}
     assert rows["metamath"]["spread"]["chaineval"] == 9.24
+    cflue = {r["model"]: r for r in load_reported(("cflue-paper",))["rows"]}
+    assert len(cflue) == 17 and cflue["qwen-72b"]["scores"]["accuracy"] == 72.8  # the CFLUE README's first row
+    assert all(r["task"] == "cflue" and r["source_url"].startswith("https://github.com/aliyun/cflue")
+               for r in cflue.values())
     with pytest.raises(ValueError, match="unknown source"):
         load_reported(("nope",))
 
@@ -100,7 +104,7 @@ def test_bad_boards_and_sources_fail_in_one_line(tmp_path):
     assert result.exit_code == 2 and "no board 'no-such-board'" in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "s").exists()
-    assert isinstance(load_board("local"), Board)
+    assert isinstance(load_board("local"), Board) and load_board("cflue").tasks == ("cflue",)
 
 
 def test_the_site_data_escape_markup(lb_site):

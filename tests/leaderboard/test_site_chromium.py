@@ -53,8 +53,10 @@ def test_the_table_renders_every_row_with_intervals_and_reported_rows_apart(chro
     assert heads[:3] == ["tie group", "model", "category"] and "chaineval" in heads and "cost (USD)" in heads
     chaineval = heads.index("chaineval")
     assert all(r[chaineval].count("[") == 1 for r in rows)  # mean [low, high]
-    assert len(chrome.find_elements("css selector", "#reported tbody tr")) == 25
-    assert "reported, not reproduced" in chrome.find_element("css selector", "#reported tbody tr").text
+    reported = chrome.find_elements("css selector", "#reported table[data-source=finchain-leaderboard] tbody tr")
+    assert len(reported) == 25 and reported[0].get_attribute("data-model") == "gemini-2.5-pro"  # sorted, 58.65
+    assert "reported, not reproduced" in reported[0].text
+    assert not set(_models(chrome)) & {r.get_attribute("data-model") + "/inspect" for r in reported}
     assert _errors(chrome) == []
 
 

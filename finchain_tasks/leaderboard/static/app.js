@@ -144,21 +144,29 @@
   }
   function uniq(list) { return list.filter(function (v, i) { return v !== null && v !== undefined && list.indexOf(v) === i; }).sort(); }
   function renderReported() {
-    var rows = LB.reported.rows || [], table = $("reported");
-    var metrics = []; rows.forEach(function (r) { Object.keys(r.scores).forEach(function (k) { if (metrics.indexOf(k) < 0) metrics.push(k); }); });
-    var head = el("tr", {}, el("th", {}, "model"), el("th", {}, "as printed"));
-    metrics.forEach(function (m) { head.appendChild(el("th", {}, m + " (±spread)")); });
-    head.appendChild(el("th", {}, "status")); head.appendChild(el("th", {}, "source"));
-    table.tHead.appendChild(head);
-    rows.slice().sort(function (a, b) { return (b.scores.chaineval || 0) - (a.scores.chaineval || 0); }).forEach(function (r) {
-      var tr = el("tr", { "data-model": r.model }, el("td", {}, r.display_name), el("td", {}, r.reported_name));
-      metrics.forEach(function (m) {
-        tr.appendChild(el("td", { "class": "num" }, r.scores[m] === undefined ? "—" :
-          fmt(r.scores[m], 2) + (r.spread && r.spread[m] !== undefined ? " ±" + fmt(r.spread[m], 2) : "")));
+    /* one table per source: sources measure different things on their own scales */
+    var box = $("reported"), sources = LB.reported.sources || {};
+    Object.keys(sources).forEach(function (key) {
+      var rows = (LB.reported.rows || []).filter(function (r) { return r.source === key; });
+      var metrics = [];
+      rows.forEach(function (r) { Object.keys(r.scores).forEach(function (k) { if (metrics.indexOf(k) < 0) metrics.push(k); }); });
+      var head = el("tr", {}, el("th", {}, "model"), el("th", {}, "as printed"));
+      metrics.forEach(function (m) { head.appendChild(el("th", {}, m + " (±spread)")); });
+      head.appendChild(el("th", {}, "status"));
+      var body = el("tbody");
+      rows.slice().sort(function (a, b) { return (b.scores[metrics[0]] || 0) - (a.scores[metrics[0]] || 0); }).forEach(function (r) {
+        var tr = el("tr", { "data-model": r.model }, el("td", {}, r.display_name), el("td", {}, r.reported_name));
+        metrics.forEach(function (m) {
+          tr.appendChild(el("td", { "class": "num" }, r.scores[m] === undefined ? "—" :
+            fmt(r.scores[m], 2) + (r.spread && r.spread[m] !== undefined ? " ±" + fmt(r.spread[m], 2) : "")));
+        });
+        tr.appendChild(el("td", {}, r.status));
+        body.appendChild(tr);
       });
-      tr.appendChild(el("td", {}, r.status));
-      tr.appendChild(el("td", {}, el("a", { href: r.source_url || "#", rel: "noopener noreferrer" }, r.source)));
-      table.tBodies[0].appendChild(tr);
+      box.appendChild(el("h3", {}, sources[key].title || key));
+      box.appendChild(el("p", { "class": "note" }, "Source: ", el("a", { href: sources[key].url || "#", rel: "noopener noreferrer" }, sources[key].url || key),
+        ". " + (sources[key].note || "")));
+      box.appendChild(el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body));
     });
   }
   function initIndex() {
