@@ -8,13 +8,8 @@ import pytest
 @pytest.fixture(scope="session")
 def lb_runs(tmp_path_factory):
     """Inspect (fake-a, fake-b) and lm-eval (fake-a) run directories on the same four problems."""
-    import os  # DEVONLY
-    from pathlib import Path  # DEVONLY
-
     from tests.leaderboard.runs import make_runs
-    if os.environ.get("DEV_LB_RUNS"):  # DEVONLY
-        root = Path(os.environ["DEV_LB_RUNS"])  # DEVONLY
-        return {"inspect": root / "inspect", "lm-eval": root / "lm-eval"}  # DEVONLY
+
     return make_runs(tmp_path_factory.mktemp("lb-runs"))
 
 

@@ -74,5 +74,5 @@ def _run_both(root: Path) -> dict[str, Path]:
             result = CliRunner().invoke(app, ["bench", "--harness", harness, "--registry", str(registry),
                                               "--models", models, "--tasks", TASK_SET, "--limit", str(LIMIT),
                                               "--run-dir", str(out[harness]), "--display", "none"])
-            assert result.exit_code == 0, result.output
+            assert result.exit_code == 0, f"{harness}: {result.output} {result.exception!r}"
     return out
