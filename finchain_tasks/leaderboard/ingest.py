@@ -142,7 +142,7 @@ def _lm_eval_facts(results: dict[str, Any], record: dict[str, Any], model: str) 
     return {"model": model, "display_name": record.get("display_name"), "category": record.get("category"),
             "params_b": record.get("params_b"), "harness": "lm-eval",
             "harness_version": results.get("lm_eval_version") or _lm_eval_version(),
-            "finchain_tasks_version": run.get("finchain_tasks_version"),
+            "finchain_tasks_version": run.get("package_version") or run.get("finchain_tasks_version"),
             "task_version": None if run.get("task_version") is None else str(run.get("task_version")),
             "profile": chaineval.get("profile"), "fresh": bool(run.get("fresh_seeds")),
             "date": _iso(date)}
@@ -271,7 +271,7 @@ def _with_record(rows: Iterable[dict], records: dict[str, dict[str, Any]]) -> It
 def source_rows(path: Path) -> Iterator[dict]:
     """The rows of one source: a run directory, an Inspect log or folder of logs, or an lm-eval output folder."""
     if not path.exists():
-        raise IngestError(f"source {path.name!r} does not exist")
+        raise IngestError(f"source {path.name!r} does not exist ({path.resolve()}): run `finchain bench` or pass --source")
     if path.is_file() and path.suffix == ".eval":
         yield from inspect_rows(path, None, f"{path.parent.name}/")
     elif path.is_file() and path.name.startswith("results_") and path.suffix == ".json":

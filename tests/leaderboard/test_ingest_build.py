@@ -37,7 +37,7 @@ def test_the_same_model_through_both_hosts_gives_comparable_rows(frame):
     assert joined["first_error_step_i"].fillna(0).tolist() == joined["first_error_step_l"].fillna(0).tolist()
     assert joined["gold_answer_i"].notna().all() and joined["gold_answer_l"].notna().all()
     assert set(joined["fac_i"]) == {0.0, 1.0}  # fake-a is right on some problems and wrong on others
-    for col in ("domain", "topic", "template", "level", "task_version"):
+    for col in ("domain", "topic", "template", "level", "task_version", "profile", "finchain_tasks_version"):
         assert joined[f"{col}_i"].tolist() == joined[f"{col}_l"].tolist(), col
     inspect_rows = by_host["inspect"]
     assert inspect_rows["input_tokens"].notna().all() and by_host["lm-eval"]["input_tokens"].isna().all()
