@@ -271,7 +271,8 @@ def _with_record(rows: Iterable[dict], records: dict[str, dict[str, Any]]) -> It
 def source_rows(path: Path) -> Iterator[dict]:
     """The rows of one source: a run directory, an Inspect log or folder of logs, or an lm-eval output folder."""
     if not path.exists():
-        raise IngestError(f"source {path.name!r} does not exist ({path.resolve()}): run `finchain bench` or pass --source")
+        raise IngestError(f"source {path.name!r} does not exist ({path.resolve()}): "
+                          "run `finchain bench` or pass --source")
     if path.is_file() and path.suffix == ".eval":
         yield from inspect_rows(path, None, f"{path.parent.name}/")
     elif path.is_file() and path.name.startswith("results_") and path.suffix == ".json":
