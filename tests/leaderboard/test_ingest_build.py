@@ -112,3 +112,16 @@ def test_the_site_data_escape_markup(lb_site):
     assert "<script>" not in data and "\\u003cscript\\u003e" in data
     payload = json.loads((lb_site / "data.js").read_text("utf-8").removeprefix("window.LB = ").rstrip(";\n"))
     assert {r["harness"] for r in payload["rows"]} == {"inspect", "lm-eval"}
+
+
+def test_raw_host_outputs_read_like_the_run_directories(lb_runs, frame):
+    """An Inspect log folder and an lm-eval output folder given directly (as a user of either host has them,
+    without `finchain bench`) give the same samples and scores as the run directories they sit in."""
+    logs = lb_runs["inspect"] / "logs"
+    (lm_folder,) = [p for p in (lb_runs["lm-eval"] / "lm_eval").glob("*/*") if p.is_dir()]
+    raw = ingest([logs, lm_folder])
+    key = ["model", "harness", "sample_id"]
+    left = frame.sort_values(key)[[*key, "chaineval", "fac"]].reset_index(drop=True)
+    right = raw.sort_values(key)[[*key, "chaineval", "fac"]].reset_index(drop=True)
+    assert left.equals(right)
+    assert set(raw["source"].str.split("/").str[0]) == {"logs", lm_folder.name}
