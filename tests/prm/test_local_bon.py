@@ -31,7 +31,7 @@ def test_local_model_best_of_4_with_calc_reports_every_selector(tmp_path, monkey
     task = finchain(template=template.name, seeds=2, samples=4, prm="calc")
     with LocalModelServer.for_spec(spec) as server:
         model = build_model(spec, Options(), base_url=server.base_url)
-        [log] = inspect_eval(task, model=model, display="none", log_dir=str(tmp_path / "logs"))
+        [log] = inspect_eval(task, model=model, display="none", log_dir=str(tmp_path / "logs"), max_tokens=96)
     assert log.status == "success", log.error
     metrics = {s.name: s.metrics["mean"].value for s in log.results.scores}
     assert set(metrics) == set(value_keys(True)) and all(0.0 <= v <= 1.0 for v in metrics.values())
