@@ -49,7 +49,7 @@ def bon(
             write_plot(rows, target / "bon_curves.png", f"Best-of-N, PRM {', '.join(sorted(prms))}")
             written.append("bon_curves.png")
         except ImportError:
-            err_console.print("no plot: this needs matplotlib: pip install 'finchain-tasks[plot]'")
+            err_console.print("no plot: this needs matplotlib: pip install 'finchain-tasks[plot]'", markup=False)
     for n in wanted:
         short = next(r.n_short for r in rows if r.n == n)
         if short:
