@@ -12,7 +12,8 @@ Signals (the protocols of :mod:`scorers.prm.labels.signals`), each one prompt pe
 Every call goes through :class:`LLM`: cached on disk in SQLite (one committed row per call, so a killed
 job resumes where it stopped and a rerun costs nothing), tokens and cost counted (litellm's price table),
 and in dry-run mode counted without being made (prompt tokens ≈ characters / 4, completion tokens at
-most ``max_tokens``).
+most ``max_tokens``); a dry run is an upper bound, since a signal that fails for real stops its step's
+remaining calls.
 """
 
 from __future__ import annotations
@@ -32,12 +33,8 @@ from scorers.prm.labels.recipe import FusedSignals, TraceLabels, answer_matches,
 from scorers.prm.labels.signals import LabelItem, Unknown
 from scorers.steps import extract_final_answer, parse_output
 
-__all__ = ["LLM", "DryRun", "JudgeAccuracy", "JudgeConcepts", "JudgeQualitative", "RolloutImportance",
+__all__ = ["LLM", "JudgeAccuracy", "JudgeConcepts", "JudgeQualitative", "RolloutImportance",
            "item_from_problem", "item_from_row", "read_items", "run_labels"]
-
-
-class DryRun(Unknown):
-    """Raised instead of a call in dry-run mode (the call is counted, not made)."""
 
 
 @dataclass
@@ -97,8 +94,10 @@ class LLM:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256, sample: int = 0,
-                 what: str = "model call") -> str:
-        """The reply text: from the cache, else from the model; :class:`Unknown` on a timeout or error."""
+                 what: str = "model call", dry_reply: str = "") -> str:
+        """The reply text: from the cache, else from the model; :class:`Unknown` on a timeout or error.
+        In dry-run mode an uncached call is counted and ``dry_reply`` (a well-formed placeholder) returned,
+        so the job walks every call it would make; its labels are thrown away."""
         messages = [{"role": "user", "content": prompt}]
         key = self.key(messages, temperature, max_tokens, sample)
         hit = self.cache.get(key)
@@ -109,7 +108,7 @@ class LLM:
             self.usage.planned += 1
             self.usage.planned_prompt_tokens += len(prompt) // 4 + 1
             self.usage.planned_completion_tokens += max_tokens
-            raise DryRun("dry run")
+            return dry_reply
         text, usage, cost = self._call(messages, temperature, max_tokens, what)
         self.usage.calls += 1
         self.usage.prompt_tokens += usage.get("prompt_tokens", 0)
@@ -121,6 +120,7 @@ class LLM:
     def _call(self, messages: list[dict], temperature: float, max_tokens: int, what: str) -> tuple[str, dict, float]:
         import litellm
 
+        litellm.suppress_debug_info = True
         try:
             resp = litellm.completion(model=self.model, messages=messages, temperature=temperature,
                                       max_tokens=max_tokens, timeout=self.timeout, api_base=self.api_base,
@@ -197,7 +197,7 @@ class JudgeQualitative:
 
     def qualitative(self, item: LabelItem, k: int) -> float:
         text = self.llm.complete(QUAL_PROMPT.format(question=item.question, prefix=_prefix(item, k), n=k + 1),
-                                 max_tokens=self.max_tokens, what="qualitative judge")
+                                 max_tokens=self.max_tokens, what="qualitative judge", dry_reply="Score: 0")
         m = _SCORE.fullmatch(text)
         if not m:
             raise _off_format("qualitative judge", text)
@@ -210,7 +210,7 @@ class JudgeAccuracy:
     max_tokens: int = 16
 
     def _verdict(self, prompt: str, what: str) -> float:
-        text = self.llm.complete(prompt, max_tokens=self.max_tokens, what=what)
+        text = self.llm.complete(prompt, max_tokens=self.max_tokens, what=what, dry_reply="Verdict: incorrect")
         m = _VERDICT.fullmatch(text)
         if not m:
             raise _off_format(what, text)
@@ -236,7 +236,7 @@ class JudgeConcepts:
         listing = "\n".join(f"{i}. {p}" for i, p in enumerate(points, 1))
         text = self.llm.complete(CONCEPT_PROMPT.format(points=listing, trace=_prefix(item, len(item.steps)),
                                                        answer=item.final_answer),
-                                 max_tokens=self.max_tokens, what="concept extractor")
+                                 max_tokens=self.max_tokens, what="concept extractor", dry_reply="Used: none")
         m = _USED.fullmatch(text)
         if not m:
             raise _off_format("concept extractor", text)
@@ -350,8 +350,7 @@ def run_labels(items: list[LabelItem], out: str | Path, recipe: str = "exact", m
     labels = label_items(items, recipe, signals, embedder)
     summary = {"recipe": recipe, **summarise(labels), "usage": usage.as_dict()}
     if dry_run:
-        summary["reasons"] = {k: v for k, v in summary["reasons"].items() if k != "dry run"}
-        return summary
+        return {"recipe": recipe, "traces": len(items), "steps": summary["steps"], "usage": usage.as_dict()}
     _write(out, labels)
     out.with_name(out.name + ".summary.json").write_text(json.dumps(summary, indent=1))
     return summary
