@@ -34,7 +34,7 @@ from scorers.prm.labels.signals import LabelItem, Unknown
 from scorers.steps import extract_final_answer, parse_output
 
 __all__ = ["LLM", "JudgeAccuracy", "JudgeConcepts", "JudgeQualitative", "RolloutImportance",
-           "item_from_problem", "item_from_row", "read_items", "run_labels"]
+           "item_from_problem", "item_from_row", "read_items", "read_run_rows", "run_labels"]
 
 
 @dataclass
@@ -300,8 +300,62 @@ def _joined(row: dict) -> str:
     return "\n".join([*(f"Step {i}: {s}" for i, s in enumerate(steps, 1)), f"Final answer: {answer}"]) if steps else ""
 
 
+def _inspect_rows(log_dir: Path) -> list[dict]:
+    """Candidates from Inspect logs: every sample and epoch; a FinChain sample id is its problem id."""
+    from inspect_ai.log import read_eval_log
+
+    from finchain_tasks.runs.summary import latest_logs
+
+    rows = []
+    for header in latest_logs(log_dir):
+        for s in read_eval_log(header.location).samples or []:
+            question = s.input if isinstance(s.input, str) else str(getattr(s.input[-1], "text", s.input[-1]))
+            row = {"id": f"{s.id}#{header.eval.model}#e{s.epoch}", "question": question,
+                   "output": s.output.completion if s.output else ""}
+            if str(s.id).startswith("finchain/"):
+                row["problem_id"] = str(s.id)
+            elif isinstance(s.target, str) and s.target:
+                row["gold_answer"] = s.target
+            rows.append(row)
+    return rows
+
+
+def _lm_eval_rows(root: Path) -> list[dict]:
+    """Candidates from lm-eval ``samples_*.jsonl`` files (every response of every doc)."""
+    rows = []
+    for path in sorted(root.rglob("samples_*.jsonl")):
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            s = json.loads(line)
+            doc = s.get("doc") or {}
+            resps = [r for group in s.get("resps") or [] for r in (group if isinstance(group, list) else [group])]
+            for r, text in enumerate(resps):
+                row = {"id": f"{doc.get('id', s.get('doc_id'))}#{path.stem}#{n}#{r}",
+                       "question": doc.get("question", ""), "output": text if isinstance(text, str) else ""}
+                if str(doc.get("id", "")).startswith("finchain/"):
+                    row["problem_id"] = doc["id"]
+                elif doc.get("answer") is not None:
+                    row["gold_answer"] = doc["answer"]
+                rows.append(row)
+    return rows
+
+
+def read_run_rows(run_dir: str | Path) -> list[dict]:
+    """Candidate rows from a run directory of either host (``logs/`` of Inspect, ``lm_eval/`` samples)."""
+    run_dir = Path(run_dir)
+    log_dir = run_dir / "logs" if (run_dir / "logs").is_dir() else run_dir
+    rows = (_inspect_rows(log_dir) if any(log_dir.glob("*.eval")) or any(log_dir.glob("*.json")) else [])
+    rows += _lm_eval_rows(run_dir)
+    if not rows:
+        raise ValueError(f"{run_dir}: no Inspect logs and no lm-eval samples found")
+    return rows
+
+
 def read_items(path: str | Path) -> list[LabelItem]:
-    """Every row of a JSONL file as a :class:`LabelItem`; a malformed line is one clear error."""
+    """Candidates from a JSONL file or a run directory of either host; a malformed line is one clear error."""
+    if Path(path).is_dir():
+        return [item_from_row(row, n) for n, row in enumerate(read_run_rows(path), 1)]
     items = []
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):

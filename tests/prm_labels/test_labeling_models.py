@@ -90,3 +90,32 @@ def test_malformed_jsonl_is_one_clear_error(tmp_path):
     bad.write_text('{"question": "q"}\n{not json\n')
     with pytest.raises(ValueError, match=r"bad.jsonl:2: not JSON"):
         read_items(bad)
+
+
+@pytest.mark.slow
+def test_run_directories_of_both_hosts_are_read(tmp_path):
+    """An Inspect log and an lm-eval samples file, each with one FinChain candidate: the problem id brings
+    the gold trace, so the exact recipe can label them."""
+    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSample, EvalSpec, write_eval_log
+    from inspect_ai.model import ModelOutput
+
+    from finchain_tasks.engine.registry import all_templates
+    from scorers.prm.labels import label_items
+
+    problem = next(iter(all_templates().values())).generate(0)
+    spec = EvalSpec(created="2026-01-01T00:00:00+00:00", task="finchain", dataset=EvalDataset(),
+                    model="mockllm/model", config=EvalConfig())
+    sample = EvalSample(id=problem.id, epoch=1, input=problem.question, target=problem.solution,
+                        output=ModelOutput.from_content("mockllm/model", problem.solution))
+    write_eval_log(EvalLog(eval=spec, samples=[sample]), str(tmp_path / "logs" / "a.eval"))
+    folder = tmp_path / "lm_eval" / "m" / "finchain"
+    folder.mkdir(parents=True)
+    doc = {"id": problem.id, "question": problem.question}
+    (folder / "samples_finchain_2026.jsonl").write_text(json.dumps({"doc": doc, "resps": [[problem.solution]]}))
+    items = read_items(tmp_path)
+    assert len(items) == 2 and all(i.gold is not None and i.meta["problem_id"] == problem.id for i in items)
+    labels = label_items(items, "exact")
+    assert all(lab.step_labels == [1] * len(problem.steps) and lab.traj_label == 1 for lab in labels)
+    with pytest.raises(ValueError, match="no Inspect logs and no lm-eval samples"):
+        (tmp_path / "empty").mkdir()
+        read_items(tmp_path / "empty")
