@@ -18,7 +18,8 @@ app.add_typer(prm_app, name="prm")
 @prm_app.command("label")
 @friendly
 def label(
-    candidates: Path = typer.Argument(..., help="JSONL of candidates: question, output (or steps + final_answer), "
+    candidates: Path = typer.Argument(..., help="A run directory of either host, or a JSONL of candidates: question, "
+                                      "output (or steps + final_answer), "
                                       "gold (problem_id, problem, gold_solution or gold_answer), knowledge."),
     out: Path = typer.Option(..., "--out", "-o", help="Labels JSONL (a .summary.json is written next to it)."),
     recipe: str = typer.Option("exact", "--recipe", help="exact (FinChain, no model) or fused (the paper's signals)."),
@@ -58,6 +59,7 @@ def train_cmd(
     device: str = typer.Option("cpu", "--device", help="cpu or cuda."),
     seed: int = typer.Option(0, "--seed"),
     max_length: int = typer.Option(4096, "--max-length"),
+    lora_r: int = typer.Option(0, "--lora-r", help="LoRA rank (peft; 0: train the whole backbone)."),
 ) -> None:
     """Train a Fin-PRM on labelled traces and save a checkpoint the hf backend loads."""
     from finchain_tasks.prm.train import run_train
@@ -66,7 +68,7 @@ def train_cmd(
     config = TrainConfig(steps=steps, batch_size=batch_size, lr=lr, lam=lam, seed=seed, eval_every=eval_every,
                          grad_accum=grad_accum, device=device)
     summary = run_train(labels, out, base, mode, config, eval_share, max_length,
-                        log=lambda row: console.print(row, highlight=False))
+                        log=lambda row: console.print(row, highlight=False), lora_r=lora_r)
     console.print(f"checkpoint: {out}  (PRM spec {summary['spec']})")
 
 

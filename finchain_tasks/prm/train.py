@@ -4,6 +4,8 @@ The backbone is any Hugging Face model (``--base`` a local path or hub id; place
 tokenizer and the embeddings resized) or ``tiny`` (the seeded offline model of :mod:`scorers.prm.tiny`).
 A share of the groups (FinChain templates, else traces) is held out for evaluation during training, so
 the reported AUCs are on templates the model never saw. The checkpoint loads with ``hf:<out>``.
+With ``lora_r`` the backbone trains through LoRA adapters (peft, the ``lora`` extra), merged into the
+weights before saving so the checkpoint is a plain one.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scorers.prm.hf import ANSWER_TOKEN, STEP_TOKEN, FinPRM, _heads
-from scorers.prm.training import Example, TrainConfig, evaluate, examples_from_labels, train
+from scorers.prm.training import Example, TrainConfig, add_lora, evaluate, examples_from_labels, merge_lora, train
 
 __all__ = ["build_prm", "read_labels", "run_train", "split_by_group"]
 
@@ -60,7 +62,7 @@ def build_prm(base: str, mode: str = "dual", seed: int = 0, max_length: int = 40
 
 def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str = "dual",
               config: TrainConfig | None = None, eval_share: float = 0.2, max_length: int = 4096,
-              log: Callable[[Any], None] | None = None) -> dict:
+              log: Callable[[Any], None] | None = None, lora_r: int = 0) -> dict:
     """Train, evaluate, save; returns (and writes to ``out/train_summary.json``) the history and counts."""
     config = config or TrainConfig()
     rows = read_labels(labels)
@@ -69,11 +71,16 @@ def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str
         raise ValueError(f"{labels}: no trace with a known label")
     train_set, eval_set = split_by_group(examples, eval_share, config.seed)
     prm = build_prm(base, mode, config.seed, max_length)
+    if lora_r:
+        add_lora(prm, lora_r)
     before = evaluate(prm, eval_set) if eval_set else {}
     history = train(prm, train_set, config, eval_set, log=log)
+    if lora_r:
+        merge_lora(prm)
     prm.save_pretrained(out)
     summary = {"base": base, "mode": mode, "rows": len(rows), "skipped_unknown": len(rows) - len(examples),
                "train": len(train_set), "eval": len(eval_set), "lambda": config.lam, "steps": config.steps,
-               "before": before, "final": history[-1], "history": history, "spec": f"hf:{out}:{mode}"}
+               "lora_r": lora_r, "before": before, "final": history[-1], "history": history,
+               "spec": f"hf:{out}:{mode}"}
     (Path(out) / "train_summary.json").write_text(json.dumps(summary, indent=1))
     return summary

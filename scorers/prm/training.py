@@ -21,7 +21,8 @@ from typing import Any
 
 from scorers.prm.base import PRMInput
 
-__all__ = ["Example", "TrainConfig", "auc", "evaluate", "examples_from_labels", "joint_loss", "train"]
+__all__ = ["Example", "TrainConfig", "add_lora", "auc", "evaluate", "examples_from_labels", "joint_loss", "merge_lora",
+           "train"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,23 @@ class TrainConfig:
     grad_accum: int = 1
     device: str = "cpu"
     history: list[dict] = field(default_factory=list)
+
+
+def add_lora(prm: Any, r: int = 8, alpha: int = 16, dropout: float = 0.0,
+             target_modules: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> Any:
+    """Wrap the backbone in LoRA adapters (peft): only the adapters and the heads train."""
+    from peft import LoraConfig, get_peft_model
+
+    config = LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules))
+    prm.backbone = get_peft_model(prm.backbone, config)
+    return prm
+
+
+def merge_lora(prm: Any) -> Any:
+    """Fold the adapters into the backbone weights, so the checkpoint is a plain one the hf backend loads."""
+    if hasattr(prm.backbone, "merge_and_unload"):
+        prm.backbone = prm.backbone.merge_and_unload()
+    return prm
 
 
 def examples_from_labels(rows: Sequence[dict]) -> list[Example]:

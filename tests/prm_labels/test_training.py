@@ -96,3 +96,21 @@ def test_dual_model_on_exact_labels_separates_steps_of_held_out_templates():
     history = train(prm, train_set, TrainConfig(steps=100, batch_size=4, lr=3e-3, eval_every=100, seed=2), test_set)
     after = history[-1]["step_auc"]
     assert after > 0.65 and after > before + 0.08
+
+
+def test_lora_trains_adapters_and_heads_only_and_merges_into_a_plain_checkpoint(tmp_path):
+    pytest.importorskip("peft")
+    from scorers.prm.training import add_lora, merge_lora
+
+    prm = add_lora(tiny_prm("dual", seed=3), r=4)
+    trainable = {n for n, p in prm.backbone.named_parameters() if p.requires_grad}
+    assert trainable and all("lora_" in n for n in trainable)
+    frozen = {n: p.detach().clone() for n, p in prm.backbone.named_parameters() if not p.requires_grad}
+    history = train(prm, _word_task(32, seed=3), TrainConfig(steps=20, batch_size=8, lr=1e-2))
+    assert history[-1]["loss"] < history[0]["loss"]
+    assert all(torch.equal(p, frozen[n]) for n, p in prm.backbone.named_parameters() if n in frozen)
+    merge_lora(prm).save_pretrained(tmp_path / "ckpt")
+    loaded = FinPRM.from_pretrained(str(tmp_path / "ckpt"))
+    items = [e.item for e in _word_task(4, seed=4)]
+    for a, b in zip(prm.score_batch(items), loaded.score_batch(items)):
+        assert list(a.step_probs) == pytest.approx(list(b.step_probs), abs=1e-5)
