@@ -65,6 +65,11 @@ def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str
               log: Callable[[Any], None] | None = None, lora_r: int = 0) -> dict:
     """Train, evaluate, save; returns (and writes to ``out/train_summary.json``) the history and counts."""
     config = config or TrainConfig()
+    if lora_r:
+        try:
+            import peft  # noqa: F401
+        except ImportError:
+            raise ValueError("--lora-r needs peft (not installed): pip install 'finchain-tasks[lora]'") from None
     rows = read_labels(labels)
     examples = examples_from_labels(rows)
     if not examples:
