@@ -119,3 +119,23 @@ def test_run_directories_of_both_hosts_are_read(tmp_path):
     with pytest.raises(ValueError, match="no Inspect logs and no lm-eval samples"):
         (tmp_path / "empty").mkdir()
         read_items(tmp_path / "empty")
+
+
+def test_an_interrupted_job_resumes_from_its_cache(jsonl, tmp_path):
+    """The server dies after 5 answers (every later call fails): those steps are unknown, the 5 answers are
+    on disk; the rerun against a working server sends only the calls that were never answered."""
+    items = read_items(jsonl)
+    out, cache = tmp_path / "labels.jsonl", tmp_path / "calls.sqlite"
+    from tests.support.fake_openai import server_error
+
+    with FakeOpenAI(reply=reply, rule=lambda body: None) as server:
+        models = Models("openai/fake", "openai/fake", server.base_url, rollouts=ROLLOUTS)
+        server.rule = lambda body: server_error(500) if len([r for r in server.requests if r.answered]) >= 5 else None
+        broken = run_labels(items, out, "fused", models, cache)
+        assert broken["usage"]["calls"] == 5 and broken["steps_unknown"] == 2
+        server.rule = None
+        sent_before = len(server.requests)
+        resumed = run_labels(items, out, "fused", models, cache)
+    assert resumed["usage"]["cached"] == 5 and resumed["usage"]["calls"] == MADE_CALLS - 5
+    assert len(server.requests) - sent_before == MADE_CALLS - 5
+    assert resumed["usage"]["prompt_tokens"] > 0
