@@ -97,7 +97,7 @@ def run() -> None:  # pragma: no cover - console entry
     app(prog_name="finchain")
 
 
-from finchain_tasks.cli import dataset, lm_eval_cmd, models_cmd, prm_cmd, runs_cmd, score  # noqa: E402,F401  (registers subcommands)
+from finchain_tasks.cli import bon_cmd, dataset, lm_eval_cmd, models_cmd, prm_cmd, runs_cmd, score  # noqa: E402,F401  (registers subcommands)
 
 if __name__ == "__main__":  # pragma: no cover - `python -m finchain_tasks.cli.main`
     # This file then runs as __main__, a second copy whose `app` the subcommand modules never saw:
