@@ -87,7 +87,8 @@ class LLM:
     api_base: str | None = None
     timeout: float = 120.0
     dry_run: bool = False
-    extra: dict = field(default_factory=dict)
+    spec: Any = None
+    """A model-registry entry: its litellm id, base URL, generation overrides and key variable are used."""
 
     def key(self, messages: list[dict], temperature: float, max_tokens: int, sample: int) -> str:
         blob = json.dumps([self.model, messages, temperature, max_tokens, sample], sort_keys=True)
@@ -117,14 +118,28 @@ class LLM:
         self.cache.put(key, {"text": text, "usage": usage, "cost": cost, "model": self.model})
         return text
 
+    def _request(self, temperature: float, max_tokens: int) -> dict:
+        """litellm arguments: the registry entry's (model id, base URL, generation overrides, key) when known."""
+        if self.spec is None:
+            request = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
+        else:
+            from finchain_tasks.models.registry import api_key, litellm_kwargs
+
+            request = litellm_kwargs(self.spec, temperature=temperature, max_tokens=max_tokens)
+            key = api_key(self.spec)
+            if key:
+                request["api_key"] = key
+        if self.api_base:
+            request["api_base"] = self.api_base
+        return request
+
     def _call(self, messages: list[dict], temperature: float, max_tokens: int, what: str) -> tuple[str, dict, float]:
         import litellm
 
         litellm.suppress_debug_info = True
+        request = self._request(temperature, max_tokens)
         try:
-            resp = litellm.completion(model=self.model, messages=messages, temperature=temperature,
-                                      max_tokens=max_tokens, timeout=self.timeout, api_base=self.api_base,
-                                      num_retries=2, **self.extra)
+            resp = litellm.completion(messages=messages, timeout=self.timeout, num_retries=2, **request)
         except litellm.Timeout:
             self.usage.failed += 1
             raise Unknown(f"{what} timed out after {self.timeout:g}s") from None
@@ -382,10 +397,14 @@ class Models:
 
 
 def fused_signals(models: Models, cache: CallCache, dry_run: bool = False) -> tuple[FusedSignals, Usage]:
-    """The paper's signals on litellm models, sharing one cache and one usage counter."""
+    """The paper's signals on litellm models (registry names or litellm ids), sharing one cache and one usage
+    counter; an unknown model name fails here, before any call."""
+    from finchain_tasks.models.registry import load_registry
+
+    registry = load_registry()
     usage = Usage()
-    policy = LLM(models.policy, cache, usage, models.api_base, dry_run=dry_run)
-    judge = LLM(models.judge, cache, usage, models.api_base, dry_run=dry_run)
+    policy = LLM(models.policy, cache, usage, models.api_base, dry_run=dry_run, spec=registry.model(models.policy))
+    judge = LLM(models.judge, cache, usage, models.api_base, dry_run=dry_run, spec=registry.model(models.judge))
     return FusedSignals(RolloutImportance(policy, models.rollouts), JudgeQualitative(judge), JudgeAccuracy(judge),
                         JudgeConcepts(judge)), usage
 

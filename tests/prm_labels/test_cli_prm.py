@@ -59,5 +59,8 @@ def test_bad_arguments_are_one_line(candidates, tmp_path):
     path, _ = candidates
     res = runner.invoke(app, ["prm", "label", str(path), "--out", str(tmp_path / "x"), "--recipe", "fused"])
     assert res.exit_code == 2 and "needs --policy and --judge" in res.output
+    res = runner.invoke(app, ["prm", "label", str(path), "--out", str(tmp_path / "x"), "--recipe", "fused",
+                              "--policy", "no-such-model", "--judge", "openai/j", "--dry-run"])
+    assert res.exit_code == 2 and "unknown model 'no-such-model'" in res.output
     res = runner.invoke(app, ["prm", "select", str(path), "--prm", "nope", "--out", str(tmp_path / "s")])
     assert res.exit_code == 2 and "unknown PRM backend" in res.output
