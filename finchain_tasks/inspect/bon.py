@@ -115,7 +115,9 @@ def explain(record: dict) -> str:
                      f"| {ce} | {c['reward']:.3f} | {', '.join(chosen.get(i, []))} |")
     pick = record["selected"]["prm_best"]
     if pick is not None:
-        lines += ["", f"PRM pick (candidate {pick + 1}):", "", md_text(record["candidates"][pick]["text"])]
+        text = record["candidates"][pick]["text"]
+        lines += ["", f"PRM pick (candidate {pick + 1}):", ""]
+        lines += [f"> {md_text(line)}  " for line in text.splitlines() if line.strip()] or ["> (empty)"]
     return "\n".join(lines)
 
 

@@ -25,6 +25,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scorers.numbers import normalize
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMInput, PRMScore, make_score
@@ -50,17 +51,17 @@ class _Bad(Exception):
     """The expression is outside the grammar: no verdict."""
 
 
+_SCAN = re.compile(_TOKEN.pattern + r"|\s*(?P<bad>\S)")
+_PLAIN = re.compile(r"\s*(?P<sign>[-−–]?)\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<pct>%?)\s*")
+_NEEDS_NORMALIZE = re.compile(r"[\\\uFF01-\uFF5E\u200B-\u200D\u2028\u2029\uFEFF\u00AD\r]|\$(?=[^\s\d$])")
+
+
 def _tokens(expr: str) -> list[tuple[str, str]]:
     """(kind, text) tokens; anything the grammar does not know makes the whole expression unreadable."""
-    expr = _CURRENCY.sub("", expr)
-    out, pos = [], 0
-    while pos < len(expr):
-        m = _TOKEN.match(expr, pos)
-        if not m:
-            if expr[pos:].strip():
-                raise _Bad(expr)
-            break
-        pos = m.end()
+    out = []
+    for m in _SCAN.finditer(_CURRENCY.sub("", expr)):
+        if m.group("bad") is not None:
+            raise _Bad(expr)
         if m.group("num") is not None:
             out.append(("num", m.group("num").replace(",", "")))
         else:
@@ -158,6 +159,11 @@ def _apply(op: str, a: float, b: float) -> float:
 
 def evaluate(expr: str) -> tuple[float, int]:
     """(value, number of operators) of a written expression; raises ``ValueError`` outside the grammar."""
+    plain = _PLAIN.fullmatch(_CURRENCY.sub("", expr))
+    if plain:  # a bare number (most results): no parser needed
+        value = float(plain.group("num").replace(",", ""))
+        value = -value if plain.group("sign") else value
+        return (value / 100.0 if plain.group("pct") else value), 0
     try:
         tokens = _tokens(expr)
         parser = _Parser(tokens)
@@ -221,7 +227,7 @@ def _holds(computed: float, written: float, result: str, factor: float = 1.0) ->
 
 def checks(text: str) -> list[Check]:
     """Every checkable ``expression = result`` in a step, in order."""
-    s = normalize(text)
+    s = normalize(text) if _NEEDS_NORMALIZE.search(text) else text
     eqs = [m.start() for m in _EQ.finditer(s)]
     found = []
     for n, pos in enumerate(eqs):
@@ -243,8 +249,10 @@ def checks(text: str) -> list[Check]:
     return found
 
 
+@lru_cache(maxsize=1 << 16)
 def check_step(text: str) -> bool | None:
-    """True when every check in the step holds, False when one fails, None when there is nothing to check."""
+    """True when every check in the step holds, False when one fails, None when there is nothing to check.
+    Cached: the candidates of one pool often share steps word for word."""
     found = checks(text)
     if not found:
         return None

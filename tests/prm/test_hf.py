@@ -138,3 +138,14 @@ def test_unknown_mode_and_missing_placeholder_are_clear_errors():
         FinPRM(prm.backbone, prm.tokenizer, "triple")
     with pytest.raises(ValueError, match="no placeholder token '<nope>'"):
         FinPRM(prm.backbone, prm.tokenizer, "dual", step_token="<nope>")
+
+
+def test_spec_string_loads_a_saved_checkpoint(tmp_path):
+    from finchain_tasks.prm import load_prm
+
+    saved = tiny_prm("release", seed=8, save_to=tmp_path)
+    prm = load_prm(f"hf:{tmp_path}:release", agg="mean", zeta=0.5)
+    assert isinstance(prm, FinPRM) and prm.mode == "release" and prm.name == f"hf:{tmp_path}:release"
+    [a], [b] = saved.score_batch([ITEMS[0]]), prm.score_batch([ITEMS[0]])
+    assert a.step_probs == b.step_probs and b.agg == "mean" and b.zeta == 0.5
+    assert b.reward == pytest.approx(sum(b.step_probs) / len(b.step_probs) + 0.5 * b.p_traj)

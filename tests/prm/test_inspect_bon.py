@@ -68,6 +68,14 @@ def test_finchain_best_of_4_with_calc_reports_every_selector(tmp_path):
     assert record["cluster"] == template_id_of(str(by_input[first].id))
     assert "PRM pick (candidate 3)" in score.explanation and score.answer == record["candidates"][2]["answer"]
 
+    # `finchain bon` reads the pools back from the Inspect log, PRM scores included
+    from finchain_tasks.prm.runs import CACHE_FILE, load_pools
+
+    pools, prms = load_pools(tmp_path)
+    assert prms == {"calc"} and len(pools) == 2 and (tmp_path / CACHE_FILE).is_file()
+    by_rewards = sorted([c.reward for c in p.candidates] for p in pools)
+    assert by_rewards == [[0.0, 0.0, 1.0, 0.5], [1.0, 1.0, 1.0, 1.0]]
+
 
 def test_bad_prm_spec_fails_when_the_task_is_built():
     with pytest.raises(ValueError, match="unknown PRM backend 'nope'"):
