@@ -97,7 +97,9 @@ def run() -> None:  # pragma: no cover - console entry
     app(prog_name="finchain")
 
 
-from finchain_tasks.cli import dataset, lm_eval_cmd, models_cmd, runs_cmd, score  # noqa: E402,F401  (registers subcommands)
+from finchain_tasks.cli import (  # noqa: E402,F401 (registers them)
+    bon_cmd, dataset, leaderboard_cmd, lm_eval_cmd, models_cmd, prm_cmd, runs_cmd, score,
+)
 
 if __name__ == "__main__":  # pragma: no cover - `python -m finchain_tasks.cli.main`
     # This file then runs as __main__, a second copy whose `app` the subcommand modules never saw:

@@ -178,6 +178,11 @@ def cflue(
     extract: str = hosts.DEFAULT_EXTRACT,
     n: int = 1,
     analysis: bool = False,
+    samples: int = 1,
+    prm: str | None = None,
+    prm_agg: str = "min",
+    prm_zeta: float = 1.0,
+    temperature: float = 0.7,
 ) -> Task:
     """CFLUE knowledge assessment: Chinese financial qualification exam questions.
 
@@ -189,12 +194,21 @@ def cflue(
         extract: Answer extraction: 'strict' (the official rule) or 'robust'.
         n: Best-of-N: answers per question, reduced by majority vote (sampled at temperature 0.7 unless set).
         analysis: Also report BLEU-1/4 and ROUGE-1/2/L of the analysis (needs jieba).
+        samples: Best-of-N with a PRM: candidates per question, every selector reported (see
+            :mod:`finchain_tasks.inspect.bon`); ``prm``, ``prm_agg``, ``prm_zeta``, ``temperature`` as there.
     """
     n = hosts.check_options(prompt, extract, n)
     try:
         source = hosts.load_source(path, types=names(type) or None, exams=names(exam) or None)
     except CflueDataError as exc:
         raise CflueTaskError(str(exc)) from None
+    if samples != 1 or prm:
+        from finchain_tasks.inspect.bon import cflue_bon_task
+
+        return cflue_bon_task([sample_of(r, prompt) for r in source.records], samples=samples, prm=prm,
+                              prm_agg=prm_agg, prm_zeta=prm_zeta, temperature=temperature, extract=extract,
+                              max_tokens=hosts.max_new_tokens(prompt), system_prompt=SYSTEM_PROMPT,
+                              metadata=hosts.run_info(source, prompt, extract, n, analysis), version=hosts.TASK_VERSION)
     return Task(
         dataset=MemoryDataset([sample_of(r, prompt) for r in source.records], name="cflue"),
         solver=[system_message(SYSTEM_PROMPT), generate()],

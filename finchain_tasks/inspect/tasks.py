@@ -81,6 +81,11 @@ def finchain(
     profile: str = "paper",
     chaineval_params: dict[str, Any] | None = None,
     sample_seed: int = 0,
+    samples: int = 1,
+    prm: str | None = None,
+    prm_agg: str = "min",
+    prm_zeta: float = 1.0,
+    temperature: float = 0.7,
 ) -> Task:
     """FinChain: verifiable multi-step financial reasoning, scored with ChainEval.
 
@@ -97,6 +102,11 @@ def finchain(
         chaineval_params: ChainEval parameters to override, e.g. ``{step_tol: 0.1}``.
         sample_seed: Seed of the dataset's stratified order (see :mod:`finchain_tasks.sampling`): every
             prefix, so ``--limit N``, is spread over domain × level × template.
+        samples: Best-of-N: candidates drawn per problem (see :mod:`finchain_tasks.inspect.bon`).
+        prm: PRM spec for Best-of-N (calc, judge:<registry model>, hf:<path or hub id>[:release]); default calc.
+        prm_agg: How step probabilities aggregate into R: mean, min, prod or last.
+        prm_zeta: Weight of the trajectory probability in R.
+        temperature: Sampling temperature of the Best-of-N candidates (must be > 0).
     """
     from finchain_tasks import prompts, sampling
     from finchain_tasks.engine import select
@@ -106,16 +116,23 @@ def finchain(
     if not templates:
         raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
     seed_values = seeds_for(seeds, start_seed, fresh)
-    samples = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
+    dataset = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
+    metadata = {**task_metadata(profile, chaineval_params or {}, seed_values, fresh),
+                "sample_order": sampling.record(int(sample_seed))}
+    if samples != 1 or prm:
+        from finchain_tasks.inspect.bon import finchain_bon_task
+
+        return finchain_bon_task(dataset, samples=samples, prm=prm, prm_agg=prm_agg, prm_zeta=prm_zeta,
+                                 temperature=temperature, profile=profile, chaineval_params=chaineval_params,
+                                 metadata=metadata, version=_task_version())
     scorer = chaineval(profile, **(chaineval_params or {}))
     return Task(
-        dataset=MemoryDataset(samples, name="finchain"),
+        dataset=MemoryDataset(dataset, name="finchain"),
         solver=[system_message(prompts.SYSTEM_PROMPT), generate()],
         scorer=scorer,
         config=GenerateConfig(max_tokens=prompts.MAX_NEW_TOKENS),
         version=_task_version(),
-        metadata={**task_metadata(profile, chaineval_params or {}, seed_values, fresh),
-                  "sample_order": sampling.record(int(sample_seed))},
+        metadata=metadata,
         headline_metric=HeadlineMetric(scorer="chaineval", score="chaineval", metric="mean"),
     )
 

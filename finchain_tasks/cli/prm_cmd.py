@@ -1,0 +1,95 @@
+"""``finchain prm label | train | select``: Fin-PRM labels, training and offline data selection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from finchain_tasks.cli.main import app, console, friendly
+
+prm_app = typer.Typer(help="Fin-PRM: build step/trajectory labels, train a PRM, select SFT data with one.",
+                      no_args_is_help=True)
+app.add_typer(prm_app, name="prm")
+
+
+@prm_app.command("label")
+@friendly
+def label(
+    candidates: Path = typer.Argument(..., help="A run directory of either host, or a JSONL of candidates: question, "
+                                      "output (or steps + final_answer), "
+                                      "gold (problem_id, problem, gold_solution or gold_answer), knowledge."),
+    out: Path = typer.Option(..., "--out", "-o", help="Labels JSONL (a .summary.json is written next to it)."),
+    recipe: str = typer.Option("exact", "--recipe", help="exact (FinChain, no model) or fused (the paper's signals)."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="litellm model for the Monte Carlo rollouts."),
+    judge: Optional[str] = typer.Option(None, "--judge", help="litellm model for the judges and concepts."),
+    api_base: Optional[str] = typer.Option(None, "--api-base", help="OpenAI-compatible base URL for both models."),
+    rollouts: int = typer.Option(8, "--rollouts", help="Rollouts per step (N)."),
+    cache: Optional[Path] = typer.Option(None, "--cache", help="Call cache (default: next to --out)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Count the calls and tokens; make none."),
+) -> None:
+    """Step and trajectory labels for candidate traces."""
+    from finchain_tasks.prm.labeling import Models, read_items, run_labels
+
+    models = None
+    if recipe == "fused":
+        if not policy or not judge:
+            raise ValueError("--recipe fused needs --policy and --judge (litellm model names)")
+        models = Models(policy, judge, api_base, rollouts)
+    summary = run_labels(read_items(candidates), out, recipe, models, cache, dry_run)
+    console.print_json(json.dumps(summary))
+
+
+@prm_app.command("train")
+@friendly
+def train_cmd(
+    labels: Path = typer.Argument(..., help="Labels JSONL from `finchain prm label`."),
+    out: Path = typer.Option(..., "--out", "-o", help="Checkpoint directory (load it with hf:<dir>)."),
+    base: str = typer.Option("tiny", "--base", help="Backbone: a HF path or hub id, or `tiny` (offline test model)."),
+    mode: str = typer.Option("dual", "--mode", help="dual (paper) or release (shared 2-class head)."),
+    steps: int = typer.Option(300, "--steps"),
+    batch_size: int = typer.Option(4, "--batch-size"),
+    grad_accum: int = typer.Option(1, "--grad-accum"),
+    lr: float = typer.Option(1e-3, "--lr"),
+    lam: float = typer.Option(1.0, "--lambda", help="Weight of the trajectory loss."),
+    eval_share: float = typer.Option(0.2, "--eval-share", help="Share of templates held out for evaluation."),
+    eval_every: int = typer.Option(100, "--eval-every"),
+    device: str = typer.Option("cpu", "--device", help="cpu or cuda."),
+    seed: int = typer.Option(0, "--seed"),
+    max_length: int = typer.Option(4096, "--max-length"),
+    lora_r: int = typer.Option(0, "--lora-r", help="LoRA rank (peft; 0: train the whole backbone)."),
+) -> None:
+    """Train a Fin-PRM on labelled traces and save a checkpoint the hf backend loads."""
+    from finchain_tasks.prm.train import run_train
+    from scorers.prm.training import TrainConfig
+
+    config = TrainConfig(steps=steps, batch_size=batch_size, lr=lr, lam=lam, seed=seed, eval_every=eval_every,
+                         grad_accum=grad_accum, device=device)
+    summary = run_train(labels, out, base, mode, config, eval_share, max_length,
+                        log=lambda row: console.print(row, highlight=False), lora_r=lora_r)
+    console.print(f"checkpoint: {out}  (PRM spec {summary['spec']})")
+
+
+@prm_app.command("select")
+@friendly
+def select_cmd(
+    pool: Path = typer.Argument(..., help="JSONL of candidates (the same format as `prm label` reads)."),
+    prm: str = typer.Option(..., "--prm", help="PRM spec: calc, judge:<model> or hf:<path>[:mode]."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output directory."),
+    k: int = typer.Option(1, "--top-k", "-k", help="Candidates kept per question (or overall)."),
+    overall: bool = typer.Option(False, "--overall", help="Top K over the whole pool, not per question."),
+    agg: str = typer.Option("min", "--agg", help="Step aggregation: mean, min, prod or last."),
+    zeta: float = typer.Option(1.0, "--zeta", help="Weight of the trajectory probability in R."),
+) -> None:
+    """Keep the top-K candidates by PRM reward as an SFT dataset and compare with random and outcome-only."""
+    from finchain_tasks.prm import load_prm
+    from finchain_tasks.prm.labeling import read_items
+    from finchain_tasks.prm.select import run_select
+
+    scorer = load_prm(prm, agg=agg, zeta=zeta)
+    summary = run_select(read_items(pool), scorer, prm, out, k, "overall" if overall else "per-question",
+                         log=console.print)
+    console.print((Path(out) / "selection.md").read_text())
+    console.print(f"kept {summary['kept']} of {summary['pool']} -> {out / 'sft.jsonl'}")

@@ -1,0 +1,151 @@
+"""A leaderboard definition: ``leaderboards/<name>.yaml``.
+
+One file says what a board shows (tasks, metrics in order, the ChainEval profile it expects), which models
+(registry names, a registry leaderboard's list, or categories), where to read results (``sources``), which
+reported figures to show beside them, and how the statistics are computed. The registry stays the one
+source of facts about models; the board only selects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+
+REPO_BOARDS = Path(__file__).resolve().parents[2] / "leaderboards"
+"""The boards of a source checkout (the top-level ``leaderboards/`` folder)."""
+TASKS = ("finchain", "cflue")
+METRICS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok", "no_error",
+           "err_1", "err_2", "err_3", "err_4plus", "accuracy", "invalid_strict", "invalid_robust")
+_KEYS = {"name", "title", "description", "tasks", "metrics", "profile", "models", "sources", "reported",
+         "statistics"}
+_STAT_KEYS = {"resamples", "seed", "confidence", "alpha", "correction"}
+
+
+class BoardError(ValueError):
+    """A board file that cannot be used; the message is one line naming the file and the field."""
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """How intervals and tests are computed (see :mod:`finchain_tasks.leaderboard.stats`)."""
+
+    resamples: int = 2000
+    seed: int = 0
+    confidence: float = 0.95
+    alpha: float = 0.05
+    correction: str = "holm"
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    title: str
+    tasks: tuple[str, ...] = ("finchain",)
+    metrics: tuple[str, ...] = ("chaineval", "fac", "step_f1")
+    profile: str = "paper"
+    models: dict[str, Any] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    reported: tuple[str, ...] = ()
+    description: str = ""
+    statistics: Statistics = field(default_factory=Statistics)
+    path: Optional[Path] = None
+
+    @property
+    def primary(self) -> str:
+        """The metric that orders the table and decides the tie groups: the first one listed."""
+        return self.metrics[0]
+
+    def source_paths(self) -> list[Path]:
+        """The sources as paths: relative ones against the board file's folder."""
+        base = self.path.parent if self.path else Path.cwd()
+        return [p if p.is_absolute() else base / p for p in (Path(s).expanduser() for s in self.sources)]
+
+
+def find_board(name_or_path: str) -> Path:
+    """A board file: a path to a YAML file, else ``./leaderboards/<name>.yaml``, else the checkout's."""
+    direct = Path(name_or_path)
+    if direct.suffix in (".yaml", ".yml") and direct.is_file():
+        return direct
+    for folder in (Path.cwd() / "leaderboards", REPO_BOARDS):
+        candidate = folder / f"{name_or_path}.yaml"
+        if candidate.is_file():
+            return candidate
+    raise BoardError(f"no board {name_or_path!r}: give a YAML file or a name under ./leaderboards/")
+
+
+def _tuple(raw: dict, key: str, default: tuple, allowed: Optional[tuple] = None, where: str = "") -> tuple:
+    value = raw.get(key, default)
+    value = [value] if isinstance(value, str) else value
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise BoardError(f"{where}: {key}: expected a list of names")
+    unknown = [v for v in value if allowed is not None and v not in allowed]
+    if unknown:
+        raise BoardError(f"{where}: {key}: unknown {', '.join(unknown)} (known: {', '.join(allowed or ())})")
+    return tuple(value)
+
+
+def _models(raw: Any, where: str) -> dict[str, Any]:
+    """``[names]`` or ``{names: [...], leaderboard: <registry board>, categories: [...]}``; empty: every model."""
+    if raw is None:
+        return {}
+    if isinstance(raw, list):
+        raw = {"names": raw}
+    if not isinstance(raw, dict) or set(raw) - {"names", "leaderboard", "categories"}:
+        raise BoardError(f"{where}: models: expected a list of names or names/leaderboard/categories")
+    return dict(raw)
+
+
+def parse_board(raw: Any, where: str, path: Optional[Path] = None) -> Board:
+    """A :class:`Board` from parsed YAML; any unknown or ill-typed field is a one-line :class:`BoardError`."""
+    if not isinstance(raw, dict):
+        raise BoardError(f"{where}: expected a mapping")
+    unknown = set(raw) - _KEYS
+    if unknown:
+        raise BoardError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    stats = raw.get("statistics") or {}
+    if not isinstance(stats, dict) or set(stats) - _STAT_KEYS:
+        raise BoardError(f"{where}: statistics: known fields are {', '.join(sorted(_STAT_KEYS))}")
+    statistics = Statistics(**stats)
+    if not 0 < statistics.confidence < 1 or not 0 < statistics.alpha < 1 or statistics.resamples < 100:
+        raise BoardError(f"{where}: statistics: confidence and alpha in (0, 1), resamples >= 100")
+    if statistics.correction not in ("holm", "none"):
+        raise BoardError(f"{where}: statistics: correction: holm or none")
+    name = str(raw.get("name") or (path.stem if path else ""))
+    if not name:
+        raise BoardError(f"{where}: name: missing")
+    return Board(
+        name=name, title=str(raw.get("title") or name), description=str(raw.get("description") or ""),
+        tasks=_tuple(raw, "tasks", ("finchain",), TASKS, where),
+        metrics=_tuple(raw, "metrics", ("chaineval", "fac", "step_f1"), METRICS, where),
+        profile=str(raw.get("profile") or "paper"), models=_models(raw.get("models"), where),
+        sources=_tuple(raw, "sources", (), None, where), reported=_tuple(raw, "reported", (), None, where),
+        statistics=statistics, path=path)
+
+
+def load_board(name_or_path: str) -> Board:
+    """Read a board by name (``leaderboards/<name>.yaml``) or path."""
+    path = find_board(name_or_path)
+    try:
+        raw = yaml.safe_load(path.read_text("utf-8"))
+    except yaml.YAMLError as exc:
+        raise BoardError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
+    return parse_board(raw, str(path), path)
+
+
+def selected_models(board: Board, registry: Any, found: list[str]) -> list[str]:
+    """The models of ``found`` (names seen in the sources) the board shows: its names, its registry
+    leaderboard's list and its categories together; a board that selects nothing shows every model found."""
+    sel = board.models
+    if not sel:
+        return list(found)
+    names = set(sel.get("names") or [])
+    if sel.get("leaderboard"):
+        boards = getattr(registry, "leaderboards", {})
+        if sel["leaderboard"] not in boards:
+            raise BoardError(f"{board.name}: models: no registry leaderboard {sel['leaderboard']!r}")
+        names |= set(boards[sel["leaderboard"]].models)
+    categories = set(sel.get("categories") or [])
+    models = getattr(registry, "models", {})
+    return [m for m in found if m in names or (m in models and models[m].category in categories)]

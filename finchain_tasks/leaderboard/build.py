@@ -1,0 +1,139 @@
+"""Build a board: read its sources into the per-sample table, compute its statistics, and write the site."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from finchain_tasks.leaderboard import table
+from finchain_tasks.leaderboard.board import Board, BoardError, selected_models
+from finchain_tasks.leaderboard.ingest import ingest
+from finchain_tasks.leaderboard.reported import load_reported
+
+
+@dataclass
+class Built:
+    """What a build computed: the per-sample frame (selected models), the site payload and the samples."""
+
+    board: Board
+    frame: Any
+    payload: dict[str, Any]
+    samples: dict[str, Any]
+
+
+def _registry(path: Optional[str]) -> Any:
+    from finchain_tasks.models.registry import load_registry
+
+    return load_registry(path)
+
+
+def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_path: Optional[str] = None,
+            models: Optional[Sequence[str]] = None) -> Built:
+    """Everything a board shows. ``sources`` replaces the board's own; ``models`` (names, or ``["all"]``)
+    replaces its model selection."""
+    registry = _registry(registry_path)
+    paths = list(sources) if sources else board.source_paths()
+    if not paths:
+        raise BoardError(f"{board.name}: no sources: list run directories under `sources:` or pass --source")
+    frame = ingest(paths, registry)
+    found = sorted(frame["model"].dropna().unique()) if len(frame) else []
+    if models:
+        keep = found if list(models) == ["all"] else [m for m in found if m in set(models)]
+    else:
+        keep = selected_models(board, registry, found)
+    frame = frame[frame["model"].isin(keep) & frame["task"].isin(board.tasks)].reset_index(drop=True)
+    rows = table.model_rows(frame, board)
+    comparisons = table.tie_groups(frame, rows, board)
+    for row in rows:
+        row["label"] = f"{row['model']} ({row['harness']})"
+        row.setdefault("tie_group", None)
+    payload = {
+        "board": {**{k: v for k, v in asdict(board).items() if k not in ("path", "sources")},
+                  "primary": board.primary},
+        "generated": _now(), "finchain_tasks_version": _version(), "rows": rows, "comparisons": comparisons,
+        "cells": table.cells(frame, board), "gaps": table.fresh_gaps(frame, board),
+        "frontier": table.frontier(rows, board.primary),
+        "reported": load_reported(board.reported, registry=registry),
+        "chaineval": _chaineval_settings(paths), "skipped_models": sorted(set(found) - set(keep)),
+    }
+    return Built(board, frame, payload, sample_payload(frame))
+
+
+def _chaineval_settings(paths: Sequence[Path]) -> dict[str, Any]:
+    """The ChainEval parameters of the first Inspect log found (all runs of a board should share them)."""
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        return {}
+    for path in paths:
+        for log in sorted(Path(path).rglob("*.eval")) if Path(path).is_dir() else [Path(path)]:
+            try:
+                meta = read_eval_log(str(log), header_only=True).eval.metadata or {}
+            except Exception:
+                continue
+            if isinstance(meta.get("chaineval"), dict):
+                return dict(meta["chaineval"])
+    return {}
+
+
+def _steps(text: str) -> list[str]:
+    from scorers.steps import segment
+
+    try:
+        return list(segment(text or "")[0])
+    except Exception:  # a parser bug must not cost the page; the raw output is shown anyway
+        return []
+
+
+def sample_payload(frame) -> dict[str, Any]:
+    """Per sample: the question, the gold steps and answer, and each model's output, steps, scores and
+    alignment (the alignment viewer's data)."""
+    out: dict[str, Any] = {}
+    for sid, group in frame.groupby("sample_id", sort=True):
+        first = group.iloc[0]
+        entry = {"id": sid, "domain": first["domain"], "topic": first["topic"], "template": first["template"],
+                 "level": first["level"], "question": first["question"],
+                 "gold_steps": json.loads(first["gold_steps"]) if isinstance(first["gold_steps"], str) else [],
+                 "gold_answer": first["gold_answer"], "models": []}
+        for _, r in group.iterrows():
+            entry["models"].append({
+                "label": f"{r['model']} ({r['harness']})", "output": r["output"] or "", "steps": _steps(r["output"]),
+                "answer": None if r["answer"] is None or r["answer"] != r["answer"] else str(r["answer"]),
+                "chaineval": _f(r["chaineval"]), "fac": _f(r["fac"]), "first_error_step": _f(r["first_error_step"]),
+                "no_error": _f(r["no_error"]),
+                "alignment": json.loads(r["alignment"]) if isinstance(r["alignment"], str) else None,
+                "error": r["error"] if isinstance(r["error"], str) else None})
+        out[sid] = entry
+    return out
+
+
+def _f(value: Any) -> Optional[float]:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if f != f else f
+
+
+def _now() -> str:
+    from finchain_tasks.leaderboard.site import now
+
+    return now()
+
+
+def _version() -> str:
+    import finchain_tasks
+
+    return finchain_tasks.__version__
+
+
+def build_site(board: Board, out: Path, **kwargs: Any) -> Built:
+    """Compute the board and write its site under ``out``."""
+    from finchain_tasks.leaderboard.site import write_site
+
+    built = compute(board, **kwargs)
+    write_site(Path(out), board, built.payload, built.samples)
+    return built

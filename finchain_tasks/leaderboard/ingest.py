@@ -1,0 +1,331 @@
+"""One per-sample table from what either host wrote.
+
+Sources: ``finchain eval``/``bench`` run directories (their ``logs/`` and ``lm_eval/`` folders and
+``run.json``), Inspect ``.eval`` logs (read through ``inspect_ai.log``), and lm-eval output folders
+(``results_*.json`` with their ``samples_*.jsonl`` from ``--log_samples``). Every row is one sample of one
+model: the same columns whichever host produced it, keyed by the stable sample id
+(``finchain/<domain>/<topic>/<template>/<seed>``), so a row from lm-eval and a row from Inspect for the same
+model and sample line up; ``harness`` says where each came from.
+
+The table keeps no local paths and no keys: ``source`` is the run directory's name and the log's file name."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, Optional
+
+from scorers.params import METRIC_KEYS
+
+CFLUE_KEYS = ("accuracy", "invalid_strict", "invalid_robust")
+COLUMNS = ("model", "display_name", "category", "open_weights", "params_b", "harness", "harness_version",
+           "finchain_tasks_version", "task", "task_set", "task_version", "profile", "sample_id", "epoch", "domain",
+           "topic", "template", "level", "seed", "exam", "fresh", *METRIC_KEYS, *CFLUE_KEYS, "first_error_step",
+           "n_gold_steps", "n_pred_steps", "input_tokens", "output_tokens", "cost", "latency_s", "date", "source",
+           "question", "gold_steps", "gold_answer", "output", "answer", "alignment", "error")
+"""Every column, in order. Metrics a host did not report for a sample are missing (NaN), never 0."""
+
+
+class IngestError(ValueError):
+    """A source that cannot be read; one line naming it."""
+
+
+# ------------------------------------------------------------------------------------------ Inspect
+def _usage(sample: Any) -> tuple[Optional[int], Optional[int], Optional[float]]:
+    usage = list((sample.model_usage or {}).values())
+    if not usage:
+        return None, None, None
+    costs = [u.total_cost for u in usage]
+    return (sum(u.input_tokens + (u.input_tokens_cache_read or 0) for u in usage),
+            sum(u.output_tokens for u in usage), sum(costs) if all(c is not None for c in costs) else None)
+
+
+def _gold_texts(gold: Any) -> list[str]:
+    steps = gold.get("steps") if isinstance(gold, dict) else None
+    return [str(s.get("text") or s.get("description") or "") for s in steps or [] if isinstance(s, dict)]
+
+
+def _cflue_invalid(score: Any) -> dict[str, float]:
+    invalid = (score.metadata or {}).get("invalid")
+    return {f"invalid_{k}": float(bool(v)) for k, v in invalid.items()} if isinstance(invalid, dict) else {}
+
+
+def _scores(sample: Any) -> tuple[dict[str, Any], Any]:
+    """The metric columns of one Inspect sample and its main score (for answer and alignment)."""
+    out: dict[str, Any] = {}
+    main = None
+    for name, score in (sample.scores or {}).items():
+        main = main or score
+        if isinstance(score.value, dict):
+            out.update({k: float(v) for k, v in score.value.items() if isinstance(v, (int, float))})
+            main = score
+        elif isinstance(score.value, (int, float)):
+            out["accuracy" if "cflue" in name or name == "match" else name.split("/")[-1]] = float(score.value)
+        out.update(_cflue_invalid(score))
+    return out, main
+
+
+def _header_facts(header: Any, record: dict[str, Any]) -> dict[str, Any]:
+    meta = header.eval.metadata or {}
+    chaineval = meta.get("chaineval") if isinstance(meta.get("chaineval"), dict) else {}
+    name = meta.get("finchain_model") or (header.eval.model_args or {}).get("finchain_model") or header.eval.model
+    return {"model": str(name), "display_name": record.get("display_name"), "category": record.get("category"),
+            "params_b": record.get("params_b"), "harness": "inspect",
+            "harness_version": (header.eval.packages or {}).get("inspect_ai"),
+            "finchain_tasks_version": meta.get("finchain_tasks_version"),
+            "task": header.eval.task.split("/")[-1], "task_set": meta.get("finchain_task_set"),
+            "task_version": str(meta.get("task_version") or header.eval.task_version),
+            "profile": chaineval.get("profile"), "fresh": bool(meta.get("fresh_seeds")), "date": header.eval.created}
+
+
+def inspect_rows(log_path: Path, record: Optional[dict[str, Any]] = None, source: str = "") -> Iterator[dict]:
+    """The rows of one Inspect ``.eval`` log (every sample, failed ones with their error and no scores)."""
+    from inspect_ai.log import read_eval_log, read_eval_log_samples
+
+    try:
+        header = read_eval_log(str(log_path), header_only=True)
+    except Exception as exc:  # a truncated or foreign file: name it, keep going with the others
+        raise IngestError(f"{log_path.name}: not a readable Inspect log ({type(exc).__name__})") from None
+    facts = _header_facts(header, record or {})
+    for s in read_eval_log_samples(str(log_path), all_samples_required=False):
+        scores, main = _scores(s)
+        meta = s.metadata or {}
+        smeta = (main.metadata or {}) if main is not None else {}
+        tokens_in, tokens_out, cost = _usage(s)
+        yield {**facts, **scores, "sample_id": str(s.id), "epoch": s.epoch, "domain": meta.get("domain"),
+               "topic": meta.get("topic"), "template": meta.get("template"), "level": meta.get("level"),
+               "seed": meta.get("seed"), "exam": meta.get("exam"),
+               "first_error_step": smeta.get("first_error_step"), "n_gold_steps": smeta.get("n_gold_steps"),
+               "n_pred_steps": smeta.get("n_pred_steps"), "input_tokens": tokens_in, "output_tokens": tokens_out,
+               "cost": cost, "latency_s": s.total_time, "source": f"{source}{log_path.name}",
+               "question": s.input if isinstance(s.input, str) else _last_user(s.input),
+               "gold_steps": _gold_texts(meta.get("gold")),
+               "gold_answer": _gold_answer(meta.get("gold"), s.target),
+               "output": s.output.completion if s.output else "", "answer": main.answer if main else None,
+               "alignment": smeta.get("alignment"), "error": str(s.error.message) if s.error else None}
+
+
+def _last_user(messages: Any) -> str:
+    users = [m for m in messages or [] if getattr(m, "role", None) == "user"]
+    return str(users[-1].text) if users else ""
+
+
+def _gold_answer(gold: Any, target: Any) -> Optional[str]:
+    """The gold final answer as a reader expects it: the rendered text where the task kept it (lm-eval's
+    ``answer_text``), else the value with its unit, else a one-line target."""
+    if isinstance(gold, dict) and gold.get("answer_text"):
+        return str(gold["answer_text"])
+    if isinstance(gold, dict) and gold.get("answer") is not None:
+        value, unit = gold["answer"], gold.get("answer_unit") or ""
+        text = f"{value:,.6g}" if isinstance(value, float) else str(value)
+        return f"{unit}{text}" if unit == "$" else f"{text}{unit}"
+    return target if isinstance(target, str) and "\n" not in target else None
+
+
+def first_error_from_buckets(metrics: dict[str, float]) -> Optional[int]:
+    """lm-eval logs the first broken step only as ChainEval's distribution keys (``err_1`` .. ``err_4plus``);
+    turn them back into a position (4 means 4 or later). None when no step broke or nothing says."""
+    for k, key in enumerate(("err_1", "err_2", "err_3", "err_4plus"), start=1):
+        if metrics.get(key) == 1.0:
+            return k
+    return None
+
+
+# ------------------------------------------------------------------------------------------ lm-eval
+def _lm_eval_facts(results: dict[str, Any], record: dict[str, Any], model: str) -> dict[str, Any]:
+    configs = results.get("configs") or {}
+    first = next(iter(configs.values()), {}) if configs else {}
+    run = (first.get("metadata") or {}).get("finchain_run") or {}
+    chaineval = run.get("chaineval") if isinstance(run.get("chaineval"), dict) else {}
+    date = results.get("date")
+    return {"model": model, "display_name": record.get("display_name"), "category": record.get("category"),
+            "params_b": record.get("params_b"), "harness": "lm-eval",
+            "harness_version": results.get("lm_eval_version") or _lm_eval_version(),
+            "finchain_tasks_version": run.get("package_version") or run.get("finchain_tasks_version"),
+            "task_version": None if run.get("task_version") is None else str(run.get("task_version")),
+            "profile": chaineval.get("profile"), "fresh": bool(run.get("fresh_seeds")),
+            "date": _iso(date)}
+
+
+def _iso(stamp: Any) -> Optional[str]:
+    from datetime import datetime, timezone
+
+    if isinstance(stamp, (int, float)):
+        return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat(timespec="seconds")
+    return str(stamp) if stamp else None
+
+
+def _lm_eval_version() -> Optional[str]:
+    try:
+        from importlib.metadata import version
+
+        return version("lm_eval")
+    except Exception:
+        return None
+
+
+def _resp_text(sample: dict[str, Any]) -> str:
+    resps = sample.get("resps") or []
+    while isinstance(resps, list) and resps:
+        resps = resps[0]
+    return resps if isinstance(resps, str) else ""
+
+
+def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, model: Optional[str] = None,
+                 source: str = "") -> Iterator[dict]:
+    """The rows of one lm-eval results file and the ``samples_*.jsonl`` written with it (``--log_samples``)."""
+    try:
+        results = json.loads(results_path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IngestError(f"{results_path.name}: not a readable lm-eval results file ({exc})") from None
+    name = model or (record or {}).get("name") or _lm_eval_model(results)
+    facts = _lm_eval_facts(results, record or {}, name)
+    stamp = results_path.stem.removeprefix("results_")
+    for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
+        task = path.name.removeprefix("samples_").removesuffix(f"_{stamp}.jsonl")
+        for line in path.read_text("utf-8").splitlines():
+            if line.strip():
+                yield _lm_eval_row(json.loads(line), facts, task, f"{source}{path.name}")
+
+
+def _lm_eval_model(results: dict[str, Any]) -> str:
+    args = str((results.get("config") or {}).get("model_args") or "")
+    for part in args.split(","):
+        if part.startswith("model="):
+            return part.removeprefix("model=")
+    return str(results.get("model_name") or "unknown")
+
+
+def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: str) -> dict[str, Any]:
+    doc = s.get("doc") or {}
+    metrics = {k: float(s[k]) for k in (*METRIC_KEYS, *CFLUE_KEYS, "acc") if isinstance(s.get(k), (int, float))}
+    if "acc" in metrics:
+        metrics["accuracy"] = metrics.pop("acc")
+    counts = {k: int(s[k]) for k in ("n_gold_steps", "n_pred_steps") if isinstance(s.get(k), (int, float))}
+    steps = doc.get("steps")
+    steps = json.loads(steps) if isinstance(steps, str) and steps.startswith("[") else steps
+    return {**facts, **metrics, **counts, "task": "cflue" if leaf.startswith("cflue") else "finchain",
+            "task_set": leaf, "sample_id": str(doc.get("id", s.get("doc_id"))), "epoch": 1,
+            "domain": doc.get("domain"), "topic": doc.get("topic"), "template": doc.get("template"),
+            "level": doc.get("level"), "seed": doc.get("seed"), "exam": doc.get("exam"),
+            "question": doc.get("question"), "gold_steps": _gold_texts({"steps": steps}),
+            "gold_answer": _gold_answer(doc, None), "first_error_step": first_error_from_buckets(metrics),
+            "output": _resp_text(s), "source": source, "error": None}
+
+
+# ------------------------------------------------------------------------------------------ run directories
+def _manifest_records(run_dir: Path) -> dict[str, dict[str, Any]]:
+    path = run_dir / "run.json"
+    if not path.is_file():
+        return {}
+    try:
+        manifest = json.loads(path.read_text("utf-8"))
+    except ValueError:
+        raise IngestError(f"{run_dir.name}/run.json: not valid JSON") from None
+    return {m["name"]: m for m in manifest.get("models", []) if isinstance(m, dict) and "name" in m}
+
+
+def newest_inspect_logs(log_dir: Path) -> list[Path]:
+    """The newest log of each task of an eval-set folder (as the run summary picks them)."""
+    from finchain_tasks.runs.summary import latest_logs
+
+    return [Path(str(h.location).removeprefix("file://")) for h in latest_logs(log_dir)]
+
+
+def newest_lm_eval_results(folder: Path) -> list[Path]:
+    """The newest ``results_*.json`` of each lm-eval output folder under ``folder``."""
+    newest: dict[Path, Path] = {}
+    for path in sorted(folder.rglob("results_*.json"), key=lambda p: p.stat().st_mtime):
+        newest[path.parent] = path
+    return sorted(newest.values())
+
+
+def run_dir_rows(run_dir: Path) -> Iterator[dict]:
+    """Every row of a ``finchain eval``/``bench`` run directory (Inspect logs and lm-eval outputs)."""
+    records = _manifest_records(run_dir)
+    prefix = f"{run_dir.name}/"
+    for log in newest_inspect_logs(run_dir / "logs"):
+        yield from _with_record(inspect_rows(log, None, prefix), records)
+    lm_root = run_dir / "lm_eval"
+    if lm_root.is_dir():
+        for results in newest_lm_eval_results(lm_root):
+            model = results.relative_to(lm_root).parts[0]
+            task_set = results.relative_to(lm_root).parts[1] if len(results.relative_to(lm_root).parts) > 2 else None
+            for row in lm_eval_rows(results, records.get(model), model, prefix):
+                yield {**row, "task_set": task_set or row["task_set"]}
+
+
+def _with_record(rows: Iterable[dict], records: dict[str, dict[str, Any]]) -> Iterator[dict]:
+    """Add the run's record of the model (display name, category, size) and, where the log has tokens but no
+    cost, the cost at the registry price the run recorded (as the run summary does)."""
+    for row in rows:
+        rec = records.get(row["model"], {})
+        row = {**row, **{k: rec.get(k) for k in ("display_name", "category", "params_b") if rec.get(k) is not None}}
+        price = rec.get("price")
+        if row.get("cost") is None and price and row.get("input_tokens") is not None:
+            row["cost"] = (row["input_tokens"] * price["input"] + (row["output_tokens"] or 0) * price["output"]) / 1e6
+        yield row
+
+
+def source_rows(path: Path) -> Iterator[dict]:
+    """The rows of one source: a run directory, an Inspect log or folder of logs, or an lm-eval output folder."""
+    if not path.exists():
+        raise IngestError(f"source {path.name!r} does not exist ({path.resolve()}): "
+                          "run `finchain bench` or pass --source")
+    if path.is_file() and path.suffix == ".eval":
+        yield from inspect_rows(path, None, f"{path.parent.name}/")
+    elif path.is_file() and path.name.startswith("results_") and path.suffix == ".json":
+        yield from lm_eval_rows(path, None, None, f"{path.parent.name}/")
+    elif (path / "run.json").is_file() or (path / "logs").is_dir() or (path / "lm_eval").is_dir():
+        yield from run_dir_rows(path)
+    elif any(path.glob("*.eval")):
+        for log in newest_inspect_logs(path):
+            yield from inspect_rows(log, None, f"{path.name}/")
+    elif any(path.rglob("results_*.json")):
+        for results in newest_lm_eval_results(path):
+            yield from lm_eval_rows(results, None, None, f"{path.name}/")
+    elif path.is_dir():  # a folder of run directories (./finchain-runs)
+        for child in sorted(p for p in path.iterdir() if p.is_dir()):
+            yield from source_rows(child)
+    else:
+        raise IngestError(f"source {path.name!r}: not a run directory, Inspect log or lm-eval output")
+
+
+def enrich(rows: list[dict], registry: Any) -> list[dict]:
+    """Fill what the logs do not hold from the registry: display name, category, size, open weights."""
+    models = getattr(registry, "models", {}) if registry is not None else {}
+    for row in rows:
+        spec = models.get(row["model"])
+        if spec is not None:
+            row.setdefault("open_weights", spec.open_weights)
+            for key, value in (("display_name", spec.display_name), ("category", spec.category),
+                               ("params_b", spec.params_b), ("open_weights", spec.open_weights)):
+                if row.get(key) is None:
+                    row[key] = value
+        row["display_name"] = row.get("display_name") or row["model"]
+    return rows
+
+
+def to_frame(rows: list[dict]):
+    """The rows as a pandas DataFrame with every column of :data:`COLUMNS` (lists and dicts as JSON text)."""
+    import pandas as pd
+
+    frame = pd.DataFrame([{k: row.get(k) for k in COLUMNS} for row in rows], columns=list(COLUMNS))
+    for col in ("gold_steps", "alignment"):
+        frame[col] = frame[col].map(lambda v: None if v is None else json.dumps(v, ensure_ascii=False))
+    for col in (*METRIC_KEYS, *CFLUE_KEYS, "params_b", "cost", "latency_s", "first_error_step"):
+        frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
+    for col in ("input_tokens", "output_tokens", "n_gold_steps", "n_pred_steps", "epoch", "seed"):
+        frame[col] = pd.to_numeric(frame[col], errors="coerce").astype("Int64")
+    frame["open_weights"] = frame["open_weights"].astype("boolean")
+    frame["fresh"] = frame["fresh"].astype("boolean")
+    return frame
+
+
+def ingest(paths: Iterable[Path], registry: Any = None):
+    """Every source's rows, enriched from the registry, as one DataFrame (see :data:`COLUMNS`)."""
+    rows: list[dict] = []
+    for path in paths:
+        rows.extend(source_rows(Path(path)))
+    return to_frame(enrich(rows, registry))

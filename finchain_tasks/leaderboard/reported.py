@@ -1,0 +1,38 @@
+"""Reported results: figures published by others (``data/reported.yaml``, typed in by hand from the named
+source), shown apart from reproduced rows and marked "reported, not reproduced". They never enter a
+statistic: no interval, test, tie group or frontier reads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import yaml
+
+REPORTED = Path(__file__).with_name("data") / "reported.yaml"
+STATUS = "reported, not reproduced"
+
+
+def load_reported(sources: Optional[tuple[str, ...]] = None, path: Path = REPORTED,
+                  registry: Any = None) -> dict[str, Any]:
+    """``{"sources": {...}, "rows": [...]}`` for the named sources (all when None); each row carries its
+    source's title and URL, ``status`` and, from the registry, the model's display name and category."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    known = data.get("sources") or {}
+    wanted = list(known) if sources is None else list(sources)
+    unknown = [s for s in wanted if s not in known]
+    if unknown:
+        raise ValueError(f"reported: unknown source(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    models = getattr(registry, "models", {}) if registry is not None else {}
+    rows = []
+    for row in data.get("rows") or []:
+        if row["source"] not in wanted:
+            continue
+        spec = models.get(row["model"])
+        src = known[row["source"]]
+        rows.append({**row, "status": STATUS, "source_title": src.get("title"), "source_url": src.get("url"),
+                     "scale": src.get("scale"), "display_name": spec.display_name if spec else row["reported_name"],
+                     "category": spec.category if spec else None,
+                     "open_weights": spec.open_weights if spec else None,
+                     "params_b": spec.params_b if spec else None})
+    return {"sources": {k: known[k] for k in wanted}, "rows": rows}

@@ -1,0 +1,167 @@
+"""The static site: ``finchain leaderboard build <board> -o site/``.
+
+Plain files that work from ``file://`` and any static host, with nothing fetched from elsewhere: the data
+travel as JavaScript assignments (``data.js``, ``samples.js``; ``fetch`` of a JSON file is refused under
+``file://``), the page logic and style are vendored from the package (``static/``). Every string from a
+log is model or user text, hence untrusted: the pages build the DOM with ``textContent`` only, the JSON is
+written with ``<``, ``>``, ``&`` and the line separators escaped, and the methods page (rendered here) escapes
+everything it prints."""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+from finchain_tasks.leaderboard.board import Board
+
+STATIC = Path(__file__).with_name("static")
+PAGES = {"index.html": "Leaderboard", "heatmap.html": "Domain × level", "frontier.html": "Score vs cost",
+         "sample.html": "Samples", "methods.html": "Methods"}
+
+
+def js_literal(value: Any) -> str:
+    """JSON that is also safe inside any HTML or JS context: no ``</script>``, no HTML comment, no U+2028."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=str)
+    for raw, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
+                     ("\u2029", "\\u2029")):
+        text = text.replace(raw, esc)
+    return text
+
+
+def _nav(current: str) -> str:
+    links = [f'<a href="{name}"{" class=current" if name == current else ""}>{html.escape(title)}</a>'
+             for name, title in PAGES.items()]
+    return f'<nav>{" ".join(links)}</nav>'
+
+
+def _shell(page: str, title: str, body: str, scripts: tuple[str, ...] = ("data.js",)) -> str:
+    tags = "".join(f'<script src="{s}"></script>' for s in (*scripts, "assets/app.js"))
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{html.escape(title)}</title><link rel="stylesheet" href="assets/style.css"></head>'
+            f'<body data-page="{page}"><header><h1 id="title">{html.escape(title)}</h1>{_nav(page + ".html")}'
+            f'</header><main>{body}</main>{tags}</body></html>\n')
+
+
+INDEX_BODY = """
+<section id="filters" aria-label="filters">
+  <label>Category <select id="f-category"><option value="">all</option></select></label>
+  <label>Weights <select id="f-open"><option value="">all</option><option value="open">open</option>
+    <option value="closed">closed</option></select></label>
+  <label>Harness <select id="f-harness"><option value="">all</option></select></label>
+  <label>Max size (B) <input id="f-size" type="number" min="0" step="any"></label>
+  <label>Search <input id="f-search" type="search"></label>
+  <button id="dl-csv" type="button">Download CSV</button> <button id="dl-json" type="button">Download JSON</button>
+</section>
+<p class="note" id="table-note"></p>
+<table id="board"><thead></thead><tbody></tbody></table>
+<h2>Reported, not reproduced</h2>
+<p class="note">Figures published by others, shown as printed (their scale, their ± spread). They are not
+re-run here and enter no interval, test or tie group.</p>
+<section id="reported"></section>
+"""
+HEATMAP_BODY = """
+<label>Model <select id="hm-model"></select></label>
+<p class="note" id="hm-note"></p>
+<table id="heatmap"><thead></thead><tbody></tbody></table>
+<section id="drill"></section>
+"""
+FRONTIER_BODY = """
+<h2>Score versus cost per sample</h2><div id="cost-chart" class="chart"></div><p class="note" id="cost-note"></p>
+<h2>Score versus size (open weights)</h2><div id="size-chart" class="chart"></div><p class="note" id="size-note"></p>
+"""
+SAMPLE_BODY = """
+<label>Sample <select id="sample-select"></select></label>
+<section id="sample"></section>
+"""
+
+
+def _fmt(value: Any) -> str:
+    return "—" if value is None else str(value)
+
+
+def methods_html(board: Board, payload: dict[str, Any]) -> str:
+    """The methods page, from the board definition and what the data say (versions, profile, parameters)."""
+    st = board.statistics
+    e = html.escape
+    versions = sorted({(r["harness"], _fmt(r.get("harness_version")), _fmt(r.get("task_version")),
+                        _fmt(r.get("profile")), _fmt(r.get("finchain_tasks_version"))) for r in payload["rows"]})
+    vrows = "".join(f"<tr><td>{e(h)}</td><td>{e(hv)}</td><td>{e(tv)}</td><td>{e(p)}</td><td>{e(fv)}</td></tr>"
+                    for h, hv, tv, p, fv in versions)
+    sources = "".join(f"<li>{e(k)}: {e(str(v.get('title')))} — {e(str(v.get('url')))}</li>"
+                      for k, v in payload["reported"]["sources"].items())
+    params = payload.get("chaineval") or {}
+    prow = "".join(f"<tr><td>{e(str(k))}</td><td>{e(str(v))}</td></tr>" for k, v in sorted(params.items()))
+    level = round(st.confidence * 100)
+    return f"""
+<h2>Board</h2>
+<p>{e(board.description or board.title)}</p>
+<ul><li>Board: <code>{e(board.name)}</code>; tasks: {e(', '.join(board.tasks))}</li>
+<li>Metrics, in order: {e(', '.join(board.metrics))} (the first, <code>{e(board.primary)}</code>, orders the table
+and decides the tie groups)</li>
+<li>ChainEval profile expected: <code>{e(board.profile)}</code></li>
+<li>Models: {e(json.dumps(board.models) if board.models else 'every model found in the sources')}</li>
+<li>Generated {e(payload['generated'])} by finchain-tasks {e(payload['finchain_tasks_version'])}</li></ul>
+<h2>Versions of the rows</h2>
+<table><thead><tr><th>harness</th><th>harness version</th><th>task version</th><th>profile</th>
+<th>finchain-tasks</th></tr></thead><tbody>{vrows}</tbody></table>
+<h2>ChainEval parameters</h2>
+<table><tbody>{prow or '<tr><td>not recorded in the logs</td></tr>'}</tbody></table>
+<h2>How the intervals were computed</h2>
+<p>FinChain problems are clustered by template (all seeds of a template share wording, steps and difficulty;
+CFLUE questions cluster by exam). Each mean's {level}% interval is a percentile bootstrap
+(<code>scipy.stats.bootstrap</code>, {st.resamples} resamples, seed {st.seed}) that resamples whole templates
+and takes the mean over the samples drawn. Beside it, in small print, the plain per-sample bootstrap interval,
+which treats every sample as independent and is too narrow on clustered data.</p>
+<h2>Comparisons and tie groups</h2>
+<p>Models are compared on the samples both answered. The p-value is a paired sign-flip permutation test
+(<code>scipy.stats.permutation_test</code>, swapping the two models within each template; exact for few
+templates), two-sided; the difference's interval is a template bootstrap. Ranks are replaced by tie groups:
+the leader (best mean of <code>{e(board.primary)}</code>) and every model that is not distinguishable from it at
+{st.alpha:g} after a {e('Holm' if st.correction == 'holm' else 'no')} correction over the comparisons with that
+leader (family-wise error control) form group 1; the others repeat the procedure. A row sharing no samples
+with its leader is not placed.</p>
+<h2>Reported rows</h2>
+<p>Rows marked "reported, not reproduced" are typed in from their source and shown apart; they never enter a
+statistic.</p><ul>{sources}</ul>
+<h2>Contamination signal</h2>
+<p>Where a model was run on both the canonical seeds and fresh seeds, the gap (canonical minus fresh, paired by
+template) is listed below with its interval.</p>
+<table id="gaps"><thead><tr><th>model</th><th>harness</th><th>templates</th><th>gap</th><th>interval</th>
+<th>p</th></tr></thead><tbody>{_gap_rows(payload['gaps'])}</tbody></table>
+"""
+
+
+def _gap_rows(gaps: list[dict[str, Any]]) -> str:
+    if not gaps:
+        return '<tr><td colspan="6">no model was run on both canonical and fresh seeds</td></tr>'
+    e = html.escape
+    return "".join(f"<tr><td>{e(g['model'])}</td><td>{e(g['harness'])}</td><td>{g['templates']}</td>"
+                   f"<td>{_num(g['gap'])}</td><td>[{_num(g['low'])}, {_num(g['high'])}]</td>"
+                   f"<td>{_num(g['p_value'])}</td></tr>" for g in gaps)
+
+
+def _num(value: Optional[float]) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def write_site(out: Path, board: Board, payload: dict[str, Any], samples: dict[str, Any]) -> Path:
+    """Write every page, the data scripts and the vendored assets under ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(STATIC, out / "assets", dirs_exist_ok=True)
+    (out / "data.js").write_text(f"window.LB = {js_literal(payload)};\n", encoding="utf-8")
+    (out / "samples.js").write_text(f"window.LB_SAMPLES = {js_literal(samples)};\n", encoding="utf-8")
+    pages = {"index": INDEX_BODY, "heatmap": HEATMAP_BODY, "frontier": FRONTIER_BODY, "sample": SAMPLE_BODY,
+             "methods": methods_html(board, payload)}
+    for page, body in pages.items():
+        scripts = ("data.js", "samples.js") if page == "sample" else ("data.js",)
+        (out / f"{page}.html").write_text(_shell(page, board.title, body, scripts), encoding="utf-8")
+    return out / "index.html"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

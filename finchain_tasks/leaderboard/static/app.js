@@ -1,0 +1,342 @@
+/* finchain-tasks leaderboard pages. Plain JS, no dependencies, works from file://.
+ * Every string from the data is untrusted (model output, names from logs): it is only ever set as text
+ * (text nodes, textContent, attribute values through setAttribute); nothing here assigns HTML. */
+(function () {
+  "use strict";
+  var LB = window.LB || { rows: [], reported: { rows: [], sources: {} }, cells: {}, board: { metrics: [] } };
+
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c === null || c === undefined) continue;
+      node.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function fmt(v, d) { return v === null || v === undefined ? "—" : Number(v).toFixed(d === undefined ? 3 : d); }
+  function $(id) { return document.getElementById(id); }
+  var primary = LB.board.primary || (LB.board.metrics || [])[0];
+
+  /* ------------------------------------------------------------------ main table */
+  function columns() {
+    var cols = [
+      { key: "tie_group", label: "tie group", value: function (r) { return r.tie_group; },
+        text: function (r) { return r.tie_group === null ? "—" : String(r.tie_group); } },
+      { key: "display_name", label: "model", value: function (r) { return r.display_name; } },
+      { key: "category", label: "category", value: function (r) { return r.category; } },
+      { key: "open_weights", label: "open", value: function (r) { return r.open_weights; },
+        text: function (r) { return r.open_weights === null ? "—" : (r.open_weights ? "yes" : "no"); } },
+      { key: "params_b", label: "size (B)", num: true, value: function (r) { return r.params_b; },
+        text: function (r) { return r.params_b === null ? "—" : String(r.params_b); } },
+      { key: "harness", label: "harness", value: function (r) { return r.harness + " " + (r.harness_version || ""); } },
+      { key: "n", label: "n", num: true, value: function (r) { return r.n; } }
+    ];
+    (LB.board.metrics || []).forEach(function (m) {
+      cols.push({ key: m, label: m, num: true, metric: true,
+        value: function (r) { var s = r.metrics[m]; return s ? s.mean : null; },
+        text: function (r) {
+          var s = r.metrics[m];
+          if (!s || s.mean === null) return "—";
+          return fmt(s.mean) + " [" + fmt(s.low) + ", " + fmt(s.high) + "]";
+        } });
+    });
+    cols.push({ key: "tokens", label: "tokens in/out", num: true,
+      value: function (r) { return r.input_tokens === null ? null : r.input_tokens + r.output_tokens; },
+      text: function (r) { return r.input_tokens === null ? "unknown" : r.input_tokens + "/" + r.output_tokens; } });
+    cols.push({ key: "cost_usd", label: "cost (USD)", num: true, value: function (r) { return r.cost_usd; },
+      text: function (r) { return r.cost_usd === null ? "unknown" : fmt(r.cost_usd, 6); } });
+    cols.push({ key: "date", label: "date", value: function (r) { return r.date; } });
+    return cols;
+  }
+  function cellText(col, r) {
+    if (col.text) return col.text(r);
+    var v = col.value(r);
+    return v === null || v === undefined ? "—" : String(v);
+  }
+
+  var state = { sortKey: "tie_group", dir: 1 };
+  function filtered() {
+    var cat = $("f-category").value, open = $("f-open").value, harness = $("f-harness").value;
+    var size = parseFloat($("f-size").value), q = $("f-search").value.toLowerCase();
+    return LB.rows.filter(function (r) {
+      if (cat && r.category !== cat) return false;
+      if (open === "open" && r.open_weights !== true) return false;
+      if (open === "closed" && r.open_weights !== false) return false;
+      if (harness && r.harness !== harness) return false;
+      if (!isNaN(size) && !(r.params_b !== null && r.params_b <= size)) return false;
+      if (q && (r.display_name + " " + r.model).toLowerCase().indexOf(q) < 0) return false;
+      return true;
+    });
+  }
+  function sorted(rows, cols) {
+    var col = cols.filter(function (c) { return c.key === state.sortKey; })[0] || cols[0];
+    return rows.slice().sort(function (a, b) {
+      var x = col.value(a), y = col.value(b);
+      if (x === y) return (b.metrics[primary] || {}).mean - (a.metrics[primary] || {}).mean || 0;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      return (x < y ? -1 : 1) * state.dir;
+    });
+  }
+  function currentView() {
+    var cols = columns();
+    var rows = sorted(filtered(), cols);
+    return { cols: cols, rows: rows, cells: rows.map(function (r) { return cols.map(function (c) { return cellText(c, r); }); }) };
+  }
+  function renderTable() {
+    var view = currentView(), table = $("board");
+    var thead = table.tHead, tbody = table.tBodies[0];
+    clear(thead); clear(tbody);
+    var tr = el("tr");
+    view.cols.forEach(function (c) {
+      var th = el("th", { "data-key": c.key, scope: "col" }, c.label);
+      if (c.key === state.sortKey) th.className = state.dir > 0 ? "sorted-asc" : "sorted-desc";
+      th.addEventListener("click", function () {
+        state.dir = state.sortKey === c.key ? -state.dir : (c.metric || c.num ? -1 : 1);
+        state.sortKey = c.key; renderTable();
+      });
+      tr.appendChild(th);
+    });
+    thead.appendChild(tr);
+    view.rows.forEach(function (r) {
+      var row = el("tr", { "data-model": r.model, "data-harness": r.harness });
+      view.cols.forEach(function (c) {
+        var td = el("td", { "class": c.num ? "num" : "" });
+        if (c.key === "tie_group") {
+          td.appendChild(el("span", { "class": "tie" + (r.tie_group === 1 ? " g1" : "") }, cellText(c, r)));
+        } else if (c.metric && r.metrics[c.key] && r.metrics[c.key].mean !== null) {
+          var s = r.metrics[c.key];
+          td.appendChild(document.createTextNode(fmt(s.mean) + " [" + fmt(s.low) + ", " + fmt(s.high) + "]"));
+          td.appendChild(el("span", { "class": "naive", title: "per-sample bootstrap interval (ignores templates)" },
+            "per-sample [" + fmt(s.naive_low) + ", " + fmt(s.naive_high) + "]"));
+          td.setAttribute("data-text", cellText(c, r));
+        } else {
+          td.appendChild(document.createTextNode(cellText(c, r)));
+        }
+        if (!td.hasAttribute("data-text")) td.setAttribute("data-text", cellText(c, r));
+        row.appendChild(td);
+      });
+      tbody.appendChild(row);
+    });
+    $("table-note").textContent = view.rows.length + " of " + LB.rows.length + " rows. Intervals: " +
+      Math.round((LB.board.statistics || {}).confidence * 100) + "% bootstrap over templates; tie group 1 = " +
+      "not distinguishable from the leader on " + primary + " at " + (LB.board.statistics || {}).alpha +
+      " (paired tests, " + (LB.board.statistics || {}).correction + " correction).";
+  }
+  function csvField(s) { s = String(s); return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
+  function viewCSV() {
+    var v = currentView();
+    return [v.cols.map(function (c) { return csvField(c.label); }).join(",")].concat(
+      v.cells.map(function (cells) { return cells.map(csvField).join(","); })).join("\r\n") + "\r\n";
+  }
+  function viewJSON() { return JSON.stringify(currentView().rows, null, 2); }
+  function download(name, text, type) {
+    var url = URL.createObjectURL(new Blob([text], { type: type }));
+    var a = el("a", { href: url, download: name });
+    document.body.appendChild(a); a.click(); document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 5000);
+  }
+  function options(select, values) {
+    values.forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
+  }
+  function uniq(list) { return list.filter(function (v, i) { return v !== null && v !== undefined && list.indexOf(v) === i; }).sort(); }
+  function renderReported() {
+    /* one table per source: sources measure different things on their own scales */
+    var box = $("reported"), sources = LB.reported.sources || {};
+    Object.keys(sources).forEach(function (key) {
+      var rows = (LB.reported.rows || []).filter(function (r) { return r.source === key; });
+      var metrics = [];
+      rows.forEach(function (r) { Object.keys(r.scores).forEach(function (k) { if (metrics.indexOf(k) < 0) metrics.push(k); }); });
+      var head = el("tr", {}, el("th", {}, "model"), el("th", {}, "as printed"));
+      metrics.forEach(function (m) { head.appendChild(el("th", {}, m + " (±spread)")); });
+      head.appendChild(el("th", {}, "status"));
+      var body = el("tbody");
+      rows.slice().sort(function (a, b) { return (b.scores[metrics[0]] || 0) - (a.scores[metrics[0]] || 0); }).forEach(function (r) {
+        var tr = el("tr", { "data-model": r.model }, el("td", {}, r.display_name), el("td", {}, r.reported_name));
+        metrics.forEach(function (m) {
+          tr.appendChild(el("td", { "class": "num" }, r.scores[m] === undefined ? "—" :
+            fmt(r.scores[m], 2) + (r.spread && r.spread[m] !== undefined ? " ±" + fmt(r.spread[m], 2) : "")));
+        });
+        tr.appendChild(el("td", {}, r.status));
+        body.appendChild(tr);
+      });
+      box.appendChild(el("h3", {}, sources[key].title || key));
+      box.appendChild(el("p", { "class": "note" }, "Source: ", el("a", { href: sources[key].url || "#", rel: "noopener noreferrer" }, sources[key].url || key),
+        ". " + (sources[key].note || "")));
+      box.appendChild(el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body));
+    });
+  }
+  function initIndex() {
+    options($("f-category"), uniq(LB.rows.map(function (r) { return r.category; })));
+    options($("f-harness"), uniq(LB.rows.map(function (r) { return r.harness; })));
+    ["f-category", "f-open", "f-harness", "f-size", "f-search"].forEach(function (id) {
+      $(id).addEventListener("input", renderTable); $(id).addEventListener("change", renderTable);
+    });
+    $("dl-csv").addEventListener("click", function () { download(LB.board.name + "-leaderboard.csv", viewCSV(), "text/csv"); });
+    $("dl-json").addEventListener("click", function () { download(LB.board.name + "-leaderboard.json", viewJSON(), "application/json"); });
+    renderTable(); renderReported();
+  }
+
+  /* ------------------------------------------------------------------ heat map */
+  function color(v) {
+    if (v === null || v === undefined) return "#f1f1f1";
+    return "hsl(" + Math.round(120 * Math.max(0, Math.min(1, v))) + ", 65%, 78%)";
+  }
+  function renderHeatmap() {
+    var key = $("hm-model").value, grid = LB.cells[key] || {}, table = $("heatmap");
+    clear(table.tHead); clear(table.tBodies[0]); clear($("drill"));
+    var cells = Object.keys(grid).map(function (k) { return grid[k]; });
+    var domains = uniq(cells.map(function (c) { return c.domain; }));
+    var levels = ["easy", "intermediate", "advanced"];
+    table.tHead.appendChild(el.apply(null, ["tr", {}, el("th", {}, "domain")].concat(levels.map(function (l) { return el("th", {}, l); }))));
+    domains.forEach(function (d) {
+      var tr = el("tr", {}, el("th", { scope: "row" }, d));
+      levels.forEach(function (l) {
+        var c = grid[d + "|" + l];
+        if (!c) { tr.appendChild(el("td", { "class": "empty" }, "—")); return; }
+        var td = el("td", { "class": "cell", "data-cell": d + "|" + l },
+          el("strong", {}, fmt(c.mean)), el("span", { "class": "ci" }, "[" + fmt(c.low) + ", " + fmt(c.high) + "]"),
+          el("span", { "class": "ci" }, "n = " + c.n));
+        td.style.background = color(c.mean);
+        td.addEventListener("click", function () { drill(c); });
+        tr.appendChild(td);
+      });
+      table.tBodies[0].appendChild(tr);
+    });
+    $("hm-note").textContent = "Mean " + primary + " per domain × level with a template-bootstrap interval and the sample count. Click a cell for its topics and templates.";
+  }
+  function drill(c) {
+    var box = $("drill"); clear(box);
+    box.appendChild(el("h2", {}, c.domain + " · " + c.level));
+    [["topic", c.topics], ["template", c.templates]].forEach(function (pair) {
+      var t = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, pair[0]), el("th", {}, "n"), el("th", {}, "mean"), el("th", {}, "samples"))));
+      var body = el("tbody");
+      pair[1].forEach(function (row) {
+        var links = el("td");
+        row.samples.forEach(function (sid) {
+          links.appendChild(el("a", { href: "sample.html#" + encodeURIComponent(sid) }, sid.split("/").slice(-2).join("/")));
+          links.appendChild(document.createTextNode(" "));
+        });
+        body.appendChild(el("tr", {}, el("td", {}, row.name), el("td", { "class": "num" }, row.n), el("td", { "class": "num" }, fmt(row.mean)), links));
+      });
+      t.appendChild(body); box.appendChild(t);
+    });
+  }
+  function initHeatmap() {
+    options($("hm-model"), Object.keys(LB.cells));
+    $("hm-model").addEventListener("change", renderHeatmap);
+    renderHeatmap();
+  }
+
+  /* ------------------------------------------------------------------ frontier */
+  var SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    var n = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) n.textContent = String(text);
+    return n;
+  }
+  function scatter(box, points, xLabel, frontierLabels) {
+    var W = 760, H = 360, P = 50, R = 170;  /* R: room on the right for the labels */
+    var s = svg("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" });
+    if (!points.length) { box.appendChild(el("p", { "class": "note" }, "no rows to plot")); return; }
+    var xs = points.map(function (p) { return p.x; }), xmax = Math.max.apply(null, xs) || 1, xmin = Math.min(0, Math.min.apply(null, xs));
+    function X(v) { return P + (W - P - R) * (v - xmin) / ((xmax - xmin) || 1); }
+    function Y(v) { return H - P - (H - 2 * P) * v; }
+    s.appendChild(svg("line", { x1: P, y1: H - P, x2: W - R, y2: H - P, stroke: "#555" }));
+    s.appendChild(svg("line", { x1: P, y1: P, x2: P, y2: H - P, stroke: "#555" }));
+    s.appendChild(svg("text", { x: (W - R + P) / 2, y: H - 12, "text-anchor": "middle" }, xLabel));
+    s.appendChild(svg("text", { x: 12, y: P - 12 }, primary));
+    [0, 0.5, 1].forEach(function (t) { s.appendChild(svg("text", { x: P - 30, y: Y(t) + 4 }, t.toFixed(1))); });
+    s.appendChild(svg("text", { x: W - R, y: H - P + 16, "text-anchor": "middle" }, fmt(xmax, 4)));
+    s.appendChild(svg("text", { x: P, y: H - P + 16, "text-anchor": "middle" }, fmt(xmin, 4)));
+    var front = points.filter(function (p) { return frontierLabels && frontierLabels.indexOf(p.label) >= 0; })
+      .sort(function (a, b) { return a.x - b.x; });
+    if (front.length > 1) {
+      s.appendChild(svg("polyline", { points: front.map(function (p) { return X(p.x) + "," + Y(p.y); }).join(" "), fill: "none", stroke: "#c77700", "stroke-width": 2 }));
+    }
+    points.forEach(function (p) {
+      if (p.lo !== null && p.hi !== null) s.appendChild(svg("line", { x1: X(p.x), x2: X(p.x), y1: Y(p.lo), y2: Y(p.hi), stroke: "#8aa" }));
+      var dot = svg("circle", { cx: X(p.x), cy: Y(p.y), r: 5, fill: front.indexOf(p) >= 0 ? "#c77700" : "#1f3a5f" });
+      dot.appendChild(svg("title", {}, p.label + ": " + fmt(p.y)));
+      s.appendChild(dot);
+      s.appendChild(svg("text", { x: X(p.x) + 7, y: Y(p.y) - 6 }, p.label));
+    });
+    box.appendChild(s);
+  }
+  function initFrontier() {
+    function pt(r, x) { var m = r.metrics[primary] || {}; return { x: x, y: m.mean, lo: m.low, hi: m.high, label: r.label }; }
+    var withCost = LB.rows.filter(function (r) { return r.cost_per_sample !== null && (r.metrics[primary] || {}).mean !== null; });
+    scatter($("cost-chart"), withCost.map(function (r) { return pt(r, r.cost_per_sample); }), "USD per sample", LB.frontier);
+    var noCost = LB.rows.filter(function (r) { return r.cost_per_sample === null; }).map(function (r) { return r.label; });
+    $("cost-note").textContent = "Orange: the frontier (no row is cheaper and at least as good). Cost unknown (not plotted): " + (noCost.join(", ") || "none") + ".";
+    var open = LB.rows.filter(function (r) { return r.open_weights === true && r.params_b !== null && (r.metrics[primary] || {}).mean !== null; });
+    scatter($("size-chart"), open.map(function (r) { return pt(r, r.params_b); }), "parameters (B)", null);
+    var noSize = LB.rows.filter(function (r) { return r.open_weights === true && r.params_b === null; }).map(function (r) { return r.label; });
+    $("size-note").textContent = "Open-weights rows with a known size. Size unknown (listed, not dropped silently): " + (noSize.join(", ") || "none") + ".";
+  }
+
+  /* ------------------------------------------------------------------ sample page */
+  function renderSample(sid) {
+    var S = window.LB_SAMPLES || {}, s = S[sid], box = $("sample");
+    clear(box);
+    if (!s) { box.appendChild(el("p", {}, "no such sample")); return; }
+    box.appendChild(el("h2", {}, s.id));
+    box.appendChild(el("p", { "class": "note" }, [s.domain, s.topic, s.template, s.level].join(" · ")));
+    box.appendChild(el("h3", {}, "Question"));
+    box.appendChild(el("pre", { "class": "text", id: "question" }, s.question || ""));
+    var gold = el("ol", { "class": "steps" });
+    (s.gold_steps || []).forEach(function (t) { gold.appendChild(el("li", {}, t)); });
+    var grid = el("div", { "class": "sample-grid" },
+      el("div", { "class": "card" }, el("h3", {}, "Gold"), gold, el("p", {}, "Final answer: " + (s.gold_answer === null ? "—" : s.gold_answer))));
+    s.models.forEach(function (m) { grid.appendChild(modelCard(m)); });
+    box.appendChild(grid);
+  }
+  function modelCard(m) {
+    var card = el("div", { "class": "card model-output", "data-label": m.label }, el("h3", {}, m.label));
+    card.appendChild(el("p", {}, "ChainEval " + fmt(m.chaineval) + " · final answer " +
+      (m.fac === null ? "—" : (m.fac ? "correct" : "wrong")) + " · first wrong step " +
+      (m.first_error_step !== null ? m.first_error_step : (m.no_error === 1 ? "none" : "unknown"))));
+    var steps = el("ol", { "class": "steps" });
+    m.steps.forEach(function (t) { steps.appendChild(el("li", {}, t)); });
+    card.appendChild(steps);
+    card.appendChild(el("p", {}, "Final answer: " + (m.answer === null ? "—" : m.answer)));
+    if (m.alignment) {
+      var t = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "gold step"), el("th", {}, "model step"),
+        el("th", {}, "similarity"), el("th", {}, "numeric gate"), el("th", {}, "matched"))));
+      var body = el("tbody");
+      m.alignment.forEach(function (a) {
+        var bad = m.first_error_step !== null && a.gold === m.first_error_step;
+        body.appendChild(el("tr", { "class": bad ? "bad" : "" }, el("td", {}, a.gold), el("td", {}, a.pred === null ? "—" : a.pred),
+          el("td", { "class": "num" }, fmt(a.similarity)), el("td", { "class": "num" }, fmt(a.gate, 1)),
+          el("td", {}, a.matched ? "yes" : "no")));
+      });
+      t.appendChild(body); card.appendChild(t);
+      if (!m.alignment.length) card.appendChild(el("p", { "class": "note" }, "no model step matched a gold step"));
+    } else {
+      card.appendChild(el("p", { "class": "note" }, "no step alignment in this harness's log"));
+    }
+    card.appendChild(el("details", {}, el("summary", {}, "raw output"), el("pre", { "class": "text raw" }, m.output)));
+    if (m.error) card.appendChild(el("p", { "class": "bad" }, "error: " + m.error));
+    return card;
+  }
+  function initSample() {
+    var ids = Object.keys(window.LB_SAMPLES || {}).sort(), select = $("sample-select");
+    options(select, ids);
+    var wanted = decodeURIComponent(location.hash.slice(1));
+    if (ids.indexOf(wanted) >= 0) select.value = wanted;
+    select.addEventListener("change", function () { location.hash = encodeURIComponent(select.value); renderSample(select.value); });
+    window.addEventListener("hashchange", function () {
+      var id = decodeURIComponent(location.hash.slice(1)); if (ids.indexOf(id) >= 0) { select.value = id; renderSample(id); }
+    });
+    if (select.value) renderSample(select.value);
+  }
+
+  window.LBView = { csv: viewCSV, json: viewJSON };
+  var page = document.body.getAttribute("data-page");
+  if (LB.board && LB.board.title) document.title = LB.board.title;
+  ({ index: initIndex, heatmap: initHeatmap, frontier: initFrontier, sample: initSample }[page] || function () {})();
+})();

@@ -1,0 +1,202 @@
+"""From the per-sample table to what a board shows: one row per model × harness × task with intervals, tie
+groups from paired tests, domain × level cells, and the fresh-seed gap. Statistics come from
+:mod:`finchain_tasks.leaderboard.stats`; reported figures never enter here."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+import numpy as np
+
+from finchain_tasks.leaderboard import stats
+from finchain_tasks.leaderboard.board import Board
+
+ROW_KEYS = ("model", "harness", "task")
+"""One leaderboard row per model, harness and task: an lm-eval run and an Inspect run of one model are
+two rows, side by side, each saying which harness its numbers came from."""
+
+
+def clusters_of(frame) -> Any:
+    """The resampling unit of each sample: its template for FinChain, its exam for CFLUE, else the sample."""
+    template = frame["domain"].astype(str) + "/" + frame["topic"].astype(str) + "/" + frame["template"].astype(str)
+    exam = "exam:" + frame["exam"].astype(str)
+    out = frame["sample_id"].astype(str)
+    out = out.where(frame["template"].isna(), template)
+    return out.where(frame["exam"].isna() | frame["template"].notna(), exam)
+
+
+def scored(frame):
+    """Samples that were answered and scored, of canonical (not fresh) seeds; first epoch only is not
+    assumed: every epoch is a sample of its template."""
+    ok = frame["error"].isna() & frame.get("fresh", False).fillna(False).eq(False)
+    return frame[ok].assign(cluster=clusters_of(frame[ok]))
+
+
+def _num(value: Any) -> Optional[float]:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else f
+
+
+def _first(group, col: str) -> Any:
+    values = group[col].dropna()
+    return values.iloc[0] if len(values) else None
+
+
+def _metric_stats(group, metric: str, st) -> dict[str, Any]:
+    if metric not in group or group[metric].notna().sum() == 0:
+        return {"mean": None, "n": 0}
+    values = group[metric].to_numpy(dtype=float)
+    ci = stats.cluster_interval(values, group["cluster"].tolist(), st.confidence, st.resamples, st.seed)
+    naive = stats.naive_interval(values, st.confidence, st.resamples, st.seed)
+    return {"mean": _num(ci.mean), "low": _num(ci.low), "high": _num(ci.high), "n": ci.n, "clusters": ci.clusters,
+            "naive_low": _num(naive.low), "naive_high": _num(naive.high)}
+
+
+def _resources(group) -> dict[str, Any]:
+    tokens_in = group["input_tokens"].dropna()
+    tokens_out = group["output_tokens"].dropna()
+    costs = group["cost"]
+    known = costs.notna().all() and len(costs) > 0
+    return {"input_tokens": int(tokens_in.sum()) if len(tokens_in) else None,
+            "output_tokens": int(tokens_out.sum()) if len(tokens_out) else None,
+            "cost_usd": float(costs.sum()) if known else None,
+            "cost_per_sample": float(costs.mean()) if known else None,
+            "latency_s": _num(group["latency_s"].mean())}
+
+
+def model_rows(frame, board: Board) -> list[dict[str, Any]]:
+    """One row per model × harness × task of the scored samples, each metric with both intervals."""
+    data = scored(frame)
+    rows = []
+    for (model, harness, task), group in data.groupby(list(ROW_KEYS), sort=True, dropna=False):
+        rows.append({
+            "model": model, "harness": harness, "task": task,
+            "display_name": _first(group, "display_name") or model, "category": _first(group, "category"),
+            "open_weights": None if _first(group, "open_weights") is None else bool(_first(group, "open_weights")),
+            "params_b": _num(_first(group, "params_b")), "harness_version": _first(group, "harness_version"),
+            "task_version": _first(group, "task_version"), "profile": _first(group, "profile"),
+            "finchain_tasks_version": _first(group, "finchain_tasks_version"),
+            "date": str(group["date"].dropna().max()) if group["date"].notna().any() else None,
+            "n": int(len(group)), "templates": int(group["cluster"].nunique()),
+            "metrics": {m: _metric_stats(group, m, board.statistics) for m in board.metrics},
+            **_resources(frame[(frame["model"] == model) & (frame["harness"] == harness) & (frame["task"] == task)]),
+        })
+    return rows
+
+
+def _paired_values(frame, a: dict, b: dict, metric: str):
+    """The two rows' values on the samples both answered (joined on sample id and epoch)."""
+    def pick(row):
+        sel = frame[(frame["model"] == row["model"]) & (frame["harness"] == row["harness"])
+                    & (frame["task"] == row["task"])]
+        return sel[["sample_id", "epoch", "cluster", metric]].dropna(subset=[metric])
+
+    joined = pick(a).merge(pick(b), on=["sample_id", "epoch"], suffixes=("_a", "_b"))
+    return joined[f"{metric}_a"].to_numpy(float), joined[f"{metric}_b"].to_numpy(float), joined["cluster_a"].tolist()
+
+
+def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
+    """Assign ``tie_group`` (1 = indistinguishable from the leader) to each row of the board's first task.
+
+    The leader is the best mean of the primary metric; every other row is compared with it by a paired test
+    on their shared samples, and the p-values are Holm-corrected over those comparisons (family-wise error
+    at ``alpha``). Rows not rejected join the leader's group; the rest repeat the procedure with their own
+    leader. A row with no samples in common with its leader cannot be placed (``tie_group`` None)."""
+    st, metric = board.statistics, board.primary
+    data = scored(frame)
+    comparisons: list[dict[str, Any]] = []
+    pool = [r for r in rows if r["task"] == board.tasks[0] and r["metrics"].get(metric, {}).get("mean") is not None]
+    pool.sort(key=lambda r: -r["metrics"][metric]["mean"])
+    group = 0
+    while pool:
+        group += 1
+        leader, rest = pool[0], pool[1:]
+        leader["tie_group"] = group
+        tests = [stats.paired_test(*_paired_values(data, r, leader, metric),
+                                   names=(_label(r), _label(leader)), confidence=st.confidence,
+                                   resamples=st.resamples, seed=st.seed) for r in rest]
+        raw = [t.p_value for t in tests]
+        adjusted = stats.holm(raw) if st.correction == "holm" else raw
+        remaining = []
+        for row, test, p_adj in zip(rest, tests, adjusted):
+            comparisons.append({**test.to_dict(), "p_adjusted": _num(p_adj), "group_of_leader": group})
+            if test.n == 0:
+                row["tie_group"] = None
+            elif math.isnan(p_adj) or p_adj >= st.alpha:
+                row["tie_group"] = group
+            else:
+                remaining.append(row)
+        pool = remaining
+    return comparisons
+
+
+def _label(row: dict[str, Any]) -> str:
+    return f"{row['model']} ({row['harness']})"
+
+
+def cells(frame, board: Board) -> dict[str, Any]:
+    """Per model × harness (and ``all``): domain × level cells with mean, interval and count, and the
+    topics and templates inside each cell (mean and count) for the drill-down."""
+    data = scored(frame[frame["task"] == "finchain"])
+    metric, st = board.primary, board.statistics
+    out: dict[str, Any] = {}
+    keyed = [("all", data)] + [(f"{m} ({h})", g) for (m, h), g in data.groupby(["model", "harness"], sort=True)]
+    for key, group in keyed:
+        grid = {}
+        for (domain, level), g in group.groupby(["domain", "level"], sort=True):
+            ci = stats.cluster_interval(g[metric].to_numpy(float), g["cluster"].tolist(), st.confidence,
+                                        st.resamples, st.seed)
+            grid[f"{domain}|{level}"] = {
+                "domain": domain, "level": level, "n": ci.n, "mean": _num(ci.mean), "low": _num(ci.low),
+                "high": _num(ci.high),
+                "topics": _breakdown(g, "topic", metric), "templates": _breakdown(g, "template", metric)}
+        out[key] = grid
+    return out
+
+
+def _breakdown(group, col: str, metric: str) -> list[dict[str, Any]]:
+    rows = []
+    for name, g in group.groupby(col, sort=True):
+        rows.append({"name": str(name), "n": int(g[metric].notna().sum()), "mean": _num(g[metric].mean()),
+                     "samples": sorted(set(g["sample_id"].astype(str)))})
+    return rows
+
+
+def fresh_gaps(frame, board: Board) -> list[dict[str, Any]]:
+    """Per model × harness run on both canonical and fresh seeds: canonical minus fresh on the primary metric,
+    paired by template (each template's mean on either side), with its interval and p-value. A clearly positive
+    gap means the canonical problems are easier for the model than new draws of the same templates: a
+    contamination signal."""
+    data = frame[frame["error"].isna() & (frame["task"] == "finchain")].assign(cluster=clusters_of(frame))
+    metric, st = board.primary, board.statistics
+    gaps = []
+    for (model, harness), g in data.groupby(["model", "harness"], sort=True):
+        fresh_mask = g["fresh"].fillna(False).astype(bool)
+        canon = g[~fresh_mask].groupby("cluster")[metric].mean()
+        fresh = g[fresh_mask].groupby("cluster")[metric].mean()
+        shared = sorted(set(canon.index) & set(fresh.index))
+        if not shared:
+            continue
+        test = stats.paired_test(canon[shared].to_numpy(float), fresh[shared].to_numpy(float), shared,
+                                 names=("canonical", "fresh"), confidence=st.confidence, resamples=st.resamples,
+                                 seed=st.seed)
+        gaps.append({"model": model, "harness": harness, "templates": len(shared), "gap": _num(test.diff),
+                     "low": _num(test.low), "high": _num(test.high), "p_value": _num(test.p_value)})
+    return gaps
+
+
+def frontier(rows: list[dict[str, Any]], metric: str) -> list[str]:
+    """Labels of the rows on the score-versus-cost Pareto frontier (no other row is cheaper and at least as good)."""
+    known = [r for r in rows if r.get("cost_per_sample") is not None and r["metrics"].get(metric, {}).get("mean")
+             is not None]
+    known.sort(key=lambda r: (r["cost_per_sample"], -r["metrics"][metric]["mean"]))
+    best, out = -np.inf, []
+    for r in known:
+        if r["metrics"][metric]["mean"] > best:
+            best = r["metrics"][metric]["mean"]
+            out.append(_label(r))
+    return out

@@ -1,0 +1,202 @@
+"""Training a Fin-PRM (``dual`` or ``release`` heads on a Hugging Face backbone) on labelled traces.
+
+Loss, ``dual`` (the paper): BCE over the known step labels (mean over the batch's steps) + λ · BCE over
+the known trajectory labels. ``release``: the shared 2-class head with cross-entropy at every
+placeholder, the trajectory's label at the answer placeholder (the authors' collator mislabels
+trajectories; this one does not). Unknown labels (``None``) are masked out, never guessed.
+
+A plain PyTorch loop (AdamW, one device, optional gradient accumulation): the tiny model trains on a CPU
+in seconds, a real backbone on a GPU with the same code (``finchain prm train --device cuda``). Evaluation
+during training: step AUC, trajectory AUC and step accuracy at 0.5. The checkpoint is
+:meth:`FinPRM.save_pretrained`'s layout, which the ``hf`` backend loads.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorers.prm.base import PRMInput
+
+__all__ = ["Example", "TrainConfig", "add_lora", "auc", "evaluate", "examples_from_labels", "joint_loss", "merge_lora",
+           "train"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """One labelled trace: labels 1/0, None where unknown (masked)."""
+
+    item: PRMInput
+    step_labels: tuple[int | None, ...]
+    traj_label: int | None
+    group: str = ""
+
+
+@dataclass
+class TrainConfig:
+    steps: int = 300
+    batch_size: int = 4
+    lr: float = 1e-3
+    lam: float = 1.0
+    seed: int = 0
+    eval_every: int = 100
+    grad_accum: int = 1
+    device: str = "cpu"
+    history: list[dict] = field(default_factory=list)
+
+
+def add_lora(prm: Any, r: int = 8, alpha: int = 16, dropout: float = 0.0,
+             target_modules: Sequence[str] = ("q_proj", "k_proj", "v_proj", "o_proj")) -> Any:
+    """Wrap the backbone in LoRA adapters (peft): only the adapters and the heads train."""
+    from peft import LoraConfig, get_peft_model
+
+    config = LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules))
+    prm.backbone = get_peft_model(prm.backbone, config)
+    return prm
+
+
+def merge_lora(prm: Any) -> Any:
+    """Fold the adapters into the backbone weights, so the checkpoint is a plain one the hf backend loads."""
+    if hasattr(prm.backbone, "merge_and_unload"):
+        prm.backbone = prm.backbone.merge_and_unload()
+    return prm
+
+
+def examples_from_labels(rows: Sequence[dict]) -> list[Example]:
+    """Examples from ``finchain prm label`` rows; traces with no known label at all are left out (counted
+    by the caller as len(rows) - len(result))."""
+    out = []
+    for row in rows:
+        labels = tuple(row.get("step_labels") or ())
+        if not row.get("steps") or (all(v is None for v in labels) and row.get("traj_label") is None):
+            continue
+        item = PRMInput(row.get("question", ""), tuple(row["steps"]), row.get("final_answer", ""))
+        group = (row.get("meta") or {}).get("template", "") or row.get("id", "")
+        out.append(Example(item, labels, row.get("traj_label"), group))
+    return out
+
+
+def auc(scores: Sequence[float], labels: Sequence[int]) -> float | None:
+    """ROC AUC by the Mann-Whitney count (ties count one half); None when a class is missing."""
+    pos = [s for s, y in zip(scores, labels) if y == 1]
+    neg = [s for s, y in zip(scores, labels) if y == 0]
+    if not pos or not neg:
+        return None
+    ranked = sorted([(s, 1) for s in pos] + [(s, 0) for s in neg])
+    rank_sum, i = 0.0, 0
+    while i < len(ranked):
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        mid = (i + j + 1) / 2  # average 1-based rank of the tie block
+        rank_sum += mid * sum(1 for k in range(i, j) if ranked[k][1] == 1)
+        i = j
+    return (rank_sum - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg))
+
+
+def _batch_tensors(prm: Any, batch: Sequence[Example], device: str):
+    import torch
+
+    ids = prm.encode([e.item for e in batch])  # raises TruncationError when a placeholder is lost
+    width = max(len(x) for x in ids)
+    pad = prm.tokenizer.pad_token_id
+    input_ids = torch.tensor([x + [pad] * (width - len(x)) for x in ids], device=device)
+    mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids], device=device)
+    return input_ids, mask
+
+
+def _masked(labels: Sequence[int | None], device: str):
+    import torch
+
+    known = torch.tensor([v is not None for v in labels], dtype=torch.bool, device=device)
+    target = torch.tensor([float(v or 0) for v in labels], device=device)
+    return known, target
+
+
+def forward_logits(prm: Any, batch: Sequence[Example], device: str = "cpu"):
+    """(step outputs, trajectory outputs) at the placeholders, in batch order, with gradients."""
+    input_ids, mask = _batch_tensors(prm, batch, device)
+    out = prm.backbone(input_ids=input_ids, attention_mask=mask)
+    hidden = out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]
+    steps, answers = hidden[input_ids == prm.step_id], hidden[input_ids == prm.answer_id]
+    if prm.mode == "dual":
+        return prm.heads["step_head"](steps).squeeze(-1), prm.heads["traj_head"](answers).squeeze(-1)
+    return prm.heads["score"](steps), prm.heads["score"](answers)
+
+
+def joint_loss(prm: Any, batch: Sequence[Example], lam: float = 1.0, device: str = "cpu"):
+    """BCE_step + λ · BCE_traj (``dual``) or the shared head's cross-entropy (``release``)."""
+    import torch
+    import torch.nn.functional as F
+
+    step_out, traj_out = forward_logits(prm, batch, device)
+    s_known, s_target = _masked([v for e in batch for v in e.step_labels], device)
+    t_known, t_target = _masked([e.traj_label for e in batch], device)
+    zero = torch.zeros((), device=device)
+    if prm.mode == "dual":
+        step = F.binary_cross_entropy_with_logits(step_out[s_known], s_target[s_known]) if s_known.any() else zero
+        traj = F.binary_cross_entropy_with_logits(traj_out[t_known], t_target[t_known]) if t_known.any() else zero
+    else:
+        step = F.cross_entropy(step_out[s_known], s_target[s_known].long()) if s_known.any() else zero
+        traj = F.cross_entropy(traj_out[t_known], t_target[t_known].long()) if t_known.any() else zero
+    return step + lam * traj
+
+
+def evaluate(prm: Any, examples: Sequence[Example]) -> dict:
+    """Step AUC, trajectory AUC and step accuracy at 0.5, over known labels (the PRM's own scoring path)."""
+    scores = prm.score_batch([e.item for e in examples])
+    sp, sl, tp, tl = [], [], [], []
+    for e, s in zip(examples, scores):
+        for p, y in zip(s.step_probs, e.step_labels):
+            if y is not None and p is not None:
+                sp.append(p)
+                sl.append(y)
+        if e.traj_label is not None and s.p_traj is not None:
+            tp.append(s.p_traj)
+            tl.append(e.traj_label)
+    acc = sum((p >= 0.5) == bool(y) for p, y in zip(sp, sl)) / len(sl) if sl else None
+    return {"step_auc": auc(sp, sl), "traj_auc": auc(tp, tl), "step_acc": acc, "n_steps": len(sl),
+            "n_traj": len(tl)}
+
+
+def train(prm: Any, examples: Sequence[Example], config: TrainConfig, eval_examples: Sequence[Example] = (),
+          log=None) -> list[dict]:
+    """Train in place; returns the history (loss per step, evaluations every ``eval_every`` steps)."""
+    import torch
+
+    if not examples:
+        raise ValueError("no labelled examples to train on")
+    torch.manual_seed(config.seed)
+    rng = random.Random(config.seed)
+    prm.backbone.to(config.device).train()
+    prm.heads.to(config.device).train()
+    params = [p for p in [*prm.backbone.parameters(), *prm.heads.parameters()] if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=config.lr)
+    order: list[int] = []
+    for step in range(1, config.steps + 1):
+        opt.zero_grad()
+        total = 0.0
+        for _ in range(config.grad_accum):
+            if len(order) < config.batch_size:
+                order.extend(rng.sample(range(len(examples)), len(examples)))
+            batch = [examples[order.pop()] for _ in range(config.batch_size)]
+            loss = joint_loss(prm, batch, config.lam, config.device) / config.grad_accum
+            loss.backward()
+            total += float(loss.detach())
+        opt.step()
+        row = {"step": step, "loss": total}
+        if eval_examples and (step % config.eval_every == 0 or step == config.steps):
+            prm.backbone.eval()
+            row.update(evaluate(prm, eval_examples))
+            prm.backbone.train()
+        config.history.append(row)
+        if log and (len(row) > 2 or step == 1):
+            log(row)
+    prm.backbone.eval()
+    prm.heads.eval()
+    if not all(math.isfinite(r["loss"]) for r in config.history):
+        raise RuntimeError("training diverged (a loss is not finite): lower --lr")
+    return config.history

@@ -1,0 +1,39 @@
+"""The README's screenshots: ``python -m tests.leaderboard.screenshots SITE leaderboards/screenshots`` takes one PNG
+of each page of a built site in headless Chromium (the heat map with a cell opened, the sample page on the
+sample with the hostile output)."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.leaderboard import browser
+
+
+def take(site: Path, out: Path, sample: str = "") -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    driver = browser.start(Path(tempfile.mkdtemp()))
+    shots = []
+    try:
+        for page in ("index", "heatmap", "frontier", "sample", "methods"):
+            url = (site / f"{page}.html").as_uri() + (f"#{sample}" if page == "sample" and sample else "")
+            driver.get(url)
+            if page == "heatmap":
+                cells = driver.find_elements("css selector", "#heatmap td.cell")
+                if cells:
+                    cells[-1].click()
+            time.sleep(0.3)
+            height = driver.execute_script("return Math.min(document.body.scrollHeight, 2400)")
+            driver.set_window_size(1300, max(700, height + 40))
+            path = out / f"{page}.png"
+            driver.save_screenshot(str(path))
+            shots.append(path)
+    finally:
+        driver.quit()
+    return shots
+
+
+if __name__ == "__main__":
+    print(*take(Path(sys.argv[1]).resolve(), Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else ""), sep="\n")
