@@ -109,9 +109,13 @@ def lintner_smoothing(b: Builder) -> None:
         "{eps1}, {eps2} and {eps3} over the next three years. Dividends are declared in whole cents, so each "
         "year's dividend is rounded to the nearest cent. What dividend per share will it pay in year 3?"
     )
-    b.step("target1", "Year 1 target dividend in dollars (payout × EPS)", "payout / 100 * eps1")
-    b.step("div1", "Year 1 dividend, to the cent", "round(d0 + speed * (target1 - d0), 2)", unit="$")
-    b.step("target2", "Year 2 target dividend in dollars", "payout / 100 * eps2")
-    b.step("div2", "Year 2 dividend, to the cent", "round(div1 + speed * (target2 - div1), 2)", unit="$")
-    b.step("target3", "Year 3 target dividend in dollars", "payout / 100 * eps3")
-    b.step("div3", "Year 3 dividend, to the cent", "round(div2 + speed * (target3 - div2), 2)", unit="$")
+    last = b.values["d0"]
+    for year in (1, 2, 3):
+        target = b.step(f"target{year}", f"Year {year} target dividend in dollars" + (" (payout × EPS)" if year == 1
+                        else ""), f"payout / 100 * eps{year}")
+        # a dividend that lands on a half cent would round one way from the exact target and the other
+        # way from the target as shown: draw again rather than print ambiguous arithmetic
+        b.require(abs((last + b.values["speed"] * (target - last)) * 100 % 1 - 0.5) > 1e-6, "no half-cent tie")
+        prior = "d0" if year == 1 else f"div{year - 1}"
+        last = b.step(f"div{year}", f"Year {year} dividend, to the cent",
+                      f"round({prior} + speed * (target{year} - {prior}), 2)", unit="$")
