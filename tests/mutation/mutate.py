@@ -30,7 +30,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["scorers/gate.py", "scorers/chaineval.py", "scorers/params.py", "scorers/kernel.py", "scorers/numbers.py"],
         ["tests/scorers"],
     ),
-    "verify": (["finchain_tasks/engine/verify.py"], ["tests/engine/test_rules.py", "tests/engine/test_verify_negative.py"]),
+    "verify": (["finchain_tasks/engine/verify.py"],
+               ["tests/engine/test_rules.py", "tests/engine/test_verify_negative.py"]),
     "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),
     "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
 }
