@@ -35,6 +35,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),
     "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
 }
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "-m", "not slow",
+               # fails before any mutation (the parser reads "Final answer: alert, no SAR" as "alert"),
+               # and mutmut needs a green clean run; see tests/MUTANTS.md
+               "--deselect", "tests/scorers/test_chaineval.py::test_gold_solution_scores_one"]
 KILLED = {1, 3, 36, 24, -24, 152, 255}
 """mutmut exit codes that count as a kill (a failing test, or a timeout: the mutant hangs)."""
 
@@ -61,7 +65,7 @@ def _configure(dest: Path, files: list[str], tests: list[str]) -> None:
         'source_paths = ["scorers/", "finchain_tasks/"]\n'
         f"only_mutate = {json.dumps(files)}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-        'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider", "-m", "not slow"]\n'
+        f"pytest_add_cli_args = {json.dumps(PYTEST_ARGS)}\n"
     )
     pyproject.write_text(text.rstrip() + "\n\n" + table)
 
@@ -77,7 +81,7 @@ def _tally(dest: Path, files: list[str]) -> dict[str, Counter]:
             status = "killed" if code in KILLED else "survived" if code == 0 else "no tests" if code in (5, 33) \
                 else "not checked" if code is None else f"other ({code})"
             count[status] += 1
-            if status != "killed":
+            if status == "survived":
                 count.setdefault("_names", []).append(name)  # type: ignore[arg-type]
         out[rel] = count
     return out
@@ -107,7 +111,7 @@ def report(group: str, tally: dict[str, Counter]) -> None:
         print(f"{rel}: {count['killed']}/{total} killed ({rate:.1f}%)"
               + "".join(f", {n} {s}" for s, n in sorted(count.items()) if s != "killed"))
         for name in names:
-            print(f"    not killed: {name}")
+            print(f"    survived: {name}")
     sys.stdout.flush()
 
 
