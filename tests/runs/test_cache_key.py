@@ -238,3 +238,64 @@ def test_stored_request_is_the_material_as_json(tmp_path):
     raw = store._db.execute("SELECT request FROM responses").fetchone()[0]
     assert json.loads(raw) == {"b": 1, "a": 2}
     store.close()
+
+
+# --- what the first mutation run left alive (see tests/MUTANTS.md) -------------------------------------
+
+def test_the_store_is_usable_from_another_thread(tmp_path):
+    import threading
+
+    store = ResponseCache(tmp_path / "c.sqlite")
+    found: list = []
+    worker = threading.Thread(target=lambda: (store.put("k", "m", {}, "{}"), found.append(store.get("k"))))
+    worker.start()
+    worker.join()
+    assert found == ["{}"]
+    store.close()
+
+
+def test_a_request_value_json_cannot_encode_is_stored_as_its_text(tmp_path):
+    class Opaque:
+        def __str__(self) -> str:
+            return "opaque"
+
+    store = ResponseCache(tmp_path / "c.sqlite")
+    store.put("k", "m", {"tool": Opaque()}, "{}")
+    assert store.entries()[0]["request"] == {"tool": "opaque"}
+    store.close()
+
+
+def test_the_reason_is_sqlites_own_message(tmp_path):
+    (tmp_path / "junk.sqlite").write_bytes(b"this is not a database" * 100)
+    assert corruption(tmp_path / "junk.sqlite") == "file is not a database"
+
+
+def test_a_failed_integrity_check_is_a_reason(tmp_path):
+    """A damaged page that SQLite can still open: quick_check answers with its findings instead of "ok"."""
+    path = tmp_path / "damaged.sqlite"
+    db = sqlite3.connect(str(path))
+    db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, request TEXT NOT NULL, "
+               "output TEXT NOT NULL, created REAL NOT NULL)")
+    db.executemany("INSERT INTO responses VALUES (?, ?, ?, ?, ?)",
+                   [(f"k{i:05d}", "m", "{}", "x" * 50, 1.0) for i in range(2000)])
+    db.commit()
+    db.close()
+    data = bytearray(path.read_bytes())
+    start = len(data) - 3 * 4096 + 200
+    data[start:start + 400] = b"A" * 400
+    path.write_bytes(bytes(data))
+    reason = corruption(path)
+    assert reason is not None and reason.startswith("integrity check: *** in database main ***")
+    warning = set_aside_if_corrupt(path)
+    assert warning is not None and "\n" not in warning
+    assert "(integrity check: *** in database main *** On tree" in warning
+
+
+def test_the_aside_name_carries_the_time_it_was_set_aside(tmp_path):
+    import re
+
+    path = tmp_path / "responses.sqlite"
+    path.write_bytes(b"garbage" * 500)
+    set_aside_if_corrupt(path)
+    (aside,) = tmp_path.iterdir()
+    assert re.fullmatch(r"responses\.sqlite\.corrupt-20\d{6}-\d{6}", aside.name), aside.name
