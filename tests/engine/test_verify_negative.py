@@ -13,10 +13,13 @@ from finchain_tasks.engine.problem import Problem, Step
 from finchain_tasks.engine.verify import (
     MAX_MAGNITUDE,
     MAX_PERCENT,
+    check_arithmetic,
     check_floor,
     check_level,
     check_shape,
     check_stored_text,
+    check_text,
+    check_units,
     verify,
 )
 
@@ -254,3 +257,100 @@ def test_gold_steps_that_cannot_be_rendered_are_one_failure_and_skip_the_rules_t
     assert found["text"][0].startswith("the gold steps cannot be rendered:") and len(found["text"]) == 1
     assert "units" not in found and "arithmetic as shown" not in found
     assert found["formula"][0].startswith("step 2 (interest): formula 'principal * (' fails")
+
+
+# --- what the first mutation run left alive (see tests/MUTANTS.md) -----------------------------------------
+
+def test_the_report_names_its_problem():
+    assert verify(BASE).problem_id == BASE.id == "finchain/d/t/x/3"
+
+
+@pytest.mark.parametrize("formula, params, value, message", [
+    ("principal", {"principal": 30600}, "A", "step 1 (v): stored value 'A' but 'principal' gives 30600"),
+    ("'A'", {}, 5.0, "step 1 (v): stored value 5.0 but \"'A'\" gives 'A'"),
+    ("k", {"k": None}, 5.0, "step 1 (v): stored value 5.0 but 'k' gives None"),
+])
+def test_a_value_of_another_kind_than_its_formula_gives(formula, params, value, message):
+    problem = replace(BASE, params=params, displays={}, steps=(Step("v", "Value", formula, value, ""),))
+    assert rules(problem)["formula"] == [message]
+
+
+def test_near_zero_values_compare_with_an_absolute_tolerance():
+    tiny = replace(BASE, params={"k": 0.0}, displays={}, steps=(Step("v", "Value", "k * 2", 1e-12, ""),))
+    assert "formula" not in rules(tiny)
+    off = replace(tiny, steps=(Step("v", "Value", "k * 2", 1e-8, ""),))
+    assert rules(off)["formula"] == ["step 1 (v): stored value 1e-08 but 'k * 2' gives 0.0"]
+
+
+def test_after_a_failing_formula_later_steps_use_the_stored_value():
+    broken = replace(BASE, steps=(replace(GROWTH, formula="(1 + rate / 0) ** years"), INTEREST))
+    (only,) = rules(broken)["formula"]
+    assert only.startswith("step 1 (growth): formula '(1 + rate / 0) ** years' fails")
+    both = replace(broken, steps=(broken.steps[0], replace(INTEREST, value=1.0)))
+    found = rules(both)["formula"]
+    assert len(found) == 2 and found[1].startswith("step 2 (interest): stored value 1.0 but")
+
+
+def test_the_checks_render_the_steps_themselves_when_not_given_them():
+    coded = replace(BASE, steps=(replace(GROWTH, description="Growth if positive"), INTEREST))
+    assert next(iter(check_text(coded))).startswith("step 1 shows a conditional expression")
+    step = Step("gap", "Spread in percentage points", "rate - 1", 1.3, "%")
+    assert "(shown '1.300000%')" in next(iter(check_units(replace(BASE, steps=(step,)))))
+    constant = replace(BASE, steps=(Step("c", "Constant", "2 * 3", 7.0, ""),))
+    assert next(iter(check_arithmetic(constant))).startswith("step 1 (c) redone from the numbers shown gives 6")
+
+
+def test_units_message_shows_the_offending_steps_own_result():
+    first = Step("base", "Base rate", "rate * 2", 4.6, "%")
+    gap = Step("gap", "Spread in percentage points", "base - 1", 3.6, "%")
+    (found,) = rules(replace(BASE, steps=(first, gap)))["units"]
+    assert found.startswith("step 2 (gap) is described as percentage points but has unit '%' (shown '3.600000%')")
+
+
+def test_plural_after_one_names_the_step_and_the_answer():
+    wait = Step("w", "Waiting 1 years then", "principal * 2", 61200.0, "$")
+    assert rules(replace(BASE, steps=(wait, INTEREST)))["text"] == ["step 1 says '1 years' (plural after 1)"]
+    pick = Step("pick", "Choice", "'1 shares'", "1 shares", "")
+    assert "the answer says '1 shares' (plural after 1)" in rules(replace(BASE, steps=(GROWTH, pick)))["text"]
+
+
+def test_a_constant_step_is_redone_and_later_steps_still_are():
+    constant = Step("c", "Constant", "2 * 3", 7.0, "")
+    assert rules(replace(BASE, steps=(constant,)))["arithmetic as shown"] == [
+        "step 1 (c) redone from the numbers shown gives 6.000000, not the 7 shown: 'Constant: 2 × 3 = 7'"]
+    # a categorical step is skipped, and so is nothing after it
+    pick = Step("pick", "Is the NPV = positive", "'yes'", "yes", "")
+    found = rules(replace(BASE, steps=(pick, constant)))["arithmetic as shown"]
+    assert found == ["step 2 (c) redone from the numbers shown gives 6.000000, not the 7 shown: 'Constant: 2 × 3 = 7'"]
+    # a step that cannot be redone is reported, and the next one is still checked
+    from finchain_tasks.engine.render import Rendered
+
+    unknown = Step("u", "Mystery", "principal * 2", 61200.0, "$")
+    odd = Rendered("Mystery: x = 1", {"principal": "not a number"}, "1")  # a shown operand that is no number
+    found = list(check_arithmetic(replace(BASE, steps=(unknown, constant)), [odd, constant.rendered({}, {}, {})]))
+    assert found[0].startswith("step 1 (u) cannot be redone from its text:") and len(found) == 2
+
+
+@pytest.mark.parametrize("recomputed, shown, decimals, ok", [
+    (1.01, 1.0, 2, False),                      # a whole unit of the last digit off
+    (1.0045, 1.0, 2, True),                     # within half a unit
+    (1.008, 1.0, 2, False),
+    (2.5, 2.0, 0, True),                        # exactly half a unit: inclusive
+    (2.5 + 5e-10 + 1e-12, 2.0, 0, True),        # inside the 1e-9 relative and 1e-12 absolute margins
+    (2.5 + 5e-10 + 5e-12, 2.0, 0, False),
+    (2.8, 2.0, 0, False),
+    (10001.0, 10000.0, 0, True),                # 0.01% of the shown value: inclusive
+    (10001.5, 10000.0, 0, False),
+    (float("inf"), 1.0, 2, False), (float("nan"), 1.0, 2, False),
+])
+def test_reproduces_boundaries(recomputed, shown, decimals, ok):
+    from finchain_tasks.engine.verify import _reproduces
+
+    assert _reproduces(recomputed, shown, decimals) is ok
+
+
+def test_a_check_that_raises_is_reported_not_fatal():
+    odd = replace(BASE, question=None)  # a record without question text
+    found = rules(odd)
+    assert found["question"][0].startswith("could not be checked:")
+    assert found["text"][0].startswith("could not be checked:")
