@@ -211,3 +211,23 @@ def test_answer_equals_accepts_the_whole_answer_or_its_final_clause():
     assert answer_equals("a = b", "a = b")
     assert not answer_equals("Hold", "Decision = hold off")
     assert not answer_equals("", "")
+
+
+# --- what the first mutation run left alive (see tests/MUTANTS.md) -------------------------------------
+
+def test_final_clause_cuts_at_the_last_separator_even_at_the_start():
+    assert final_clause("a: b: c") == " c"
+    assert final_clause("a = b: c") == " c"
+    assert final_clause(":yes") == "yes"
+    assert final_clause("=5") == "5"
+
+
+def test_the_gold_unit_reaches_the_unit_readings():
+    # pred 0.05 (plain) against gold 5 in %: readings [0.05, 5.0]; read as plain gold it would be [0.05] only
+    assert step_gate(5.0, "%", Number(0.05), "r = 0.05", PAPER) == 1.0
+    assert answer_correct(5.0, "%", Number(0.05), "0.05", PAPER)
+    assert not answer_correct(5.0, "", Number(0.05), "0.05", PAPER)
+
+
+def test_a_number_without_answer_text_is_still_judged():
+    assert answer_correct(100.0, "", Number(100.0), "", PAPER)
