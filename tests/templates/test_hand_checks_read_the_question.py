@@ -41,7 +41,7 @@ def test_every_template_has_a_hand_check_that_parses_its_question():
     assert missing == [], f"templates without a hand check that reads the question: {missing}"
 
 
-def test_the_scan_sees_a_check_that_only_reads_params(tmp_path):
+def test_the_scan_sees_a_check_that_only_reads_params():
     """The scanner itself: a function reading only p.params does not count, one reading p.question does."""
     only_params = ast.parse('def test_a():\n    p = get("d/t/alpha").generate(0)\n    assert p.params["x"]\n')
     reads = ast.parse('def test_b():\n    p = get("d/t/beta").generate(0)\n    assert "1" in p.question\n')
