@@ -37,12 +37,6 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),
     "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
 }
-PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "-m", "not slow",
-               # these fail before any mutation (AML templates' categorical answers; see tests/MUTANTS.md),
-               # and mutmut needs a green clean run
-               "--deselect", "tests/scorers/test_chaineval.py::test_gold_solution_scores_one",
-               "--deselect",
-               "tests/scorers/test_chaineval.py::test_gold_from_text_agrees_with_the_structured_steps_of_every_template"]
 KILLED = {1, 3, 36, 24, -24, 152, 255}
 """mutmut exit codes that count as a kill (a failing test, or a timeout: the mutant hangs)."""
 
@@ -60,16 +54,25 @@ def _copy_checkout(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+def _pytest_args(pyproject: Path) -> list[str]:
+    """The pytest arguments of the checkout's ``[tool.mutmut]`` table (one place for the deselections)."""
+    import tomllib
+
+    return list(tomllib.loads(pyproject.read_text("utf-8")).get("tool", {}).get("mutmut", {})
+                .get("pytest_add_cli_args", []))
+
+
 def _configure(dest: Path, files: list[str], tests: list[str]) -> None:
     """Replace the copy's ``[tool.mutmut]`` table with this group's files and tests."""
     pyproject = dest / "pyproject.toml"
+    args = _pytest_args(pyproject)
     text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", pyproject.read_text())
     table = (
         "[tool.mutmut]\n"
         'source_paths = ["scorers/", "finchain_tasks/"]\n'
         f"only_mutate = {json.dumps(files)}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-        f"pytest_add_cli_args = {json.dumps(PYTEST_ARGS)}\n"
+        f"pytest_add_cli_args = {json.dumps(args)}\n"
     )
     pyproject.write_text(text.rstrip() + "\n\n" + table)
 
