@@ -28,8 +28,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # group: (files to mutate, the tests that pin them; the fast ones, so a group runs in minutes)
     "gate": (["scorers/gate.py", "scorers/params.py"],
              ["tests/scorers/test_gate.py", "tests/scorers/test_params.py", "tests/scorers/test_reference_pins.py"]),
-    "chaineval": (["scorers/chaineval.py"],
-                  ["tests/scorers/test_reference_pins.py", "tests/scorers/test_chaineval.py"]),
+    # test_chaineval.py scores every template with real embeddings (minutes per run): left out here
+    "chaineval": (["scorers/chaineval.py"], ["tests/scorers/test_reference_pins.py"]),
     "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_reference_pins.py"]),
     "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_gate.py"]),
     "verify": (["finchain_tasks/engine/verify.py"],
