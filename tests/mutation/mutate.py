@@ -99,8 +99,11 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     dest = WORK / group
     _copy_checkout(dest)
     _configure(dest, files, tests)
+    # one torch thread: mutmut forks its workers from a process that has run torch, and a forked child
+    # whose parent had an intra-op thread pool can hang on its first embedding
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "LITELLM_OFFLINE_MODE": "true"}
+           "LITELLM_OFFLINE_MODE": "true", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "TOKENIZERS_PARALLELISM": "false"}
     # the copy, not this checkout, must be what the tests import
     kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != ROOT]
     env["PYTHONPATH"] = os.pathsep.join(kept)
