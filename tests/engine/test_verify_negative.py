@@ -354,3 +354,14 @@ def test_a_check_that_raises_is_reported_not_fatal():
     found = rules(odd)
     assert found["question"][0].startswith("could not be checked:")
     assert found["text"][0].startswith("could not be checked:")
+
+
+def test_a_line_that_prints_its_operands_without_an_equals_sign_is_still_redone():
+    from finchain_tasks.engine.render import Rendered
+
+    problem = replace(BASE, steps=(Step("r", "Rate", "rate", 5.0, "%"),))
+    found = list(check_arithmetic(problem, [Rendered("Rate from 2.3 gives 5%", {"rate": "2.3"}, "5%")]))
+    assert found == ["step 1 (r) redone from the numbers shown gives 2.300000, not the 5% shown: "
+                     "'Rate from 2.3 gives 5%'"]
+    # no operands and no "=": nothing to redo
+    assert list(check_arithmetic(problem, [Rendered("Rate 5%", {}, "5%")])) == []

@@ -117,8 +117,9 @@ def test_gold_row_decodes_json_text_only():
 
 
 def test_process_results_needs_the_filter_output():
-    with pytest.raises(TypeError, match="ChainEvalFilter"):
+    with pytest.raises(TypeError) as err:
         process_results({}, ["a plain string"])
+    assert str(err.value) == "process_results needs the ChainEval filter's output (filter_list: ChainEvalFilter)"
     answer = ScoredAnswer("42", {k: 0.5 for k in METRIC_KEYS} | {"extra": 9.0})
     assert process_results({}, [answer]) == {k: 0.5 for k in METRIC_KEYS}
 

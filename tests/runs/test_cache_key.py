@@ -299,3 +299,23 @@ def test_the_aside_name_carries_the_time_it_was_set_aside(tmp_path):
     set_aside_if_corrupt(path)
     (aside,) = tmp_path.iterdir()
     assert re.fullmatch(r"responses\.sqlite\.corrupt-20\d{6}-\d{6}", aside.name), aside.name
+
+
+def test_a_writer_waits_for_another_connection_to_finish_writing(tmp_path):
+    """Processes of one run share the file: a put while another connection holds the write lock waits for
+    it (up to 30 s) instead of failing at SQLite's default 5 s. The lock is held here for 6 s."""
+    import threading
+    import time
+
+    path = tmp_path / "c.sqlite"
+    store = ResponseCache(path)
+    other = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(6.0, lambda: other.execute("COMMIT"))
+    release.start()
+    started = time.monotonic()
+    store.put("k", "m", {}, "{}")
+    assert time.monotonic() - started >= 5.5 and store.get("k") == "{}"
+    release.join()
+    other.close()
+    store.close()

@@ -80,3 +80,9 @@ def test_no_match_score_and_note():
         "(the authors' recurrence: the all-gap path), while `paper` gives 0; an empty output scores 0.")
     assert no_match_note(resolve("paper", objective="min_cost", gap_penalty=0.1)).startswith(
         "profile `paper` gives 0.90 to an output")
+
+
+def test_the_default_profile_is_paper_and_booleans_are_accepted():
+    assert resolve() == resolve("paper") == ChainEvalParams()
+    assert resolve("paper", mask_numbers=False).mask_numbers is False
+    assert resolve("reference", strip_punctuation=True).strip_punctuation is True
