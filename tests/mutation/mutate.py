@@ -29,7 +29,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "gate": (["scorers/gate.py", "scorers/params.py"],
              ["tests/scorers/test_gate.py", "tests/scorers/test_params.py", "tests/scorers/test_reference_pins.py"]),
     # test_chaineval.py scores every template with real embeddings (minutes per run): left out here
-    "chaineval": (["scorers/chaineval.py"], ["tests/scorers/test_reference_pins.py"]),
+    "chaineval": (["scorers/chaineval.py"],
+                  ["tests/scorers/test_reference_pins.py", "tests/scorers/test_chaineval_units.py"]),
     "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_reference_pins.py"]),
     "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_gate.py"]),
     "verify": (["finchain_tasks/engine/verify.py"],
