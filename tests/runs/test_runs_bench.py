@@ -86,7 +86,8 @@ def test_faults_end_in_completed_or_reported_samples_missing_keys_skip_and_no_ke
     summary = json.loads((run_dir / SUMMARY).read_text())
     assert sorted(r["model"] for r in summary["results"]) == ["fake-a", "fake-b"]
     for r in summary["results"]:
-        assert (r["requested"], r["completed"], r["failed"], r["missing"], r["duplicated"]) == (8, 7, 0 + 1, [], [])
+        n = len(problems)  # the test task set grows with the domains
+        assert (r["requested"], r["completed"], r["failed"], r["missing"], r["duplicated"]) == (n, n - 1, 1, [], [])
         (failure,) = r["failures"]
         assert failure["id"] == bad.id and "400" in failure["reason"]
     ids = {p.id for p in problems}

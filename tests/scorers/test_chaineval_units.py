@@ -163,3 +163,89 @@ def test_gold_from_text_numbers_categories_and_the_answer():
     assert (numeric.answer, numeric.answer_unit) == (5.0, "%")
     none = gold_from_text("Step 1: We think about it")
     assert none.steps[0].value is None and none.answer is None
+
+
+# --- what the first mutation run left alive (see tests/MUTANTS.md) -------------------------------------
+
+class Table:
+    """Vectors by text, given as they are (not normalised)."""
+
+    def __init__(self, vectors):
+        self.vectors = {t: np.asarray(v, np.float32) for t, v in vectors.items()}
+        self.seen: list[str] = []
+
+    def encode_cached(self, texts):
+        self.seen.extend(texts)
+        return np.stack([self.vectors[t] for t in texts]) if texts else np.zeros((0, 2), np.float32)
+
+
+def test_valid_text_replaces_lone_surrogates():
+    from scorers.chaineval import valid_text
+
+    assert valid_text("a\ud800b") == "a\ufffdb" and valid_text("ok €") == "ok €" and valid_text(None) == ""
+
+
+def test_default_profile_is_paper():
+    output = "Step 1: Revenue = 100\nStep 2: Cost = 60"
+    assert score(GOLD, output, embedder=OneHot()) == score(GOLD, output, "paper", OneHot())
+    assert score_batch([GOLD], [output], embedder=OneHot()) == [score(GOLD, output, "paper", OneHot())]
+
+
+def test_masking_and_punctuation_are_separate_settings():
+    emb = OneHot()
+    score(_gold(("Revenue = 1,200.", 1200.0)), "Step 1: Revenue = 1,200.", "paper", emb, strip_punctuation=False)
+    assert emb.seen == ["Revenue = #.", "Revenue = #."]
+    assert embed_text("Tax", False) == "Tax" and embed_text("Fix.", True) == "Fix"
+
+
+def test_similarity_is_clipped_to_one_and_rounded_to_four_digits():
+    gold = _gold(("Revenue total", None))
+    big = score(gold, "Step 1: Revenue", "paper", Table({"Revenue total": [2.0, 0.0], "Revenue": [1.0, 0.0]}))
+    assert big.alignment[0]["similarity"] == 1.0 and big.chaineval == 1.0
+    c = 0.87654321
+    part = score(gold, "Step 1: Revenue", "paper",
+                 Table({"Revenue total": [1.0, 0.0], "Revenue": [c, float(np.sqrt(1 - c * c))]}))
+    assert part.alignment[0]["similarity"] == 0.8765 and part.alignment[0]["score"] == 0.8765
+    assert part.chaineval == round(float(np.float32(c)), 6)
+
+
+def test_units_of_gold_steps_and_answers_reach_the_gate():
+    gold = GoldSolution((GoldStep("Rate = 5%", 5.0, "%", "Rate = 5%"),), 5.0, "%")
+    r = score(gold, "Step 1: Rate = 0.05\nFinal answer: 0.05", "paper", OneHot())  # no keyword: similarity 0
+    assert r.alignment == [] and r.fac == 1.0
+    gold = GoldSolution((GoldStep("Revenue = 5%", 5.0, "%", "Revenue = 5%"),), 5.0, "%")
+    r = score(gold, "Step 1: Revenue = 0.05", "paper", OneHot())
+    assert r.chaineval == 1.0 and r.alignment[0]["gate"] == 1.0
+
+
+def test_tie_rule_reaches_the_alignment():
+    """One gold step without a value, similarity 0.5: reference pairs on the tie (1 - 0.5 = 0.5), the
+    skip rule takes two gaps (1 - 0.5 / 2 = 0.75)."""
+    gold = _gold(("Revenue plan", None))
+    emb = Table({"Revenue plan": [1.0, 0.0], "Some text": [0.5, float(np.sqrt(0.75))]})
+    assert score(gold, "Step 1: Some text", "reference", emb).chaineval == 0.5
+    assert score(gold, "Step 1: Some text", "reference", emb, tie_rule="skip").chaineval == 0.75
+
+
+def test_f1_matched_flags_and_parse_ok_edges():
+    full = score(GOLD, "Step 1: Revenue = 100\nStep 2: Cost = 60\nStep 3: Profit = 40", "paper", OneHot(),
+                 match_threshold=1.0)
+    assert full.step_f1 == 1.0 and all(a["matched"] for a in full.alignment)
+    assert score(GOLD, "", "paper", OneHot()).step_precision == 0.0
+    one = score(GOLD, "Step 1: Revenue = 100", "paper", OneHot())
+    assert one.parse_ok == 1.0  # one step, its value read as the answer
+    text_answer = score(GOLD, "Step 1: Revenue is up\nFinal answer: Plan B", "paper", OneHot())
+    assert text_answer.parse_ok == 1.0 and text_answer.final_answer == "Plan B"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("a = b: Plan C", "Plan C"), ("a: b = Plan D", "Plan D"), (":Plan E", "Plan E"), ("=Plan F", "Plan F"),
+    ("Choice:Plan G", "Plan G"), ("Choice: XPlan", "XPlan"), ("Choice: Plan X.", "Plan X"),
+])
+def test_categorical_value_cuts_at_the_last_separator(text, value):
+    assert categorical_value(text) == value
+
+
+def test_gold_from_text_keeps_categorical_step_texts_and_an_empty_id():
+    gold = gold_from_text("Step 1: Choose: Plan B")
+    assert gold.problem_id == "" and gold.steps[0].description == gold.steps[0].text == "Choose: Plan B"
