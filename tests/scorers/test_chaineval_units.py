@@ -249,3 +249,13 @@ def test_categorical_value_cuts_at_the_last_separator(text, value):
 def test_gold_from_text_keeps_categorical_step_texts_and_an_empty_id():
     gold = gold_from_text("Step 1: Choose: Plan B")
     assert gold.problem_id == "" and gold.steps[0].description == gold.steps[0].text == "Choose: Plan B"
+
+
+def test_negative_similarity_is_clipped_to_zero():
+    """Gold revenue, cost; output revenue and the opposite of cost (cosine -1, clipped to 0). Reference with
+    a gap of 1: pairing cost (1 - 0 = 1) beats two gaps (2), so the path pairs both: 1 - (0 + 1) / 2 = 0.5.
+    Unclipped, the pair would cost 2 and the score fall to 0."""
+    gold = _gold(("Revenue line", None), ("Cost line", None))
+    emb = Table({"Revenue line": [1.0, 0.0], "Cost line": [0.0, 1.0], "Revenue": [1.0, 0.0], "Opposite": [0.0, -1.0]})
+    r = score(gold, "Step 1: Revenue\nStep 2: Opposite", "reference", emb, gap_penalty=1.0)
+    assert r.chaineval == 0.5 and r.alignment[1]["similarity"] == 0.0
