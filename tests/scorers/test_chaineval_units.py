@@ -259,3 +259,13 @@ def test_negative_similarity_is_clipped_to_zero():
     emb = Table({"Revenue line": [1.0, 0.0], "Cost line": [0.0, 1.0], "Revenue": [1.0, 0.0], "Opposite": [0.0, -1.0]})
     r = score(gold, "Step 1: Revenue\nStep 2: Opposite", "reference", emb, gap_penalty=1.0)
     assert r.chaineval == 0.5 and r.alignment[1]["similarity"] == 0.0
+
+
+def test_more_cuts_and_strips():
+    assert categorical_value("a = b = Plan H") == "Plan H" and categorical_value("a: b: Plan I") == "Plan I"
+    assert embed_text("FIX", False) == "FIX" and embed_text("TAX.", False) == "TAX"
+
+
+def test_an_answer_without_steps_does_not_parse():
+    r = score(GOLD, "Final answer: 40", "paper", OneHot())
+    assert r.n_pred_steps == 0 and r.parse_ok == 0.0
