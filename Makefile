@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 OFFLINE := HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 LITELLM_OFFLINE_MODE=true
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench mutate
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -28,3 +28,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(OFFLINE) $(BIN)/python benchmarks/generate_bench.py
+
+# mutation testing (mutmut) of the rules the suite pins: scorers (gate, params, chaineval, kernel, numbers),
+# the verifier, the response cache and lm-eval's scoring, each group with its own fast tests; prints the kill
+# rate per module. Slow (tens of minutes on two cores), not part of CI: `make mutate GROUPS="gate cache"` for some.
+GROUPS ?=
+mutate: $(STAMP)
+	$(OFFLINE) $(BIN)/python tests/mutation/mutate.py $(GROUPS)

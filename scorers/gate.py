@@ -20,6 +20,7 @@ from scorers.records import Value
 _WORD = re.compile(r"\w+")
 _YES = {"yes", "true", "compliant", "accept", "approve", "approved", "passes", "pass"}
 _NO = {"no", "false", "non", "reject", "rejected", "fails", "fail", "not"}
+_NEGATIONS = {"not", "non"}
 
 
 def normalise(text: str) -> str:
@@ -46,11 +47,17 @@ def _bow_cosine(a: str, b: str) -> float:
     return dot / norm if norm else 0.0
 
 
+def _verdicts(words: list[str]) -> list[bool]:
+    """The yes/no words in order; a yes-word right after "not"/"non" is a no ("non-compliant" is not
+    "compliant", and "not approved" is not "approved")."""
+    return [w in _YES and not (k and words[k - 1] in _NEGATIONS)
+            for k, w in enumerate(words) if w in _YES or w in _NO]
+
+
 def text_agrees(gold: str | bool, pred_text: str, params: ChainEvalParams) -> bool:
     """Categorical agreement between a gold string/bool and a step's (or answer's) text."""
     if isinstance(gold, bool):
-        words = normalise(final_clause(pred_text)).split()
-        verdicts = [w in _YES for w in words if w in _YES or w in _NO]
+        verdicts = _verdicts(normalise(final_clause(pred_text)).split())
         return bool(verdicts) and verdicts[-1] == gold
     if params.string_match == "bow":
         # the authors compare the step's value string; a step states its value after its last ':' or

@@ -64,7 +64,8 @@ def failure(problem: Problem, rule: str, detail: str) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, str) or isinstance(b, str):
+    # None (a record's missing value) compares by identity: rule "formula" then says "has no value"
+    if a is None or b is None or isinstance(a, (bool, str)) or isinstance(b, (bool, str)):
         return a == b
     return math.isclose(float(a), float(b), rel_tol=REL_TOL, abs_tol=ABS_TOL)
 

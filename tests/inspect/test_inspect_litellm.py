@@ -31,6 +31,11 @@ pytestmark = pytest.mark.slow
 
 KEY = "sk-finchain-test-7f3a9c1e55d2"
 KEY_ENV = "FINCHAIN_FAKE_OPENAI_KEY"
+TIMEOUT = 8
+"""Seconds per request attempt: far above any prompt answer from the local fake server, even on a loaded
+machine (a 1 s limit timed out ordinary answers there, which then arrived twice)."""
+STALL = 600
+"""A stalled answer: longer than any test; the server cuts it short when it stops."""
 
 
 @pytest.fixture
@@ -56,10 +61,12 @@ def _log_texts(path: str) -> list[str]:
 
 def test_faults_are_retried_and_usage_is_reported(model_api_enabled, tmp_path):
     task, problem = _one_sample_task()
-    script = {1: rate_limit(retry_after=0), 2: delay(30), 3: server_error(500), 4: malformed()}
+    # the stalled answer never comes (the server wakes it only to stop), so the timeout is what ends it;
+    # the timeout is generous so that no prompt answer on a loaded machine is timed out and asked twice
+    script = {1: rate_limit(retry_after=0), 2: delay(STALL), 3: server_error(500), 4: malformed()}
     with FakeOpenAI(script=script, reply=problem.solution) as server:
         log = inspect_eval(task, model="litellm/openai/fake",
-                           model_args=_model_args(server, timeout=1, extra_headers={"X-Trace": "t1"}),
+                           model_args=_model_args(server, timeout=TIMEOUT, extra_headers={"X-Trace": "t1"}),
                            log_dir=str(tmp_path), display="none", score=False)[0]
     assert log.status == "success", log.error
     kinds = [r.fault.kind if r.fault else "ok" for r in server.requests]
@@ -131,13 +138,13 @@ def test_retry_after_is_read_from_the_real_exception(model_api_enabled):
         errors = []
         for _ in range(2):
             try:
-                await litellm.acompletion(model="openai/fake", api_base=server.base_url, api_key="x", timeout=0.5,
+                await litellm.acompletion(model="openai/fake", api_base=server.base_url, api_key="x", timeout=TIMEOUT,
                                           num_retries=0, messages=[{"role": "user", "content": "hi"}])
             except Exception as exc:
                 errors.append(exc)
         return errors
 
-    with FakeOpenAI(script={1: rate_limit(retry_after=7), 2: delay(10)}) as server:
+    with FakeOpenAI(script={1: rate_limit(retry_after=7), 2: delay(STALL)}) as server:
         limited, timed_out = anyio.run(failures, server)
     api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1").api
     decision = api.should_retry(limited)

@@ -132,8 +132,10 @@ def test_the_server_does_not_outlive_its_owner(sig):
 
 
 def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
-    cmd = [sys.executable, "-c", "from finchain_tasks.cli.main import run; run()", "serve-local",
-           "--model", "local-gemma3-270m"]
+    # Ctrl-C as a terminal delivers it: a runner started with `nohup ... &` hands its children SIGINT
+    # ignored, and Python then installs no KeyboardInterrupt handler; put the default one back first
+    cmd = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+           "from finchain_tasks.cli.main import run; run()", "serve-local", "--model", "local-gemma3-270m"]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "COLUMNS": "200"})
     try:

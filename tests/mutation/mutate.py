@@ -1,0 +1,143 @@
+"""``make mutate``: mutation testing (mutmut) of the modules whose rules the suite must pin.
+
+Why a script: mutmut reads one ``[tool.mutmut]`` table, but each module has its own tests, and a
+run over one module with only the tests that exercise it takes minutes where the whole suite would
+take hours. So each group runs in its own copy of the checkout (``build/mutate/<group>``) whose
+pyproject names that group's files and tests; the kill rate is then printed per module. Not part
+of CI (too slow); survivors that cannot be killed are explained in ``tests/MUTANTS.md``.
+
+Usage: ``python tests/mutation/mutate.py [group ...] [--max-children N]`` (default: every group).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = ROOT / "build" / "mutate"
+
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    # group: (files to mutate, the tests that pin them; the fast ones, so a group runs in minutes)
+    "gate": (["scorers/gate.py", "scorers/params.py"],
+             ["tests/scorers/test_gate.py", "tests/scorers/test_params.py", "tests/scorers/test_reference_pins.py"]),
+    # test_chaineval.py scores every template with real embeddings (minutes per run): left out here
+    "chaineval": (["scorers/chaineval.py"],
+                  ["tests/scorers/test_reference_pins.py", "tests/scorers/test_chaineval_units.py"]),
+    "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_reference_pins.py"]),
+    "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_gate.py"]),
+    "verify": (["finchain_tasks/engine/verify.py"],
+               ["tests/engine/test_rules.py", "tests/engine/test_verify_negative.py"]),
+    "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),
+    "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
+}
+KILLED = {1, 3, 36, 24, -24, 152, 255}
+"""mutmut exit codes that count as a kill (a failing test, or a timeout: the mutant hangs)."""
+
+
+def _copy_checkout(dest: Path) -> None:
+    """The tracked and untracked-but-not-ignored files: what a fresh clone plus local work holds."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+
+
+def _pytest_args(pyproject: Path) -> list[str]:
+    """The pytest arguments of the checkout's ``[tool.mutmut]`` table (one place for the deselections)."""
+    import tomllib
+
+    return list(tomllib.loads(pyproject.read_text("utf-8")).get("tool", {}).get("mutmut", {})
+                .get("pytest_add_cli_args", []))
+
+
+def _configure(dest: Path, files: list[str], tests: list[str]) -> None:
+    """Replace the copy's ``[tool.mutmut]`` table with this group's files and tests."""
+    pyproject = dest / "pyproject.toml"
+    args = _pytest_args(pyproject)
+    text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", pyproject.read_text())
+    table = (
+        "[tool.mutmut]\n"
+        'source_paths = ["scorers/", "finchain_tasks/"]\n'
+        f"only_mutate = {json.dumps(files)}\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+        f"pytest_add_cli_args = {json.dumps(args)}\n"
+    )
+    pyproject.write_text(text.rstrip() + "\n\n" + table)
+
+
+def _tally(dest: Path, files: list[str]) -> dict[str, Counter]:
+    """Per mutated file: how many mutants were killed, survived, or had no test."""
+    out: dict[str, Counter] = {}
+    for rel in files:
+        meta = dest / "mutants" / (rel + ".meta")
+        codes = json.loads(meta.read_text()).get("exit_code_by_key", {}) if meta.exists() else {}
+        count: Counter = Counter()
+        for name, code in codes.items():
+            status = "killed" if code in KILLED else "survived" if code == 0 else "no tests" if code in (5, 33) \
+                else "not checked" if code is None else f"other ({code})"
+            count[status] += 1
+            if status == "survived":
+                count.setdefault("_names", []).append(name)  # type: ignore[arg-type]
+        out[rel] = count
+    return out
+
+
+def run_group(group: str, max_children: int) -> dict[str, Counter]:
+    files, tests = GROUPS[group]
+    dest = WORK / group
+    _copy_checkout(dest)
+    _configure(dest, files, tests)
+    # one torch thread: mutmut forks its workers from a process that has run torch, and a forked child
+    # whose parent had an intra-op thread pool can hang on its first embedding
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "LITELLM_OFFLINE_MODE": "true", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "TOKENIZERS_PARALLELISM": "false"}
+    # the copy, not this checkout, must be what the tests import
+    kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != ROOT]
+    env["PYTHONPATH"] = os.pathsep.join(kept)
+    with open(dest / "mutmut.log", "w") as log:
+        subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+                       cwd=dest, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+    return _tally(dest, files)
+
+
+def report(group: str, tally: dict[str, Counter]) -> None:
+    for rel, count in tally.items():
+        names = count.pop("_names", [])
+        total = sum(count.values())
+        rate = 100.0 * count["killed"] / total if total else 0.0
+        print(f"{rel}: {count['killed']}/{total} killed ({rate:.1f}%)"
+              + "".join(f", {n} {s}" for s, n in sorted(count.items()) if s != "killed"))
+        for name in names:
+            print(f"    survived: {name}")
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("groups", nargs="*", help=f"any of {', '.join(GROUPS)} (default: all)")
+    parser.add_argument("--max-children", type=int, default=2)
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.groups) - set(GROUPS))
+    if unknown:
+        parser.error(f"unknown group {unknown[0]!r}; choose from {', '.join(GROUPS)}")
+    for group in args.groups or list(GROUPS):
+        report(group, run_group(group, args.max_children))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
