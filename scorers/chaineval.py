@@ -93,7 +93,7 @@ def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
     if len(golds) != len(outputs):
         raise ValueError(f"{len(golds)} gold solutions but {len(outputs)} outputs")
     params = resolve(profile, **overrides)
-    embedder = embedder or shared_embedder(params.embedding_model, params.embedding_backend)
+    embedder = embedder or shared_embedder(params.embedding_model)
     results: list[ChainEvalResult] = []
     for start in range(0, len(golds), CHUNK):
         chunk_golds = golds[start:start + CHUNK]

@@ -30,8 +30,9 @@ from pathlib import Path
 import numpy as np
 
 BACKENDS = ("torch", "onnx", "onnx-int8")
-"""Backend names, by the ``embedding_backend`` ChainEval parameter. 'torch' is the reference."""
+"""Backend names ('torch' is the reference), chosen by ``FINCHAIN_EMBEDDING_BACKEND``."""
 DEFAULT_BACKEND = "torch"
+BACKEND_ENV = "FINCHAIN_EMBEDDING_BACKEND"
 AGREEMENT_LIMITS = {"p99": 0.005, "max": 0.02}
 """A backend may be recommended only when its per-sample |delta chaineval| against torch fp32 stays
 within these (issue 19)."""
@@ -48,11 +49,18 @@ class BackendUnavailable(RuntimeError):
 def check_backend(name: str) -> None:
     """Fail at start, in one line, when ``name`` is unknown or its packages are not installed."""
     if name not in BACKENDS:
-        raise ValueError(f"unknown embedding backend {name!r}; choose one of {', '.join(BACKENDS)}")
+        raise ValueError(f"unknown embedding backend {name!r} ({BACKEND_ENV}); choose one of {', '.join(BACKENDS)}")
     missing = [mod for mod in _NEEDS.get(name, ()) if importlib.util.find_spec(mod) is None]
     if missing:
         raise BackendUnavailable(
             f"embedding backend {name!r} needs {', '.join(missing)}: pip install 'finchain-tasks[{_EXTRA[name]}]'")
+
+
+def default_backend() -> str:
+    """The backend named by ``FINCHAIN_EMBEDDING_BACKEND``, else torch (checked: a typo fails at start)."""
+    name = os.environ.get(BACKEND_ENV, "").strip() or DEFAULT_BACKEND
+    check_backend(name)
+    return name
 
 
 def encoder_threads() -> int:

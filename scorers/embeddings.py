@@ -7,8 +7,11 @@ are L2-normalised, so a dot product is the cosine.
 Every text is encoded once per process, keyed by its exact text (one cache per model and backend):
 gold steps repeat across models and runs, and predicted steps repeat too ("Final answer: #" lines,
 boilerplate, the same step in every Best-of-N candidate and epoch). The backend (torch fp32, the
-reference, or ONNX Runtime fp32 / int8, see :mod:`scorers.embedding_backends`) is chosen by the
-``embedding_backend`` ChainEval parameter; the encoder uses a GPU when torch sees one, and all CPU
+reference, or ONNX Runtime fp32 / int8, see :mod:`scorers.embedding_backends`) is chosen by
+``FINCHAIN_EMBEDDING_BACKEND`` (or the ``backend`` argument) and recorded in every result's
+``embedding_backend`` beside ``embedding_model``. It is an option, not a ChainEval parameter: it
+does not change what a score means (within the agreement the benchmark measures), so the task
+version does not depend on it. The encoder uses a GPU when torch sees one, and all CPU
 cores otherwise (``FINCHAIN_EMBED_THREADS`` to use fewer).
 """
 
@@ -24,7 +27,14 @@ from importlib import metadata
 
 import numpy as np
 
-from scorers.embedding_backends import DEFAULT_BACKEND, OnnxEncoder, check_backend, cuda_available, encoder_threads
+from scorers.embedding_backends import (
+    DEFAULT_BACKEND,
+    OnnxEncoder,
+    check_backend,
+    cuda_available,
+    default_backend,
+    encoder_threads,
+)
 from scorers.params import DEFAULT_EMBEDDING_MODEL
 
 CPU_BATCH = 128
@@ -171,8 +181,13 @@ class Embedder:
         return int(getter())
 
 
-@lru_cache(maxsize=8)
-def shared_embedder(model_name: str = DEFAULT_EMBEDDING_MODEL, backend: str = DEFAULT_BACKEND) -> Embedder:
+def shared_embedder(model_name: str = DEFAULT_EMBEDDING_MODEL, backend: str | None = None) -> Embedder:
     """One embedder per model name and backend per process, so every scorer shares the loaded
-    weights and the cache of encoded texts (vectors of two backends never mix)."""
+    weights and the cache of encoded texts (vectors of two backends never mix). ``backend``
+    defaults to ``FINCHAIN_EMBEDDING_BACKEND``, else torch."""
+    return _shared(model_name, backend or default_backend())
+
+
+@lru_cache(maxsize=8)
+def _shared(model_name: str, backend: str) -> Embedder:
     return Embedder(model_name, backend=backend)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields, replace
 
-from scorers.embedding_backends import BACKENDS
-
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 METRIC_KEYS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok",
@@ -60,10 +58,6 @@ class ChainEvalParams:
     match_threshold: float = 0.45
     """A pair counts as a match when its gated score reaches this (DTW_SIM_ACCEPT)."""
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
-    embedding_backend: str = "torch"
-    """How the encoder runs: 'torch' (fp32, the reference), 'onnx' (ONNX Runtime fp32) or 'onnx-int8'
-    (dynamic int8 quantisation, fastest on CPU). See scorers/embedding_backends.py for how far each
-    moves a score; recorded in every log beside the model name."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -99,8 +93,7 @@ def resolve(profile: str | ChainEvalParams = "paper", **overrides) -> ChainEvalP
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(ChainEvalParams)}
-_CHOICES = {"objective": ("max_sum", "min_cost"), "tie_rule": ("skip", "pair"), "string_match": ("exact", "bow"),
-            "embedding_backend": BACKENDS}
+_CHOICES = {"objective": ("max_sum", "min_cost"), "tie_rule": ("skip", "pair"), "string_match": ("exact", "bow")}
 _UNIT_INTERVAL = ("match_threshold", "string_bow_min", "missing_value_gate")
 
 

@@ -122,7 +122,7 @@ def score(
             out_rows.append(None)
         except (RowError, ValueError) as exc:
             out_rows.append(_error_row(lineno, row, str(exc)))
-    embedder = shared_embedder(params.embedding_model, params.embedding_backend)
+    embedder = shared_embedder(params.embedding_model)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as bar:
         task = bar.add_task("scoring", total=len(good))

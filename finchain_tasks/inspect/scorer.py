@@ -125,8 +125,7 @@ def _score_pairs(params, items: list[tuple[Any, str]]) -> list[tuple[Any, list[s
     golds = [g for g, _ in items]
     outputs = [o for _, o in items]
     with _SCORING:
-        embedder = shared_embedder(params.embedding_model, params.embedding_backend)
-        results = score_batch(golds, outputs, profile=params, embedder=embedder)
+        results = score_batch(golds, outputs, profile=params, embedder=shared_embedder(params.embedding_model))
     return [(r, r.pred_steps) for r in results]
 
 

@@ -139,7 +139,7 @@ def task_metadata(profile: str, overrides: dict[str, Any], seeds: list[int], fre
         "task_version": str(recorded()["version"]),
         "task_fingerprint": recorded().get("fingerprint"),
         "chaineval": params.to_dict(),
-        "embedder": shared_embedder(params.embedding_model, params.embedding_backend).info,
+        "embedder": shared_embedder(params.embedding_model).info,
         "seeds": seeds,
         "fresh_seeds": fresh,
     }

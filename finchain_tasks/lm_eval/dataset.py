@@ -100,5 +100,5 @@ def run_info(params, prompt_variant: str, seeds: list[int], fresh: bool) -> dict
         "seeds": seeds if fresh else {"count": len(seeds), "start": seeds[0] if seeds else None},
         "fresh_seeds": fresh,
         "chaineval": params.to_dict(),
-        "embedder": shared_embedder(params.embedding_model, params.embedding_backend).info,
+        "embedder": shared_embedder(params.embedding_model).info,
     }

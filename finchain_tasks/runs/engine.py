@@ -307,7 +307,7 @@ def warm_scorers(plans: Sequence[TaskPlan]) -> None:
         if plan.task == "finchain":
             params = resolve(plan.args.get("profile", "paper"), **(plan.args.get("chaineval_params") or {}))
             score_batch([problem.gold()], [problem.solution], profile=params,
-                        embedder=shared_embedder(params.embedding_model, params.embedding_backend))
+                        embedder=shared_embedder(params.embedding_model))
 
 
 # ------------------------------------------------------------------------------------------ the manifest

@@ -27,8 +27,16 @@ def test_unknown_backend_is_a_one_line_error():
     with pytest.raises(ValueError, match="unknown embedding backend 'tensorrt'") as err:
         Embedder(backend="tensorrt")
     assert "\n" not in str(err.value)
-    with pytest.raises(ValueError, match="embedding_backend must be"):
-        resolve("paper", embedding_backend="tensorrt")
+
+
+def test_backend_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("FINCHAIN_EMBEDDING_BACKEND", "tensorrt")
+    with pytest.raises(ValueError, match="FINCHAIN_EMBEDDING_BACKEND"):
+        shared_embedder()
+    monkeypatch.setenv("FINCHAIN_EMBEDDING_BACKEND", "onnx-int8")
+    assert shared_embedder().backend == "onnx-int8" and shared_embedder() is shared_embedder(backend="onnx-int8")
+    monkeypatch.delenv("FINCHAIN_EMBEDDING_BACKEND")
+    assert shared_embedder().backend == "torch"
 
 
 def test_missing_dependency_names_the_extra(monkeypatch):
@@ -41,9 +49,7 @@ def test_missing_dependency_names_the_extra(monkeypatch):
     Embedder(backend="torch")  # the reference needs nothing extra
 
 
-def test_backend_is_a_parameter_and_recorded_beside_the_model():
-    assert resolve("paper").embedding_backend == "torch"
-    assert resolve("reference", embedding_backend="onnx-int8").to_dict()["embedding_backend"] == "onnx-int8"
+def test_backend_is_recorded_beside_the_model():
     info = Embedder(backend="torch").info
     assert info["embedding_backend"] == "torch" and info["embedding_device"] in ("cpu", "cuda")
     assert shared_embedder(resolve("paper").embedding_model, "torch") is not shared_embedder(
@@ -136,7 +142,7 @@ def agreement_runs(tmp_path_factory):
     os.environ["FINCHAIN_EMBEDDING_CACHE"] = str(tmp_path_factory.mktemp("onnx-cache"))
     try:
         golds, outputs = model_like_outputs(48, seed=5)
-        runs = {b: score_batch(golds, outputs, resolve("paper", embedding_backend=b), Embedder(backend=b))
+        runs = {b: score_batch(golds, outputs, "paper", Embedder(backend=b))
                 for b in eb.BACKENDS}
         texts = ["Net income = revenue - costs", "Final answer: #", "x", "Discount each cash flow at #%"]
         vectors = {b: Embedder(backend=b).encode(texts) for b in eb.BACKENDS}
