@@ -68,13 +68,26 @@ def clean(value: float, digits: int = DIGITS) -> float:
 
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str | None) -> str:
+    """The text with every lone surrogate (``\\ud800`` from a JSON escape: not valid Unicode, and
+    the tokenizer refuses it, which would fail a whole batch) replaced by U+FFFD; None is ''."""
+    if not isinstance(text, str):
+        return ""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def embed_text(text: str, mask_numbers: bool, strip_punctuation: bool = True) -> str:
     """The form of a step's text that is embedded: trimmed, without closing punctuation when the
     profile asks (paper; the reference script embeds it as is), and with digits masked as '#' when
     the profile asks for it."""
-    text = text.strip()
+    text = valid_text(text).strip()
     if strip_punctuation:
         text = text.rstrip(".;,").strip() or text
     return _NUMBER.sub("#", text) if mask_numbers else text
@@ -97,7 +110,7 @@ def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
     results: list[ChainEvalResult] = []
     for start in range(0, len(golds), CHUNK):
         chunk_golds = golds[start:start + CHUNK]
-        parsed = [parse_output(o if isinstance(o, str) else "") for o in outputs[start:start + CHUNK]]
+        parsed = [parse_output(valid_text(o)) for o in outputs[start:start + CHUNK]]
         results.extend(_score_chunk(chunk_golds, parsed, params, embedder))
         if progress:
             progress(len(chunk_golds))

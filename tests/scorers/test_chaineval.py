@@ -272,3 +272,15 @@ def test_metric_keys_give_the_first_error_distribution():
     late = score(gold, _perturb_step(p.solution, 5, 1.5)).metrics()
     assert (late["err_4plus"], late["no_error"]) == (1.0, 0.0)
     assert sum(v for k, v in late.items() if k == "no_error" or k.startswith("err_")) == 1.0
+
+
+def test_a_lone_surrogate_does_not_fail_the_batch():
+    """A JSON escape can put a lone surrogate in a reply; the tokenizer refuses it, which used to
+    fail every output of the batch. It is read as U+FFFD instead."""
+    p = PROBLEMS[0]
+    bad = p.solution.replace("Step 1:", "Step 1: \ud800", 1)
+    got = score_batch([p.gold(), p.gold()], [bad, p.solution])
+    want = score_batch([p.gold()], [bad.replace("\ud800", "\ufffd")])[0]
+    assert got[0].scores() == want.scores() and got[1].chaineval == 1.0
+    gold = GoldSolution((GoldStep("Rate", 5.0, "", "Rate \udfff = 5"),), 5.0)
+    assert score(gold, "Step 1: Rate = 5\nFinal answer: 5").fac == 1.0
