@@ -159,7 +159,9 @@ def test_onnx_fp32_is_the_same_model(agreement_runs):
     runs, vectors = agreement_runs
     np.testing.assert_allclose(vectors["onnx"], vectors["torch"], atol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(vectors["onnx"], axis=1), 1.0, atol=1e-6)
-    assert _deltas(runs, "onnx").max() <= 1e-4
+    delta = _deltas(runs, "onnx")
+    assert delta.max() <= 1e-4
+    assert np.percentile(delta, 99) <= eb.AGREEMENT_LIMITS["p99"] and delta.max() <= eb.AGREEMENT_LIMITS["max"]
 
 
 def test_int8_stays_close_on_a_small_set(agreement_runs):
@@ -170,5 +172,8 @@ def test_int8_stays_close_on_a_small_set(agreement_runs):
     assert np.percentile(delta, 99) <= INT8_P99 and delta.max() <= INT8_MAX
 
 
-INT8_P99 = 0.05
-INT8_MAX = 0.05
+INT8_P99 = 0.03
+INT8_MAX = 0.03
+"""Measured on these 48 outputs: p99 0.0185, max 0.0198, median 0.0045 (per-channel int8). That is
+outside the bar for recommending a backend (p99 <= 0.005, eb.AGREEMENT_LIMITS): int8 is a fast
+preview, torch or onnx the figures to publish. A change to the quantisation that moves it further fails here."""
