@@ -77,8 +77,13 @@ def encoder_threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def cuda_available() -> bool:
-    """True when torch sees a CUDA device (without importing torch when it is not installed)."""
+def cuda_available(backend: str = DEFAULT_BACKEND) -> bool:
+    """True when the backend's runtime sees a CUDA device. An ONNX backend asks onnxruntime, so a
+    process scoring with it never imports torch (seconds of start-up)."""
+    if backend != "torch":
+        import onnxruntime as ort
+
+        return "CUDAExecutionProvider" in ort.get_available_providers()
     if importlib.util.find_spec("torch") is None:
         return False
     import torch

@@ -76,7 +76,7 @@ class Embedder:
         check_backend(backend)
         self.model_name = model_name
         self.backend = backend
-        self.device = device or ("cuda" if cuda_available() else "cpu")
+        self.device = device or ("cuda" if cuda_available(backend) else "cpu")
         self.batch_size = batch_size or (GPU_BATCH if self.device.startswith("cuda") else CPU_BATCH)
         self.dedup = dedup
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
