@@ -179,8 +179,13 @@ def _quantize(src: Path, dst: Path) -> None:
 
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))  # its "pre-process" hint
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(max(level, logging.ERROR))  # quantize_dynamic logs a "pre-process first" hint on the root logger
+    try:
+        quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True)
+    finally:
+        root.setLevel(level)
 
 
 class OnnxEncoder:
