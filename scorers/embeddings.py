@@ -76,14 +76,26 @@ class Embedder:
         check_backend(backend)
         self.model_name = model_name
         self.backend = backend
-        self.device = device or ("cuda" if cuda_available(backend) else "cpu")
-        self.batch_size = batch_size or (GPU_BATCH if self.device.startswith("cuda") else CPU_BATCH)
+        self._device = device
+        self._batch_size = batch_size
         self.dedup = dedup
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._model = None
         self._source = ""
         self._lock = threading.Lock()
+
+    @property
+    def device(self) -> str:
+        """'cuda' when the backend's runtime sees a GPU, else 'cpu'; decided on first use, so building
+        an embedder (a task's metadata) does not import torch."""
+        if self._device is None:
+            self._device = "cuda" if cuda_available(self.backend) else "cpu"
+        return self._device
+
+    @property
+    def batch_size(self) -> int:
+        return self._batch_size or (GPU_BATCH if self.device.startswith("cuda") else CPU_BATCH)
 
     # -- loading ---------------------------------------------------------------------------
     def _load(self):
