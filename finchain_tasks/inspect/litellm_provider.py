@@ -108,6 +108,7 @@ class LiteLLMAPI(ModelAPI):
         self.response_cache = model_args.pop("response_cache", None)
         self.registry_name = model_args.pop("finchain_model", None)
         self.extra = model_args
+        self._priced: bool | None = None
 
     # -- the call ---------------------------------------------------------------------------
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
@@ -180,9 +181,23 @@ class LiteLLMAPI(ModelAPI):
                            usage=usage_of(response, self.cost(response)))
 
     def cost(self, response: Any) -> float | None:
-        """litellm's price for this call, or None when litellm does not know the model's price."""
+        """litellm's price for this call, or None when litellm does not know the model's price.
+
+        Per request this is on the event loop's path, so: whether the model has a price is looked up
+        once (for an unpriced model litellm raises, about a millisecond each time), and the cost
+        litellm already computed for its own logging (``_hidden_params``) is used when it is there."""
+        if self._priced is None:
+            try:
+                self.litellm.get_model_info(model=self.model_name)
+                self._priced = True
+            except Exception:
+                self._priced = False
+        if not self._priced:
+            return None
+        known = (getattr(response, "_hidden_params", None) or {}).get("response_cost")
+        if isinstance(known, (int, float)) and not isinstance(known, bool):
+            return float(known)
         try:
-            self.litellm.get_model_info(model=self.model_name)
             return float(self.litellm.completion_cost(completion_response=response, model=self.model_name))
         except Exception:
             return None

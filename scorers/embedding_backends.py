@@ -1,0 +1,228 @@
+"""Embedding backends: the same sentence encoder run by torch (fp32, the reference) or ONNX Runtime.
+
+ChainEval spends nearly all its time in the MiniLM forward pass, so the speed is here. The ONNX
+backends run the *same* weights: ``onnx`` is an fp32 export (the same arithmetic, other kernels),
+``onnx-int8`` its dynamically int8-quantised form (weights int8, activations quantised per batch).
+``benchmarks/embedding_backends_bench.py`` measures how far each moves a ChainEval score; a backend
+is recommended only when p99 |delta| <= 0.005 and max <= 0.02 (:data:`AGREEMENT_LIMITS`).
+
+Why not sentence-transformers' own ``backend="onnx"``: it needs ``optimum-onnx``, whose only release
+requires transformers < 4.58, while sentence-transformers 6 requires transformers >= 5; the two
+cannot be installed together. So the export is done here with ``torch.onnx.export`` and the int8
+form with ``onnxruntime.quantization.quantize_dynamic``, both from the local model folder, offline.
+
+Exported files live in the user cache (``platformdirs``), keyed by a hash of the model's files and
+by backend, never in the package. An export is written to a temporary folder beside its final place
+and renamed into it, so a failed or interrupted export leaves no half-written entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+BACKENDS = ("torch", "onnx", "onnx-int8")
+"""Backend names ('torch' is the reference), chosen by ``FINCHAIN_EMBEDDING_BACKEND``."""
+DEFAULT_BACKEND = "torch"
+BACKEND_ENV = "FINCHAIN_EMBEDDING_BACKEND"
+AGREEMENT_LIMITS = {"p99": 0.005, "max": 0.02}
+"""A backend may be recommended only when its per-sample |delta chaineval| against torch fp32 stays
+within these (issue 19)."""
+_EXTRA = {"onnx": "onnx", "onnx-int8": "onnx"}
+_NEEDS = {"onnx": ("onnxruntime", "onnx"), "onnx-int8": ("onnxruntime", "onnx")}
+_CACHE_ENV = "FINCHAIN_EMBEDDING_CACHE"
+_THREADS_ENV = "FINCHAIN_EMBED_THREADS"
+
+
+class BackendUnavailable(RuntimeError):
+    """A backend's dependencies are missing: the message is one line naming the extra to install."""
+
+
+def check_backend(name: str) -> None:
+    """Fail at start, in one line, when ``name`` is unknown or its packages are not installed."""
+    if name not in BACKENDS:
+        raise ValueError(f"unknown embedding backend {name!r} ({BACKEND_ENV}); choose one of {', '.join(BACKENDS)}")
+    missing = [mod for mod in _NEEDS.get(name, ()) if importlib.util.find_spec(mod) is None]
+    if missing:
+        raise BackendUnavailable(
+            f"embedding backend {name!r} needs {', '.join(missing)}: pip install 'finchain-tasks[{_EXTRA[name]}]'")
+
+
+def default_backend() -> str:
+    """The backend named by ``FINCHAIN_EMBEDDING_BACKEND``, else torch (checked: a typo fails at start)."""
+    name = os.environ.get(BACKEND_ENV, "").strip() or DEFAULT_BACKEND
+    check_backend(name)
+    return name
+
+
+def encoder_threads() -> int:
+    """Threads for the encoder: all cores unless ``FINCHAIN_EMBED_THREADS`` says otherwise."""
+    value = os.environ.get(_THREADS_ENV, "").strip()
+    if value:
+        try:
+            threads = int(value)
+        except ValueError:
+            raise ValueError(f"{_THREADS_ENV} must be a whole number, got {value!r}") from None
+        if threads < 1:
+            raise ValueError(f"{_THREADS_ENV} must be >= 1, got {threads}")
+        return threads
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def cuda_available(backend: str = DEFAULT_BACKEND) -> bool:
+    """True when the backend's runtime sees a CUDA device. An ONNX backend asks onnxruntime, so a
+    process scoring with it never imports torch (seconds of start-up)."""
+    if backend != "torch":
+        import onnxruntime as ort
+
+        return "CUDAExecutionProvider" in ort.get_available_providers()
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def cache_root() -> Path:
+    """Where exported models live: ``$FINCHAIN_EMBEDDING_CACHE`` or the user cache directory."""
+    override = os.environ.get(_CACHE_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("finchain-tasks")) / "embeddings"
+
+
+def model_hash(model_dir: str | Path) -> str:
+    """A short hash of the model folder's files (names, sizes and contents of configs; names, sizes
+    and a content sample of large weights): a changed model gets a new cache entry, never a stale one."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(model_dir).rglob("*") if p.is_file() and p.name != "README.md"):
+        rel = path.relative_to(model_dir).as_posix()
+        size = path.stat().st_size
+        digest.update(f"{rel}\0{size}\0".encode())
+        with path.open("rb") as fh:
+            if size <= 4 << 20:
+                digest.update(fh.read())
+            else:  # head and tail of the weights: enough to tell two checkpoints apart, cheap at start-up
+                digest.update(fh.read(1 << 20))
+                fh.seek(size - (1 << 20))
+                digest.update(fh.read())
+    return digest.hexdigest()[:16]
+
+
+def exported_model(model_dir: str | Path, backend: str) -> Path:
+    """The ONNX file for ``backend`` of the model in ``model_dir``, exporting it on first use."""
+    final = cache_root() / model_hash(model_dir) / backend
+    target = final / _FILE[backend]
+    if target.is_file():
+        return target
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{backend}-", dir=final.parent))
+    try:
+        fp32 = tmp / _FILE["onnx"]
+        _export_fp32(model_dir, fp32)
+        if backend == "onnx-int8":
+            _quantize(fp32, tmp / _FILE[backend])
+            fp32.unlink()
+        (tmp / "source.json").write_text(json.dumps({"model_dir": str(model_dir), "backend": backend}))
+        try:
+            os.replace(tmp, final)
+        except OSError:  # another process finished the same export first: keep theirs
+            if not target.is_file():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+_FILE = {"onnx": "model.onnx", "onnx-int8": "model_int8.onnx"}
+
+
+def _export_fp32(model_dir: str | Path, out: Path) -> None:
+    """Trace the transformer (eager attention: a plain graph ONNX Runtime fuses well) to ONNX."""
+    import torch
+    from transformers import AutoModel
+
+    model = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
+
+    class _Hidden(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask,
+                              token_type_ids=token_type_ids).last_hidden_state
+
+    ids = torch.ones(2, 8, dtype=torch.long)
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    axes = {name: {0: "batch", 1: "tokens"} for name in [*names, "last_hidden_state"]}
+    with torch.no_grad():
+        torch.onnx.export(_Hidden(model), (ids, ids, torch.zeros_like(ids)), str(out), input_names=names,
+                          output_names=["last_hidden_state"], dynamic_axes=axes, opset_version=17, dynamo=False)
+
+
+def _quantize(src: Path, dst: Path) -> None:
+    """Dynamic int8 quantisation (no calibration data needed), one scale per output channel: with a
+    single scale per tensor the cosine to the fp32 vector falls to 0.89 on step texts, per channel
+    it stays above 0.98 (median 0.992)."""
+    import logging
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(max(level, logging.ERROR))  # quantize_dynamic logs a "pre-process first" hint on the root logger
+    try:
+        quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True)
+    finally:
+        root.setLevel(level)
+
+
+class OnnxEncoder:
+    """Tokenise, run the exported transformer, mean-pool and L2-normalise: the same three modules as
+    the sentence-transformers model (Transformer, Pooling mean, Normalize), outside torch."""
+
+    def __init__(self, model_dir: str | Path, backend: str, threads: int | None = None, gpu: bool = False) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        check_backend(backend)
+        self.path = exported_model(model_dir, backend)
+        config = json.loads((Path(model_dir) / "sentence_bert_config.json").read_text())
+        self.tokenizer = Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
+        self.tokenizer.enable_truncation(int(config.get("max_seq_length", 256)))
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or encoder_threads()
+        options.inter_op_num_threads = 1
+        available = ort.get_available_providers()
+        providers = ["CUDAExecutionProvider"] if gpu and "CUDAExecutionProvider" in available else []
+        self.session = ort.InferenceSession(str(self.path), options, providers=[*providers, "CPUExecutionProvider"])
+        self.device = "cuda" if providers else "cpu"
+        self.dim = int(json.loads((Path(model_dir) / "config.json").read_text())["hidden_size"])
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        """Unit vectors, one row per text; texts are batched by length so padding stays short."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda k: len(texts[k]))
+        for start in range(0, len(order), batch_size):
+            idx = order[start:start + batch_size]
+            enc = self.tokenizer.encode_batch([texts[k] for k in idx])
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                             "token_type_ids": np.zeros_like(ids)})[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            out[idx] = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        return out
