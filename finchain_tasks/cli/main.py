@@ -98,7 +98,14 @@ def run() -> None:  # pragma: no cover - console entry
 
 
 from finchain_tasks.cli import (  # noqa: E402,F401 (registers them)
-    bon_cmd, dataset, leaderboard_cmd, lm_eval_cmd, models_cmd, prm_cmd, runs_cmd, score,
+    bon_cmd,
+    dataset,
+    leaderboard_cmd,
+    lm_eval_cmd,
+    models_cmd,
+    prm_cmd,
+    runs_cmd,
+    score,
 )
 
 if __name__ == "__main__":  # pragma: no cover - `python -m finchain_tasks.cli.main`
