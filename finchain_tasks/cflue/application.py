@@ -28,7 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from finchain_tasks.cflue.loader import CflueDataError, _check_shape, _LongInt, _Rejected, read_rows
+from finchain_tasks.cflue.hosts import _stamp
+from finchain_tasks.cflue.loader import CflueDataError, checked_object, read_rows
 from scorers.cflue.application import DIRECTIONS, EXTRACTION, TASKS, TRANSLATION
 
 logger = logging.getLogger("finchain_tasks.cflue")
@@ -145,16 +146,7 @@ def _history(value: Any) -> list[tuple[str, str]]:
 
 def validate_record(row: Any, index: int) -> ApplicationRecord:
     """One raw record -> :class:`ApplicationRecord`, or ValueError saying what is wrong with it."""
-    if isinstance(row, _Rejected):
-        raise ValueError(row.reason)
-    if isinstance(row, _LongInt):
-        raise ValueError(f"record is a number of {row.digits} digits, not a JSON object")
-    if not isinstance(row, Mapping):
-        raise ValueError(f"record is a {type(row).__name__}, not a JSON object")
-    _check_shape(row)
-    missing = [k for k in REQUIRED_FIELDS if k not in row]
-    if missing:
-        raise ValueError(f"missing field(s) {', '.join(missing)}")
+    checked_object(row, REQUIRED_FIELDS)
     task = _string(row, "task").strip()
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r} (expected one of {', '.join(TASKS)})")
@@ -236,14 +228,6 @@ def _load(source: str, stamp: tuple[int, int] | None) -> ApplicationData:
         logger.warning("CFLUE application: %d invalid record(s) in %s were not loaded: %s%s",
                        len(data.invalid), data.source, shown, more)
     return data
-
-
-def _stamp(source: str) -> tuple[int, int] | None:
-    try:
-        stat = Path(source).expanduser().stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
 
 
 def load_source(path: str | os.PathLike | None = None, *, tasks: Iterable[str] | None = None,

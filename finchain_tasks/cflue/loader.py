@@ -280,8 +280,11 @@ def _check_shape(row: Mapping) -> None:
                 stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
 
 
-def validate_record(row: Any, index: int) -> CflueRecord:
-    """One raw record -> :class:`CflueRecord`, or ValueError saying what is wrong with it."""
+def checked_object(row: Any, required: Iterable[str]) -> Mapping:
+    """A raw record as a JSON object with every ``required`` field, or ValueError saying why not.
+
+    Shared by both CFLUE halves: the reader has already turned bombs into ``_Rejected`` and huge
+    numbers into ``_LongInt``, so this only names them."""
     if isinstance(row, _Rejected):
         raise ValueError(row.reason)
     if isinstance(row, _LongInt):
@@ -289,9 +292,15 @@ def validate_record(row: Any, index: int) -> CflueRecord:
     if not isinstance(row, Mapping):
         raise ValueError(f"record is a {type(row).__name__}, not a JSON object")
     _check_shape(row)
-    missing = [k for k in REQUIRED_FIELDS if k not in row]
+    missing = [k for k in required if k not in row]
     if missing:
         raise ValueError(f"missing field(s) {', '.join(missing)}")
+    return row
+
+
+def validate_record(row: Any, index: int) -> CflueRecord:
+    """One raw record -> :class:`CflueRecord`, or ValueError saying what is wrong with it."""
+    checked_object(row, REQUIRED_FIELDS)
     task = _text_field(row, "task")
     if task not in QUESTION_TYPES:
         raise ValueError(f"unknown question type {task!r} (expected one of {', '.join(QUESTION_TYPES)})")
