@@ -116,13 +116,13 @@ def serve_local(
         server = LocalModelServer(gguf, alias=alias, chat_template=template, n_ctx=n_ctx, threads=threads, port=port)
     console.print("starting the local model ...", style="dim")
     with server:
-        console.print(f"[bold]{server.base_url}[/]  (pid {server.pid}, {server.threads} threads, "
-                      f"ready in {server.startup_s:.1f} s)")
-        for line in host_lines(str(server.base_url), server.alias):
-            console.print(line, highlight=False, markup=False, soft_wrap=True)  # never wrapped: pasted as is
-        console.print(f"[yellow]{escape(LOCAL_MODEL_NOTE)}[/]")
-        console.print("Ctrl-C stops it.", style="dim")
-        try:
+        try:  # from the first line printed: a Ctrl-C at any point after start-up is a clean stop
+            console.print(f"[bold]{server.base_url}[/]  (pid {server.pid}, {server.threads} threads, "
+                          f"ready in {server.startup_s:.1f} s)")
+            for line in host_lines(str(server.base_url), server.alias):
+                console.print(line, highlight=False, markup=False, soft_wrap=True)  # never wrapped: pasted as is
+            console.print(f"[yellow]{escape(LOCAL_MODEL_NOTE)}[/]")
+            console.print("Ctrl-C stops it.", style="dim")
             while server.running():
                 time.sleep(0.5)
         except KeyboardInterrupt:

@@ -160,3 +160,27 @@ def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_serve_local_stops_cleanly_on_ctrl_c_while_it_is_still_printing_the_host_lines():
+    # CI once sent the SIGINT a moment after the last line but before the wait loop began, and the
+    # command exited 130 instead of stopping cleanly: interrupt as early as the first printed line
+    cmd = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+           "from finchain_tasks.cli.main import run; run()", "serve-local", "--model", "local-gemma3-270m"]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    try:
+        out = ""
+        for line in proc.stdout:
+            out += line
+            if "http://127.0.0.1:" in line:
+                proc.send_signal(signal.SIGINT)
+                break
+        pid = int(out.split("(pid ")[1].split(",")[0])
+        rest = proc.stdout.read()
+        assert proc.wait(timeout=30) == 0, out + rest
+        assert "stopping." in rest
+        assert wait_gone(pid)
+    finally:
+        proc.kill()
+        proc.wait()
