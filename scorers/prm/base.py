@@ -40,6 +40,9 @@ class PRMInput:
     question: str
     steps: tuple[str, ...]
     final_answer: str
+    choices: str = ""
+    """The options of a multiple-choice question as text, when the question text does not carry them
+    (the Fin-PRM release's input has a line for them; empty leaves that line blank)."""
 
 
 @dataclass(frozen=True)

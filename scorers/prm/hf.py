@@ -1,27 +1,42 @@
 """``hf``: the Fin-PRM architecture on any Hugging Face backbone (torch and transformers load lazily).
 
-Input (the authors' release format, used by the ``dual`` and ``release`` modes)::
+Input, the authors' training format (``DataCollatorForProcessReward`` in ``DianJin-PRM/src/prm_trainer/
+prm_train.py`` of https://github.com/aliyun/qwen-dianjin, commit fd9b511), used by ``dual`` and ``release``::
 
-    ##Question\\n{question}\\n\\n##Thinking Trajectory\\n{step 1}<extra_0>{step 2}<extra_0>…<extra_0>
+    ##Question\\n{question}\\n{choices}\\n\\n##Thinking Trajectory\\n{step 1}<extra_0>…{step n}<extra_0>
     \\n\\n##Final Answer\\n{answer}<extra_1>
 
-The backbone's last hidden states are read at every ``<extra_0>`` (one per step) and at the
-``<extra_1>`` after the final answer. Modes:
+(``choices`` is empty for a question without options, which leaves a blank line, as the release's
+f-string does.) The release splits the trace at blank lines; here the steps are ChainEval's
+(:mod:`scorers.steps`), so the PRM and ChainEval read the same steps. The backbone's last hidden states
+are read at every ``<extra_0>`` (one per step) and at the ``<extra_1>`` after the final answer. Modes:
 
 * ``dual`` (the paper, default): a step head ``Linear(h, 1)`` at the step placeholders and a trajectory
   head ``Linear(h, 1)`` at the answer placeholder, both read through a sigmoid.
-* ``release`` (the authors' released code): one shared 2-class head ``Linear(h, 2)`` at both kinds of
-  placeholder; P(good) is the softmax's class 1.
+* ``release`` (the released model, ``Qwen3ForProcessRewardModel`` in ``DianJin-PRM/src/model/fin_prm.py``):
+  one head ``score = Sequential(Linear(h, h), ReLU, Linear(h, 2))`` at both kinds of placeholder, trained
+  with cross-entropy on labels 0 (bad) / 1 (good); P(good) is the softmax's class 1, read at every
+  ``<extra_0>`` (steps) and at ``<extra_1>`` (trajectory), as its ``make_step_rewards`` does.
 * ``qwen`` (Qwen2.5-Math-PRM-style checkpoints): the checkpoint's own 2-class head (loaded with its
   remote code, or a token-classification head), the chat format with steps joined by ``<extra_0>``;
   P(good) at each ``<extra_0>``, no trajectory probability.
 
-Checkpoint layout written by :meth:`FinPRM.save_pretrained` and read by :meth:`FinPRM.from_pretrained`:
-the backbone and tokenizer as ``save_pretrained`` writes them, ``prm_heads.safetensors`` (``dual``:
-``step_head.weight/bias`` (1, h), ``traj_head.weight/bias`` (1, h); ``release``: ``score.weight/bias``
-(2, h)) and ``prm_config.json`` (mode, placeholder tokens). A ``release`` directory without
-``prm_config.json`` is read with the release defaults. The release's exact tensor names could not be
-checked offline; ``score`` is Qwen2.5-Math-PRM's name for the same 2-class head.
+Checkpoint layouts. ``release``: the directory ``save_pretrained`` of the release's model writes: a
+``config.json`` (``model_type: qwen3``; the release's also names its remote code in ``auto_map``, which is
+not needed: the backbone is a stock ``Qwen3Model``), the weights in ``model.safetensors`` (or shards listed
+in ``model.safetensors.index.json``) with the backbone under ``model.`` and the head as ``score.0.weight``
+(h, h), ``score.0.bias``, ``score.2.weight`` (2, h), ``score.2.bias``, and a tokenizer with ``<extra_0>``
+and ``<extra_1>`` added as special tokens. It is read without remote code; :meth:`FinPRM.save_pretrained`
+writes the same layout. ``dual`` (this project's, the paper's heads were never released): the backbone
+and tokenizer as ``save_pretrained`` writes them, ``prm_heads.safetensors`` (``step_head.weight/bias``,
+``traj_head.weight/bias``) and ``prm_config.json`` (mode, placeholder tokens). A directory in neither
+layout fails with the files expected and the files found.
+
+The release's verl reward worker (GRPO) scores differently: the chat template, the whole response as one
+step, the first placeholder's P(good); that is an RL shortcut, not the format the model was trained on,
+and is not offered. No model card or released weights could be read offline (the README links the
+Hugging Face organisation ``DianJin`` and ModelScope ``tongyi_dianjin``), so the layout above is the one
+the released training code produces.
 
 Items are tokenised once, sorted by length and batched under a token budget (``batch_tokens``), so a
 batch pads only to similar lengths. When ``max_length`` truncation drops a placeholder the item cannot
@@ -37,12 +52,18 @@ from typing import Any
 
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMInput, PRMScore, make_score
 
-__all__ = ["ANSWER_TOKEN", "HEADS_FILE", "PRM_CONFIG", "STEP_TOKEN", "FinPRM", "TruncationError", "format_input"]
+__all__ = ["ANSWER_TOKEN", "HEADS_FILE", "PRM_CONFIG", "RELEASE_HEAD_KEYS", "STEP_TOKEN", "WEIGHTS_FILE",
+           "CheckpointLayoutError", "FinPRM", "TruncationError", "format_input"]
 
 STEP_TOKEN = "<extra_0>"
 ANSWER_TOKEN = "<extra_1>"
 HEADS_FILE = "prm_heads.safetensors"
 PRM_CONFIG = "prm_config.json"
+WEIGHTS_FILE = "model.safetensors"
+WEIGHTS_INDEX = "model.safetensors.index.json"
+RELEASE_HEAD_KEYS = ("score.0.weight", "score.0.bias", "score.2.weight", "score.2.bias")
+RELEASE_ARCH = "Qwen3ForProcessRewardModel"
+BACKBONE_PREFIX = "model."
 MODES = ("dual", "release", "qwen")
 QWEN_SYSTEM = "Please reason step by step, and put your final answer within \\boxed{}."
 
@@ -51,10 +72,14 @@ class TruncationError(ValueError):
     """A placeholder was cut off by ``max_length``: its step would silently lose its score."""
 
 
+class CheckpointLayoutError(ValueError):
+    """A checkpoint directory is not in the layout its mode reads (the message names expected and found files)."""
+
+
 def format_input(item: PRMInput, step_token: str = STEP_TOKEN, answer_token: str = ANSWER_TOKEN) -> str:
-    """The release's input text for one candidate."""
+    """The release's input text for one candidate (its collator's f-string, choices line included)."""
     steps = "".join(f"{s}{step_token}" for s in item.steps)
-    return (f"##Question\n{item.question}\n\n##Thinking Trajectory\n{steps}\n\n"
+    return (f"##Question\n{item.question}\n{item.choices}\n\n##Thinking Trajectory\n{steps}\n\n"
             f"##Final Answer\n{item.final_answer}{answer_token}")
 
 
@@ -73,7 +98,9 @@ def _heads(mode: str, hidden: int):
 
     if mode == "dual":
         return torch.nn.ModuleDict({"step_head": torch.nn.Linear(hidden, 1), "traj_head": torch.nn.Linear(hidden, 1)})
-    return torch.nn.ModuleDict({"score": torch.nn.Linear(hidden, 2)})
+    # the release's head: score.0 (h, h), ReLU, score.2 (2, h); the state-dict names are the checkpoint's
+    return torch.nn.ModuleDict({"score": torch.nn.Sequential(torch.nn.Linear(hidden, hidden), torch.nn.ReLU(),
+                                                             torch.nn.Linear(hidden, 2))})
 
 
 class FinPRM:
@@ -104,33 +131,56 @@ class FinPRM:
 
     @classmethod
     def from_pretrained(cls, path: str, mode: str = "dual", **kwargs: Any) -> FinPRM:
-        """Load from a local directory or a hub id (the hub only when the environment allows it)."""
+        """Load from a local directory or a hub id (the hub only when the environment allows it).
+
+        The layout is checked before any weight is read, so a wrong mode fails with one line naming the
+        files expected and found instead of a half-loaded model."""
         from transformers import AutoConfig, AutoModel, AutoModelForTokenClassification, AutoTokenizer
 
-        local = Path(path)
-        config_file = local / PRM_CONFIG
+        folder = _local_dir(path)
+        config_file = folder / PRM_CONFIG
         saved = json.loads(config_file.read_text()) if config_file.is_file() else {}
         mode = saved.get("mode", mode)
         tokens = {k: saved[k] for k in ("step_token", "answer_token") if k in saved}
-        tokenizer = AutoTokenizer.from_pretrained(path)
         if mode == "qwen":
-            config = AutoConfig.from_pretrained(path, trust_remote_code=True)
+            tokenizer = AutoTokenizer.from_pretrained(folder)
+            config = AutoConfig.from_pretrained(folder, trust_remote_code=True)
             arch = (config.architectures or [""])[0]
             loader = AutoModelForTokenClassification if arch.endswith("ForTokenClassification") else AutoModel
-            backbone = loader.from_pretrained(path, trust_remote_code=True)
+            backbone = loader.from_pretrained(folder, trust_remote_code=True)
             return cls(backbone, tokenizer, "qwen", name=f"hf:{path}:qwen", **tokens, **kwargs)
-        backbone = AutoModel.from_pretrained(path)
-        heads = _heads(mode, backbone.config.hidden_size)
-        heads.load_state_dict(_read_heads(path), strict=True)
+        if mode == "release":
+            head = _release_head(folder, path)
+            backbone = _release_backbone(folder, path)
+            heads = _heads("release", backbone.config.hidden_size)
+            heads.load_state_dict(head, strict=True)
+        else:
+            _check_dual(folder, path)
+            backbone = AutoModel.from_pretrained(folder)
+            heads = _heads(mode, backbone.config.hidden_size)
+            heads.load_state_dict(_load_file(folder / HEADS_FILE), strict=True)
+        tokenizer = AutoTokenizer.from_pretrained(folder)
         return cls(backbone, tokenizer, mode, heads, name=f"hf:{path}:{mode}", **tokens, **kwargs)
 
     def save_pretrained(self, path: str | Path) -> None:
-        """Backbone, tokenizer, heads and ``prm_config.json`` in the layout :meth:`from_pretrained` reads."""
+        """The checkpoint in the layout :meth:`from_pretrained` reads for this mode (``release``: the
+        authors' layout, one ``model.safetensors`` with ``model.*`` and ``score.*``)."""
         from safetensors.torch import save_file
 
         path = Path(path)
-        self.backbone.save_pretrained(path)
+        path.mkdir(parents=True, exist_ok=True)
         self.tokenizer.save_pretrained(path)
+        if self.mode == "release":
+            self.backbone.config.save_pretrained(path)
+            config = json.loads((path / "config.json").read_text())
+            config.update(architectures=[RELEASE_ARCH], num_labels=2, alpha=config.get("alpha", 1.0))
+            (path / "config.json").write_text(json.dumps(config, indent=2))
+            tensors = {f"{BACKBONE_PREFIX}{k}": v for k, v in self.backbone.state_dict().items()}
+            tensors.update(self.heads.state_dict())
+            save_file({k: v.contiguous() for k, v in tensors.items()}, str(path / WEIGHTS_FILE),
+                      metadata={"format": "pt"})
+            return
+        self.backbone.save_pretrained(path)
         if self.heads is not None:
             save_file({k: v.contiguous() for k, v in self.heads.state_dict().items()}, str(path / HEADS_FILE))
         (path / PRM_CONFIG).write_text(json.dumps({"mode": self.mode, "step_token": self.step_token,
@@ -145,7 +195,8 @@ class FinPRM:
 
     def encode(self, items: Sequence[PRMInput]) -> list[list[int]]:
         """Token ids per item, truncated to ``max_length``; raises :class:`TruncationError` on a lost placeholder."""
-        encoded = self.tokenizer([self._text(i) for i in items], add_special_tokens=False,
+        # the release's collator tokenises with the tokenizer's defaults (Qwen's add no BOS/EOS)
+        encoded = self.tokenizer([self._text(i) for i in items], add_special_tokens=self.mode == "release",
                                  truncation=True, max_length=self.max_length)["input_ids"]
         for k, (item, ids) in enumerate(zip(items, encoded)):
             want = len(item.steps) + (0 if self.mode == "qwen" else 1)
@@ -197,6 +248,7 @@ class FinPRM:
         """Step and trajectory probabilities from one item's hidden states at its placeholders."""
         import torch
 
+        hidden = hidden.float()  # the heads are float32; a bf16 backbone (the release's) is read up
         steps, answer = hidden[ids == self.step_id], hidden[ids == self.answer_id]
         if self.mode == "dual":
             p_steps = torch.sigmoid(self.heads["step_head"](steps).squeeze(-1))
@@ -207,13 +259,83 @@ class FinPRM:
         return p_steps.float().tolist(), float(p_traj[-1])
 
 
-def _read_heads(path: str) -> dict:
-    """The heads' tensors from a local directory or, for a hub id, the cached file."""
+def _local_dir(path: str) -> Path:
+    """A local checkpoint directory: ``path`` itself, or the hub snapshot of a hub id."""
+    local = Path(path)
+    if local.is_dir():
+        return local
+    from huggingface_hub import snapshot_download
+
+    return Path(snapshot_download(path))
+
+
+def _load_file(file: Path) -> dict:
     from safetensors.torch import load_file
 
-    local = Path(path) / HEADS_FILE
-    if not local.is_file():
-        from huggingface_hub import hf_hub_download
+    return load_file(str(file))
 
-        local = Path(hf_hub_download(path, HEADS_FILE))
-    return load_file(str(local))
+
+def _found(folder: Path) -> str:
+    names = sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    return ", ".join(names) or "nothing"
+
+
+def _layout_error(path: str, folder: Path, mode: str, expected: str, hint: str = "") -> CheckpointLayoutError:
+    return CheckpointLayoutError(f"hf:{path} is not a {mode!r} checkpoint: expected {expected}; found {_found(folder)}"
+                                 + (f"; {hint}" if hint else ""))
+
+
+def _weight_files(folder: Path) -> dict[str, Path]:
+    """Tensor name -> safetensors file, from the shard index or the single weights file (names only)."""
+    from safetensors import safe_open
+
+    index = folder / WEIGHTS_INDEX
+    if index.is_file():
+        return {k: folder / f for k, f in json.loads(index.read_text())["weight_map"].items()}
+    single = folder / WEIGHTS_FILE
+    if not single.is_file():
+        return {}
+    with safe_open(str(single), "pt") as fh:
+        return {k: single for k in fh.keys()}
+
+
+def _release_head(folder: Path, path: str) -> dict:
+    """The ``score.*`` tensors of a release checkpoint, or a layout error naming what is missing."""
+    from safetensors import safe_open
+
+    expected = (f"config.json and {WEIGHTS_FILE} (or {WEIGHTS_INDEX}) holding the backbone under "
+                f"'{BACKBONE_PREFIX}' and the head {', '.join(RELEASE_HEAD_KEYS)}")
+    names = _weight_files(folder)
+    missing = [k for k in RELEASE_HEAD_KEYS if k not in names]
+    if not (folder / "config.json").is_file() or not names or missing:
+        hint = f"this looks like a dual checkpoint: write hf:{path}" if (folder / HEADS_FILE).is_file() else ""
+        if names and missing:
+            hint = "; ".join(h for h in (f"missing tensors {', '.join(missing)}", hint) if h)
+        raise _layout_error(path, folder, "release", expected, hint)
+    head = {}
+    for key in RELEASE_HEAD_KEYS:
+        with safe_open(str(names[key]), "pt") as fh:
+            head[key] = fh.get_tensor(key).float()
+    return head
+
+
+def _release_backbone(folder: Path, path: str):
+    """The stock ``AutoModel`` of the checkpoint's ``model_type`` (no remote code), all its weights present."""
+    from transformers import AutoModel
+
+    backbone, info = AutoModel.from_pretrained(folder, trust_remote_code=False, output_loading_info=True)
+    if info.get("missing_keys"):
+        missing = sorted(info["missing_keys"])
+        raise _layout_error(path, folder, "release", f"backbone tensors under '{BACKBONE_PREFIX}'",
+                            f"missing {len(missing)}, e.g. {', '.join(missing[:3])}")
+    return backbone
+
+
+def _check_dual(folder: Path, path: str) -> None:
+    """A dual checkpoint has its heads file; a release checkpoint given without ``:release`` is named as such."""
+    if (folder / HEADS_FILE).is_file():
+        return
+    names = _weight_files(folder)
+    hint = f"this looks like a release checkpoint (a score.* head in the weights): write hf:{path}:release" \
+        if all(k in names for k in RELEASE_HEAD_KEYS) else ""
+    raise _layout_error(path, folder, "dual", f"config.json, the backbone's weights and {HEADS_FILE}", hint)

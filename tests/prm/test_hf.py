@@ -10,7 +10,16 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from scorers.prm.base import PRMInput, prm_input  # noqa: E402
-from scorers.prm.hf import HEADS_FILE, PRM_CONFIG, STEP_TOKEN, FinPRM, TruncationError, format_input  # noqa: E402
+from scorers.prm.hf import (  # noqa: E402
+    HEADS_FILE,
+    PRM_CONFIG,
+    STEP_TOKEN,
+    WEIGHTS_FILE,
+    CheckpointLayoutError,
+    FinPRM,
+    TruncationError,
+    format_input,
+)
 from scorers.prm.tiny import tiny_prm, tiny_tokenizer  # noqa: E402
 
 ITEMS = [prm_input("What is 2 + 2?", "Step 1: 2 + 2 = 4\nStep 2: so it is 4\nFinal answer: 4"),
@@ -26,9 +35,19 @@ def _one_thread():
     torch.set_num_threads(threads)
 
 
-def test_release_format_matches_the_documented_layout():
+def _release_text(question: str, choices: str, trace: str, final_answer: str) -> str:
+    """The release's collator (DianJin-PRM/src/prm_trainer/prm_train.py), transcribed: a second implementation."""
+    trace = trace.replace("\n\n", "<extra_0>") + "<extra_0>"
+    return (f"##Question\n{question}\n{choices}\n\n##Thinking Trajectory\n{trace}\n\n"
+            f"##Final Answer\n{final_answer}<extra_1>")
+
+
+def test_release_format_matches_the_release_collator():
     text = format_input(PRMInput("Q?", ("a", "b"), "42"))
-    assert text == "##Question\nQ?\n\n##Thinking Trajectory\na<extra_0>b<extra_0>\n\n##Final Answer\n42<extra_1>"
+    assert text == "##Question\nQ?\n\n\n##Thinking Trajectory\na<extra_0>b<extra_0>\n\n##Final Answer\n42<extra_1>"
+    assert text == _release_text("Q?", "", "a\n\nb", "42")
+    with_choices = PRMInput("Which?", ("x", "y", "z"), "B", choices="A. 1\nB. 2")
+    assert format_input(with_choices) == _release_text("Which?", "A. 1\nB. 2", "x\n\ny\n\nz", "B")
 
 
 @pytest.mark.parametrize("mode", ["dual", "release"])
@@ -57,10 +76,12 @@ def test_dual_heads_read_the_hidden_state_at_each_placeholder():
     assert score.p_traj == pytest.approx(traj, abs=1e-6)
 
 
-def test_release_mode_uses_one_shared_two_class_head():
+def test_release_mode_uses_the_release_head_names_and_shapes():
+    """Qwen3ForProcessRewardModel.score = Sequential(Linear(h, h), ReLU(), Linear(h, num_labels=2))."""
     prm = tiny_prm("release", seed=3)
-    assert set(prm.heads.state_dict()) == {"score.weight", "score.bias"}
-    assert prm.heads["score"].weight.shape == (2, 32)
+    shapes = {k: tuple(v.shape) for k, v in prm.heads.state_dict().items()}
+    assert shapes == {"score.0.weight": (32, 32), "score.0.bias": (32,), "score.2.weight": (2, 32),
+                      "score.2.bias": (2,)}
 
 
 def test_batching_does_not_change_scores():
@@ -95,21 +116,90 @@ def test_placeholder_count_in_step_text_is_caught():
 @pytest.mark.parametrize("mode", ["dual", "release"])
 def test_saved_checkpoint_loads_back_with_identical_outputs(tmp_path, mode):
     prm = tiny_prm(mode, seed=5, save_to=tmp_path)
-    assert (tmp_path / HEADS_FILE).is_file()
-    assert json.loads((tmp_path / PRM_CONFIG).read_text())["mode"] == mode
-    loaded = FinPRM.from_pretrained(str(tmp_path))
+    if mode == "dual":
+        assert (tmp_path / HEADS_FILE).is_file()
+        assert json.loads((tmp_path / PRM_CONFIG).read_text())["mode"] == mode
+    else:  # the authors' layout: one weights file, nothing of this project's own
+        assert not (tmp_path / HEADS_FILE).exists() and not (tmp_path / PRM_CONFIG).exists()
+        assert json.loads((tmp_path / "config.json").read_text())["architectures"] == ["Qwen3ForProcessRewardModel"]
+    loaded = FinPRM.from_pretrained(str(tmp_path), mode=mode)
     assert loaded.mode == mode
     for a, b in zip(prm.score_batch(ITEMS), loaded.score_batch(ITEMS)):
         assert a.step_probs == b.step_probs and a.p_traj == b.p_traj
 
 
-def test_release_directory_without_prm_config_is_read_in_the_requested_mode(tmp_path):
-    prm = tiny_prm("release", seed=6, save_to=tmp_path)
-    (tmp_path / PRM_CONFIG).unlink()
-    loaded = FinPRM.from_pretrained(str(tmp_path), mode="release")
-    assert [s.step_probs for s in loaded.score_batch(ITEMS)] == [s.step_probs for s in prm.score_batch(ITEMS)]
-    with pytest.raises(RuntimeError):           # the release head does not fit the dual layout
-        FinPRM.from_pretrained(str(tmp_path), mode="dual")
+def _authors_checkpoint(folder, seed: int = 6):
+    """A tiny checkpoint written the way the release's ``Qwen3ForProcessRewardModel.save_pretrained`` lays it
+    out (built here by hand, not by FinPRM): config.json with the release's auto_map, one model.safetensors
+    holding ``model.*`` (a Qwen3Model) and ``score.0``/``score.2``, a tokenizer with <extra_0>/<extra_1>."""
+    from safetensors.torch import save_file
+    from transformers import AutoModel, Qwen3Config
+
+    torch.manual_seed(seed)
+    tok = tiny_tokenizer()
+    config = Qwen3Config(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=2, num_key_value_heads=1, head_dim=16, pad_token_id=tok.pad_token_id)
+    backbone = AutoModel.from_config(config).eval()
+    score = torch.nn.Sequential(torch.nn.Linear(32, 32), torch.nn.ReLU(), torch.nn.Linear(32, 2)).eval()
+    tensors = {f"model.{k}": v.contiguous() for k, v in backbone.state_dict().items()}
+    tensors.update({f"score.{k}": v.contiguous() for k, v in score.state_dict().items()})
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file(tensors, str(folder / "model.safetensors"), metadata={"format": "pt"})
+    cfg = config.to_dict()
+    cfg.update(architectures=["Qwen3ForProcessRewardModel"], alpha=1.0,
+               auto_map={"AutoConfig": "fin_config.Qwen3PRMConfig", "AutoModel": "fin_prm.Qwen3ForProcessRewardModel"})
+    (folder / "config.json").write_text(json.dumps(cfg))
+    tok.save_pretrained(folder)
+    return tok, backbone, score
+
+
+def test_a_checkpoint_in_the_authors_layout_scores_as_the_release_does(tmp_path):
+    """The release reads P(good) = softmax(score(h))[1] at every <extra_0> and <extra_1>, in sequence order
+    (make_step_rewards); recomputed here from the hand-built parts on the collator's text."""
+    from finchain_tasks.prm import load_prm
+
+    tok, backbone, score = _authors_checkpoint(tmp_path / "fin-prm")
+    prm = load_prm(f"hf:{tmp_path / 'fin-prm'}:release", agg="mean")
+    assert prm.mode == "release"
+    item = PRMInput("What is the rate?", ("0.05 × 2 = 0.1", "as a percent 10%"), "10%", choices="A. 10%\nB. 5%")
+    text = _release_text(item.question, item.choices, "\n\n".join(item.steps), item.final_answer)
+    ids = tok(text, return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        probs = torch.softmax(score(backbone(input_ids=ids).last_hidden_state[0]), -1)[:, 1]
+    extra0, extra1 = tok.convert_tokens_to_ids(["<extra_0>", "<extra_1>"])
+    positive = probs[(ids[0] == extra0) | (ids[0] == extra1)].tolist()
+    [got] = prm.score_batch([item])
+    assert len(positive) == 3
+    assert list(got.step_probs) == pytest.approx(positive[:2], abs=1e-6)
+    assert got.p_traj == pytest.approx(positive[2], abs=1e-6)
+    assert got.reward == pytest.approx(sum(positive[:2]) / 2 + positive[2], abs=1e-6)
+
+
+def test_saving_in_release_mode_writes_the_authors_layout(tmp_path):
+    from safetensors import safe_open
+
+    _authors_checkpoint(tmp_path / "a", seed=9)
+    loaded = FinPRM.from_pretrained(str(tmp_path / "a"), mode="release")
+    loaded.save_pretrained(tmp_path / "b")
+    first, second = str(tmp_path / "a" / WEIGHTS_FILE), str(tmp_path / "b" / WEIGHTS_FILE)
+    with safe_open(first, "pt") as a, safe_open(second, "pt") as b:
+        assert set(a.keys()) == set(b.keys())
+        assert all(torch.equal(a.get_tensor(k), b.get_tensor(k)) for k in a.keys())
+
+
+def test_a_checkpoint_in_the_wrong_layout_names_the_files_expected_and_found(tmp_path):
+    _authors_checkpoint(tmp_path / "rel")
+    with pytest.raises(CheckpointLayoutError, match=r"expected .*prm_heads\.safetensors.*found .*model\.safetensors"
+                       r".*release checkpoint.*:release"):
+        FinPRM.from_pretrained(str(tmp_path / "rel"), mode="dual")
+    tiny_prm("dual", seed=6, save_to=tmp_path / "dual")
+    (tmp_path / "dual" / PRM_CONFIG).unlink()
+    with pytest.raises(CheckpointLayoutError, match=r"not a 'release' checkpoint: expected .*score\.0\.weight.*found "
+                       r".*prm_heads\.safetensors.*missing tensors score\.0\.weight"):
+        FinPRM.from_pretrained(str(tmp_path / "dual"), mode="release")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointLayoutError, match=r"found nothing"):
+        FinPRM.from_pretrained(str(tmp_path / "empty"), mode="release")
 
 
 def test_qwen_style_checkpoint_reads_p_good_at_the_step_separator(tmp_path):
