@@ -1,4 +1,7 @@
-"""``finchain bon RUN_DIR``: Best-of-N curves from the pools a run logged (no model is called)."""
+"""``finchain bon RUN_DIR``: Best-of-N curves from the pools a run logged (no generating model is called).
+
+``--prm SPEC`` re-scores the saved candidates with another PRM than the run's (cached per candidate in the
+run directory, so a second invocation scores nothing); the output names the PRM that scored."""
 
 from __future__ import annotations
 
@@ -31,18 +34,26 @@ def bon(
     bootstrap: int = typer.Option(1000, "--bootstrap", min=0, help="Cluster-bootstrap resamples for the 95% CI."),
     seed: int = typer.Option(0, "--seed", help="Seed of the subsets and the bootstrap."),
     plot: bool = typer.Option(True, "--plot/--no-plot", help="Also write bon_curves.png (needs matplotlib)."),
+    prm: Optional[str] = typer.Option(None, "--prm", help="Re-score the saved candidates with this PRM spec (calc, "
+                                      "judge:<registry model>, hf:<path or hub id>[:release]) instead of the run's."),
+    prm_agg: str = typer.Option("min", "--prm-agg", help="With --prm: the step aggregation (mean, min, prod, last)."),
+    prm_zeta: float = typer.Option(1.0, "--prm-zeta", help="With --prm: ζ, the trajectory probability's weight."),
+    registry: Optional[Path] = typer.Option(None, "--registry", "-r", help="With --prm judge:...: a registry YAML "
+                                            "file (default: the shipped one)."),
 ) -> None:
     """Accuracy and ChainEval against N for every selector: bon_curves.csv, bon_curves.md, bon_curves.png."""
     from finchain_tasks.prm.runs import load_pools, write_csv, write_markdown, write_plot
     from scorers.prm.curves import curves
 
     wanted = _ns(ns)
-    pools, prms = load_pools(run_dir)
+    rescore = _rescore_request(prm, prm_agg, prm_zeta, registry)
+    pools, prms = load_pools(run_dir, rescore=rescore)
+    note = _note(rescore)
     rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed)
     target = out or run_dir
     target.mkdir(parents=True, exist_ok=True)
     write_csv(rows, target / "bon_curves.csv")
-    write_markdown(rows, target / "bon_curves.md", prms)
+    write_markdown(rows, target / "bon_curves.md", prms, note)
     written = ["bon_curves.csv", "bon_curves.md"]
     if plot:
         try:
@@ -54,4 +65,31 @@ def bon(
         short = next(r.n_short for r in rows if r.n == n)
         if short:
             err_console.print(f"N={n}: {short} problem(s) have fewer than {n} candidates and are left out")
-    console.print(f"{len(pools)} pools; wrote {', '.join(written)} to {target}")
+    if note:
+        console.print(note, highlight=False, markup=False)
+    console.print(f"{len(pools)} pools scored by PRM {', '.join(sorted(prms))}; wrote {', '.join(written)} to {target}",
+                  highlight=False, markup=False)
+
+
+def _rescore_request(prm: str | None, agg: str, zeta: float, registry: Path | None):
+    """The re-scoring request of ``--prm`` (None without it); the registry is read only for a judge."""
+    if prm is None:
+        return None
+    from finchain_tasks.prm.runs import Rescore
+
+    options = {}
+    if prm.strip().startswith("judge:"):
+        from finchain_tasks.models.registry import load_registry
+
+        options["registry"] = load_registry(registry)
+    return Rescore(prm, agg, zeta, options)
+
+
+def _note(rescore) -> str:
+    """One line saying that the candidates were re-scored, by whom, instead of which PRM, and what it cost."""
+    if rescore is None:
+        return ""
+    was = ", ".join(sorted(p for p in rescore.original if p)) or "unknown"
+    return (f"Re-scored with PRM {rescore.spec} (R = {rescore.agg}(steps) + {rescore.zeta:g} · p_traj); the run used "
+            f"{was}. {rescore.scored} candidate(s) scored now ({rescore.distinct} distinct), "
+            f"{rescore.from_cache} from the cache.")

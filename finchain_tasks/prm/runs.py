@@ -6,23 +6,56 @@ lm-eval ``samples_*.jsonl`` files of ``finchain_bon`` (the ``bon`` filter's ``fi
 record as JSON). Only what a curve needs is kept (answer key, correctness, ChainEval, reward, cluster),
 and it is cached in ``<run dir>/bon_pools.json``, keyed by the sources' paths, sizes and modification
 times, so drawing the curves again reads neither the logs nor calls any model.
+
+Re-scoring (``finchain bon RUN_DIR --prm SPEC``): the saved candidates (their text and the question the
+run's PRM read) are scored again by another PRM; the generating model is never called. Every score is
+kept in ``<run dir>/bon_prm_scores.jsonl``, one line per (spec, agg, ζ, question, candidate text), and
+the re-scored pools in ``bon_pools.json`` under the same source stamp, so a second invocation with the
+same PRM loads no PRM and sends no request. Answers, correctness and ChainEval are the run's: a PRM
+changes only the rewards, so ``majority``, ``random`` and the oracles do not move.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMScore, prm_input
 from scorers.prm.curves import CurveRow, Pool
 from scorers.prm.select import SELECTORS, Candidate
 
-__all__ = ["CACHE_FILE", "find_sources", "load_pools", "write_csv", "write_markdown", "write_plot"]
+__all__ = ["CACHE_FILE", "SCORES_FILE", "Rescore", "find_sources", "load_pools", "write_csv", "write_markdown",
+           "write_plot"]
 
 CACHE_FILE = "bon_pools.json"
+SCORES_FILE = "bon_prm_scores.jsonl"
 SCORER = "bon_scorer"
+
+
+@dataclass
+class Rescore:
+    """A request to score the saved candidates with another PRM, and what happened (filled by :func:`load_pools`)."""
+
+    spec: str
+    agg: str = DEFAULT_AGG
+    zeta: float = DEFAULT_ZETA
+    options: dict[str, Any] = field(default_factory=dict)
+    """Passed to :func:`finchain_tasks.prm.load_prm` (``registry`` for a judge, ``max_length`` for hf)."""
+    scored: int = 0
+    """Candidates scored in this call (``distinct``: the PRM calls, one per distinct question and text)."""
+    distinct: int = 0
+    from_cache: int = 0
+    original: set[str] = field(default_factory=set)
+
+    @property
+    def key(self) -> str:
+        return f"{self.spec}|{self.agg}|{self.zeta!r}"
 
 
 def find_sources(run_dir: Path) -> list[Path]:
@@ -37,6 +70,15 @@ def _stamp(paths: Sequence[Path]) -> list[list]:
     return [[str(p), p.stat().st_size, p.stat().st_mtime_ns] for p in paths]
 
 
+def _input_text(sample: Any) -> str:
+    """The sample's question as Inspect's ``state.input_text`` gave it (a run older than the record's
+    ``question`` field): the input string, or the last user message's text."""
+    if isinstance(sample.input, str):
+        return sample.input
+    users = [m for m in sample.input if getattr(m, "role", "") == "user"]
+    return users[-1].text if users else ""
+
+
 def _inspect_records(path: Path) -> Iterator[dict]:
     from inspect_ai.log import read_eval_log
 
@@ -44,7 +86,8 @@ def _inspect_records(path: Path) -> Iterator[dict]:
     for sample in log.samples or []:
         score = (sample.scores or {}).get(SCORER)
         if score is not None and isinstance(score.metadata, dict) and "bon" in score.metadata:
-            yield score.metadata["bon"]
+            record = score.metadata["bon"]
+            yield record if "question" in record else {**record, "question": _input_text(sample)}
 
 
 def _lm_eval_records(path: Path) -> Iterator[dict]:
@@ -54,43 +97,117 @@ def _lm_eval_records(path: Path) -> Iterator[dict]:
             for resp in row.get("filtered_resps") or []:
                 text = resp[0] if isinstance(resp, list) and resp else resp
                 if isinstance(text, str) and text.startswith("{") and '"candidates"' in text:
-                    yield json.loads(text)
+                    record = json.loads(text)
+                    yield record if "question" in record else {**record, "question": _doc_question(row)}
 
 
-def _compact(record: dict) -> dict:
-    return {"cluster": record.get("cluster", ""), "prm": record.get("prm", ""),
-            "c": [[c.get("key"), bool(c.get("correct")), c.get("chaineval"), c.get("reward")]
-                  for c in record.get("candidates", [])]}
+def _doc_question(row: dict) -> str:
+    """What the run's PRM read as the question: the user prompt (CFLUE: with its options), else the question."""
+    doc = row.get("doc") or {}
+    return str(doc.get("prompt") if doc.get("benchmark") == "cflue" else doc.get("question", ""))
 
 
-def _read(sources: Sequence[Path]) -> list[dict]:
+def _compact(record: dict, full: bool = False) -> dict:
+    """What a curve needs of a record; ``full`` also keeps the question and texts a re-scoring PRM reads."""
+    row = {"cluster": record.get("cluster", ""), "prm": record.get("prm", ""),
+           "c": [[c.get("key"), bool(c.get("correct")), c.get("chaineval"), c.get("reward")]
+                 for c in record.get("candidates", [])]}
+    if full:
+        row.update(q=record.get("question", ""), t=[c.get("text") or "" for c in record.get("candidates", [])])
+    return row
+
+
+def _read(sources: Sequence[Path], full: bool = False) -> list[dict]:
     out = []
     for path in sources:
         records = _lm_eval_records(path) if path.suffix == ".jsonl" else _inspect_records(path)
-        out.extend(_compact(r) for r in records)
+        out.extend(_compact(r, full) for r in records)
     return out
 
 
-def load_pools(run_dir: Path, use_cache: bool = True) -> tuple[list[Pool], set[str]]:
-    """Every pool in the run directory and the PRMs that scored them; the cache is used when up to date."""
+def load_pools(run_dir: Path, use_cache: bool = True, rescore: Rescore | None = None) -> tuple[list[Pool], set[str]]:
+    """Every pool in the run directory and the PRMs that scored them; the cache is used when up to date.
+
+    With ``rescore``, the rewards are those of that PRM (see the module docstring) and the returned PRM
+    set names it alone; ``rescore`` records how many candidates were scored and how many came from cache."""
     if not run_dir.is_dir():
         raise ValueError(f"{run_dir}: no such run directory")
+    if rescore is not None:
+        from finchain_tasks.prm import check_spec
+
+        rescore.spec = str(check_spec(rescore.spec, rescore.options.get("registry")))  # fails before any reading
     sources = find_sources(run_dir)
-    cache = run_dir / CACHE_FILE
+    cache_file = run_dir / CACHE_FILE
     stamp = _stamp(sources)
-    rows = None
-    if use_cache and cache.is_file():
-        cached = json.loads(cache.read_text(encoding="utf-8"))
-        if cached.get("sources") == stamp:
-            rows = cached["pools"]
-    if rows is None:
-        rows = _read(sources)
-        cache.write_text(json.dumps({"sources": stamp, "pools": rows}), encoding="utf-8")
+    cached = json.loads(cache_file.read_text(encoding="utf-8")) if use_cache and cache_file.is_file() else {}
+    if cached.get("sources") != stamp:
+        cached = {"sources": stamp}
+    if rescore is None:
+        rows = cached.get("pools")
+        if rows is None:
+            rows = cached["pools"] = _read(sources)
+            cache_file.write_text(json.dumps(cached), encoding="utf-8")
+    else:
+        rows = cached.setdefault("rescored", {}).get(rescore.key)
+        if rows is None:
+            rows = cached["rescored"][rescore.key] = _rescore(run_dir, _read(sources, full=True), rescore)
+            cache_file.write_text(json.dumps(cached), encoding="utf-8")
+        else:
+            rescore.from_cache = sum(len(r["c"]) for r in rows)
+        rescore.original = {r.get("was", "") for r in rows}
     if not rows:
         raise ValueError(f"{run_dir}: no Best-of-N pools found (run `inspect eval finchain -T samples=16 "
                          "-T prm=...` or lm-eval's finchain_bon into it)")
     pools = [Pool(r["cluster"], [Candidate(k, ok, ce, rw) for k, ok, ce, rw in r["c"]]) for r in rows]
     return pools, {r["prm"] for r in rows}
+
+
+def _score_key(rescore: Rescore, question: str, text: str) -> str:
+    raw = json.dumps([rescore.spec, rescore.agg, float(rescore.zeta), question, text], ensure_ascii=False)
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def _read_scores(path: Path) -> dict[str, dict]:
+    """The score cache; a torn last line (an interrupted run) is skipped, not fatal."""
+    out: dict[str, dict] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            out[row["key"]] = row["score"]
+    return out
+
+
+def _rescore(run_dir: Path, rows: list[dict], rescore: Rescore) -> list[dict]:
+    """``rows`` (read in full) with every candidate's reward from the new PRM, cached per candidate."""
+    scores_file = run_dir / SCORES_FILE
+    known = _read_scores(scores_file)
+    keys = [[_score_key(rescore, r["q"], t) for t in r["t"]] for r in rows]
+    todo = {k: (r["q"], t) for r, ks in zip(rows, keys) for k, t in zip(ks, r["t"]) if k not in known}
+    rescore.scored = sum(1 for ks in keys for k in ks if k in todo)
+    rescore.from_cache = sum(len(ks) for ks in keys) - rescore.scored
+    name = rescore.spec
+    if todo:
+        from finchain_tasks.prm import load_prm
+
+        prm = load_prm(rescore.spec, agg=rescore.agg, zeta=rescore.zeta, **rescore.options)
+        order = list(todo)
+        fresh = prm.score_batch([prm_input(*todo[k]) for k in order])
+        rescore.distinct = len(order)
+        with scores_file.open("a", encoding="utf-8") as fh:
+            for k, score in zip(order, fresh):
+                known[k] = score.to_dict()
+                if "judge_error" not in score.extra:  # a judge that failed is asked again next time
+                    fh.write(json.dumps({"key": k, "score": known[k]}) + "\n")
+        name = getattr(prm, "name", name)
+    out = []
+    for r, ks in zip(rows, keys):
+        c = [[key, ok, ce, PRMScore.from_dict(known[k]).reward] for (key, ok, ce, _), k in zip(r["c"], ks)]
+        prm_name = (known[ks[0]].get("prm") or name) if ks else name
+        out.append({"cluster": r["cluster"], "prm": prm_name, "was": r["prm"], "c": c})
+    return out
 
 
 FIELDS = ("n", "selector", "accuracy", "accuracy_lo", "accuracy_hi", "chaineval", "chaineval_lo", "chaineval_hi",
@@ -111,13 +228,14 @@ def _fmt(value) -> str:
     return f"{value:.6f}" if isinstance(value, float) else str(value)
 
 
-def write_markdown(rows: Sequence[CurveRow], path: Path, prms: set[str]) -> None:
-    """Accuracy per N (rows) and selector (columns) with 95% intervals; mean ChainEval below."""
+def write_markdown(rows: Sequence[CurveRow], path: Path, prms: set[str], note: str = "") -> None:
+    """Accuracy per N (rows) and selector (columns) with 95% intervals; mean ChainEval below.
+    ``note`` (e.g. that the candidates were re-scored by another PRM than the run's) goes under the title."""
     ns = sorted({r.n for r in rows})
     cell = {(r.n, r.selector): r for r in rows}
     head = "| N | problems | short | " + " | ".join(SELECTORS) + " |"
     rule = "|---" * (3 + len(SELECTORS)) + "|"
-    lines = [f"# Best-of-N (PRM: {', '.join(sorted(prms)) or 'unknown'})", "",
+    lines = [f"# Best-of-N (PRM: {', '.join(sorted(prms)) or 'unknown'})", "", *([note, ""] if note else []),
              "Final-answer accuracy, mean over random subsets of N, 95% interval resampling templates "
              "(FinChain) or questions (CFLUE). `oracle_chaineval` and `pass_at_n` read the gold.", "", head, rule]
     for n in ns:

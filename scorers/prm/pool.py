@@ -5,6 +5,7 @@ call), and ``finchain bon`` reads the records back (:func:`candidates_of`), so t
 are written once, here. A record (JSON-able)::
 
     {"n": 16, "prm": "calc", "agg": "min", "zeta": 1.0, "cluster": "<template or question id>",
+     "question": "<the question text the PRM read>",
      "candidates": [{"text", "answer", "key", "correct", "chaineval", "reward", "step_probs", "p_traj",
                      "n_unverified"}, ...],
      "selected": {"random": 3, "majority": 0, ...}, "values": {"prm_best": 1.0, "ce_prm_best": 0.8, ...}}
@@ -67,7 +68,9 @@ def pool_records(questions: Sequence[str], graded: Sequence[Sequence[Graded]], p
         pool_scores = scores[k:k + len(pool)]
         k += len(pool)
         cluster = clusters[p] if clusters else str(p)
-        records.append(_record(pool, pool_scores, prm, cluster, ids[p] if ids else str(p)))
+        record = _record(pool, pool_scores, prm, cluster, ids[p] if ids else str(p))
+        record["question"] = questions[p]  # so ``finchain bon --prm`` can re-score without the dataset
+        records.append(record)
     return records
 
 
