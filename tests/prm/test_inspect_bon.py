@@ -76,6 +76,25 @@ def test_finchain_best_of_4_with_calc_reports_every_selector(tmp_path):
     by_rewards = sorted([c.reward for c in p.candidates] for p in pools)
     assert by_rewards == [[0.0, 0.0, 1.0, 0.5], [1.0, 1.0, 1.0, 1.0]]
 
+    # `finchain bon --prm`: the log's candidates re-scored by another PRM (a tiny release-layout checkpoint),
+    # each candidate read with the question the run's PRM read; the generating model is not involved
+    pytest.importorskip("torch")
+    from finchain_tasks.prm.runs import Rescore
+    from scorers.prm.base import prm_input
+    from scorers.prm.tiny import tiny_prm
+
+    ckpt = tmp_path / "ckpt"
+    tiny = tiny_prm("release", seed=3, save_to=ckpt)
+    rescore = Rescore(f"hf:{ckpt}:release", agg="mean")
+    pools, prms = load_pools(tmp_path, rescore=rescore)
+    assert prms == {f"hf:{ckpt}:release"} and rescore.original == {"calc"} and rescore.scored == 8
+    tiny.agg = "mean"
+    expected = sorted([s.reward for s in tiny.score_batch([prm_input(sample.input, c["text"]) for c in
+                                                           sample.scores[SCORER].metadata["bon"]["candidates"]])]
+                      for sample in log.samples)
+    got = sorted([c.reward for c in p.candidates] for p in pools)
+    assert got == [pytest.approx(e, abs=1e-5) for e in expected]
+
 
 def test_bad_prm_spec_fails_when_the_task_is_built():
     with pytest.raises(ValueError, match="unknown PRM backend 'nope'"):
