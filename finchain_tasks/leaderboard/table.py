@@ -18,12 +18,14 @@ two rows, side by side, each saying which harness its numbers came from."""
 
 
 def clusters_of(frame) -> Any:
-    """The resampling unit of each sample: its template for FinChain, its exam for CFLUE, else the sample."""
+    """The resampling unit of each sample: its template for FinChain, its exam for CFLUE, its sub-task for
+    CFLUE application (one source and instruction per sub-task), else the sample itself."""
     template = frame["domain"].astype(str) + "/" + frame["topic"].astype(str) + "/" + frame["template"].astype(str)
-    exam = "exam:" + frame["exam"].astype(str)
     out = frame["sample_id"].astype(str)
-    out = out.where(frame["template"].isna(), template)
-    return out.where(frame["exam"].isna() | frame["template"].notna(), exam)
+    for col, value in (("sub_task", "sub_task:" + frame["sub_task"].astype(str)),
+                       ("exam", "exam:" + frame["exam"].astype(str)), ("template", template)):
+        out = out.where(frame[col].isna(), value)  # later wins: template over exam over sub-task
+    return out
 
 
 def scored(frame):
