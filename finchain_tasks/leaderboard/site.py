@@ -3,10 +3,11 @@
 Plain files that work from ``file://`` and any static host, with nothing fetched from elsewhere: the data
 travel as JavaScript assignments (``fetch`` of a JSON file is refused under ``file://``, a script tag is not),
 the page logic and style are vendored from the package (``static/``). ``data.js`` (the table, cells,
-comparisons) is loaded by every page. The samples, the bulk of a board (26 models × 2,900 problems, each
-with its output, steps and alignment, is hundreds of MB), are split: ``samples/index.js`` lists the sample
-ids by chunk, one chunk per template (samples without a template: :data:`CHUNK_SIZE` to a chunk), and the
-sample page adds the script tag of the one chunk it shows when it shows it. Every string from a
+comparisons) is loaded by every page. The samples are the bulk of a board (every model's output, steps and
+alignment: about 83 MiB for 26 models × 2,900 problems in ``benchmarks/leaderboard_bench.py``), so they are
+split: ``samples/index.js`` lists the sample ids by chunk, one chunk per template (samples without a
+template: :data:`CHUNK_SIZE` to a chunk), and the sample page adds the script tag of the one chunk it shows
+when it shows it (0.6 MiB at most there). Every string from a
 log is model or user text, hence untrusted: the pages build the DOM with ``textContent`` only, the JSON is
 written with ``<``, ``>``, ``&`` and the line separators escaped, and the methods page (rendered here) escapes
 everything it prints."""
