@@ -66,15 +66,18 @@ def lb_local_site(lb_local_runs, tmp_path_factory):
     """The done-when of issue 17: ``finchain leaderboard build paper26`` over the local model's two runs, with
     the board's own model selection (the paper's list plus the `local` category) and its reported table."""
     out = tmp_path_factory.mktemp("lb-local-site") / "site"
-    _build(["paper26", "-s", str(lb_local_runs["inspect"]), "-s", str(lb_local_runs["lm-eval"]),
-            "--registry", str(lb_local_runs["registry"]), "-o", str(out)])
+    printed = " ".join(_build(["paper26", "-s", str(lb_local_runs["inspect"]), "-s", str(lb_local_runs["lm-eval"]),
+                               "--registry", str(lb_local_runs["registry"]), "-o", str(out)]).split())  # unwrapped
+    assert "2 reproduced row(s), 25 reported row(s), 2 sample(s)" in printed, printed
+    assert "samples: index" in printed and "2 chunk(s)" in printed, printed  # the build says what it wrote
     return out
 
 
-def _build(args: list[str]) -> None:
+def _build(args: list[str]) -> str:
     from typer.testing import CliRunner
 
     from finchain_tasks.cli.main import app
 
     result = CliRunner().invoke(app, ["leaderboard", "build", *args])
     assert result.exit_code == 0, result.output
+    return result.output
