@@ -45,11 +45,12 @@ def build(board: str = typer.Argument(..., help="A board name (leaderboards/<nam
           source: Optional[list[Path]] = SourceOpt, registry: Optional[Path] = RegistryOpt,
           models: Optional[str] = ModelsOpt) -> None:
     """Write the board's static site (works from file:// and any static host)."""
-    from finchain_tasks.leaderboard.site import write_site
+    from finchain_tasks.leaderboard.site import size_summary, write_site
 
     built = _compute(board, source, registry, models)
     index = write_site(out, built.board, built.payload, built.samples)
     _summary(built)
+    console.print(escape(size_summary(out)), highlight=False)
     console.print(f"site: {escape(str(index))}", highlight=False)
 
 

@@ -15,9 +15,10 @@ import yaml
 
 REPO_BOARDS = Path(__file__).resolve().parents[2] / "leaderboards"
 """The boards of a source checkout (the top-level ``leaderboards/`` folder)."""
-TASKS = ("finchain", "cflue")
+TASKS = ("finchain", "cflue", "cflue_application")
 METRICS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok", "no_error",
-           "err_1", "err_2", "err_3", "err_4plus", "accuracy", "invalid_strict", "invalid_robust")
+           "err_1", "err_2", "err_3", "err_4plus", "accuracy", "invalid_strict", "invalid_robust", "f1", "rouge_l",
+           "sentence_bleu")
 _KEYS = {"name", "title", "description", "tasks", "metrics", "profile", "models", "sources", "reported",
          "statistics"}
 _STAT_KEYS = {"resamples", "seed", "confidence", "alpha", "correction"}

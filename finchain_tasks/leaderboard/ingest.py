@@ -19,11 +19,14 @@ from typing import Any, Optional
 from scorers.params import METRIC_KEYS
 
 CFLUE_KEYS = ("accuracy", "invalid_strict", "invalid_robust")
+APP_KEYS = ("f1", "rouge_l", "sentence_bleu")
+"""CFLUE application's per-record values (classification is ``accuracy``); each record has the one its task
+type defines, the others are missing."""
 COLUMNS = ("model", "display_name", "category", "open_weights", "params_b", "harness", "harness_version",
            "finchain_tasks_version", "task", "task_set", "task_version", "profile", "sample_id", "epoch", "domain",
-           "topic", "template", "level", "seed", "exam", "fresh", *METRIC_KEYS, *CFLUE_KEYS, "first_error_step",
-           "n_gold_steps", "n_pred_steps", "input_tokens", "output_tokens", "cost", "latency_s", "date", "source",
-           "question", "gold_steps", "gold_answer", "output", "answer", "alignment", "error")
+           "topic", "template", "level", "seed", "exam", "sub_task", "fresh", *METRIC_KEYS, *CFLUE_KEYS, *APP_KEYS,
+           "first_error_step", "n_gold_steps", "n_pred_steps", "input_tokens", "output_tokens", "cost", "latency_s",
+           "date", "source", "question", "gold_steps", "gold_answer", "output", "answer", "alignment", "error")
 """Every column, in order. Metrics a host did not report for a sample are missing (NaN), never 0."""
 
 
@@ -95,7 +98,7 @@ def inspect_rows(log_path: Path, record: Optional[dict[str, Any]] = None, source
         tokens_in, tokens_out, cost = _usage(s)
         yield {**facts, **scores, "sample_id": str(s.id), "epoch": s.epoch, "domain": meta.get("domain"),
                "topic": meta.get("topic"), "template": meta.get("template"), "level": meta.get("level"),
-               "seed": meta.get("seed"), "exam": meta.get("exam"),
+               "seed": meta.get("seed"), "exam": meta.get("exam"), "sub_task": meta.get("sub_task"),
                "first_error_step": smeta.get("first_error_step"), "n_gold_steps": smeta.get("n_gold_steps"),
                "n_pred_steps": smeta.get("n_pred_steps"), "input_tokens": tokens_in, "output_tokens": tokens_out,
                "cost": cost, "latency_s": s.total_time, "source": f"{source}{log_path.name}",
@@ -197,20 +200,44 @@ def _lm_eval_model(results: dict[str, Any]) -> str:
     return str(results.get("model_name") or "unknown")
 
 
+def _task_of(leaf: str) -> str:
+    for task in ("cflue_application", "cflue"):
+        if leaf.startswith(task):
+            return task
+    return "finchain"
+
+
+def _application_values(doc: dict[str, Any], response: str) -> dict[str, float]:
+    """lm-eval's CFLUE application leaves log each record's corpus-metric input, not a value of its own; the
+    record's value is the one the Inspect scorer gives (the same function on the same gold and response)."""
+    from scorers.cflue.application import record_scores
+
+    gold = doc.get("output")
+    try:
+        gold = json.loads(gold) if isinstance(gold, str) else gold
+    except ValueError:
+        pass  # a plain-text reference
+    return record_scores(doc["task_slug"], doc.get("sub_task") or "", gold, response)
+
+
 def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: str) -> dict[str, Any]:
     doc = s.get("doc") or {}
     metrics = {k: float(s[k]) for k in (*METRIC_KEYS, *CFLUE_KEYS, "acc") if isinstance(s.get(k), (int, float))}
     if "acc" in metrics:
         metrics["accuracy"] = metrics.pop("acc")
+    task = _task_of(leaf)
+    if task == "cflue_application" and doc.get("task_slug"):
+        metrics = _application_values(doc, _resp_text(s))
     counts = {k: int(s[k]) for k in ("n_gold_steps", "n_pred_steps") if isinstance(s.get(k), (int, float))}
     steps = doc.get("steps")
     steps = json.loads(steps) if isinstance(steps, str) and steps.startswith("[") else steps
-    return {**facts, **metrics, **counts, "task": "cflue" if leaf.startswith("cflue") else "finchain",
+    return {**facts, **metrics, **counts, "task": task,
             "task_set": leaf, "sample_id": str(doc.get("id", s.get("doc_id"))), "epoch": 1,
             "domain": doc.get("domain"), "topic": doc.get("topic"), "template": doc.get("template"),
             "level": doc.get("level"), "seed": doc.get("seed"), "exam": doc.get("exam"),
-            "question": doc.get("question"), "gold_steps": _gold_texts({"steps": steps}),
-            "gold_answer": _gold_answer(doc, None), "first_error_step": first_error_from_buckets(metrics),
+            "sub_task": doc.get("sub_task"), "question": doc.get("question") or doc.get("prompt"),
+            "gold_steps": _gold_texts({"steps": steps}), "gold_answer": _gold_answer(doc, doc.get("reference")),
+            "first_error_step": first_error_from_buckets(metrics),
             "output": _resp_text(s), "source": source, "error": None}
 
 
@@ -314,7 +341,7 @@ def to_frame(rows: list[dict]):
     frame = pd.DataFrame([{k: row.get(k) for k in COLUMNS} for row in rows], columns=list(COLUMNS))
     for col in ("gold_steps", "alignment"):
         frame[col] = frame[col].map(lambda v: None if v is None else json.dumps(v, ensure_ascii=False))
-    for col in (*METRIC_KEYS, *CFLUE_KEYS, "params_b", "cost", "latency_s", "first_error_step"):
+    for col in (*METRIC_KEYS, *CFLUE_KEYS, *APP_KEYS, "params_b", "cost", "latency_s", "first_error_step"):
         frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
     for col in ("input_tokens", "output_tokens", "n_gold_steps", "n_pred_steps", "epoch", "seed"):
         frame[col] = pd.to_numeric(frame[col], errors="coerce").astype("Int64")

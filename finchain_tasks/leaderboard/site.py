@@ -1,8 +1,13 @@
 """The static site: ``finchain leaderboard build <board> -o site/``.
 
 Plain files that work from ``file://`` and any static host, with nothing fetched from elsewhere: the data
-travel as JavaScript assignments (``data.js``, ``samples.js``; ``fetch`` of a JSON file is refused under
-``file://``), the page logic and style are vendored from the package (``static/``). Every string from a
+travel as JavaScript assignments (``fetch`` of a JSON file is refused under ``file://``, a script tag is not),
+the page logic and style are vendored from the package (``static/``). ``data.js`` (the table, cells,
+comparisons) is loaded by every page. The samples are the bulk of a board (every model's output, steps and
+alignment: about 83 MiB for 26 models × 2,900 problems in ``benchmarks/leaderboard_bench.py``), so they are
+split: ``samples/index.js`` lists the sample ids by chunk, one chunk per template (samples without a
+template: :data:`CHUNK_SIZE` to a chunk), and the sample page adds the script tag of the one chunk it shows
+when it shows it (0.6 MiB at most there). Every string from a
 log is model or user text, hence untrusted: the pages build the DOM with ``textContent`` only, the JSON is
 written with ``<``, ``>``, ``&`` and the line separators escaped, and the methods page (rendered here) escapes
 everything it prints."""
@@ -30,6 +35,59 @@ def js_literal(value: Any) -> str:
                      ("\u2029", "\\u2029")):
         text = text.replace(raw, esc)
     return text
+
+
+SAMPLE_DIR = "samples"
+CHUNK_SIZE = 50
+"""Samples per chunk when they have no template to group them (CFLUE questions)."""
+
+
+def sample_chunks(samples: dict[str, Any]) -> dict[str, list[str]]:
+    """Chunk name -> sample ids: the samples of one template together (the drill-down and a reader move
+    between a template's seeds), the rest in runs of :data:`CHUNK_SIZE`. Names are sequence numbers, so no
+    text from a log ever becomes part of a file name."""
+    groups: dict[str, list[str]] = {}
+    loose: list[str] = []
+    for sid in sorted(samples):
+        s = samples[sid]
+        if s.get("template") is None:
+            loose.append(sid)
+        else:
+            groups.setdefault(f"{s.get('domain')}/{s.get('topic')}/{s['template']}", []).append(sid)
+    ordered = [groups[k] for k in sorted(groups)] + [loose[i:i + CHUNK_SIZE] for i in range(0, len(loose), CHUNK_SIZE)]
+    return {f"{n:04d}": ids for n, ids in enumerate(ordered)}
+
+
+def write_samples(out: Path, samples: dict[str, Any]) -> dict[str, int]:
+    """``samples/index.js`` and one ``samples/<chunk>.js`` per chunk (the folder is replaced: no stale chunk
+    of an earlier build survives); returns each file's size in bytes."""
+    folder = out / SAMPLE_DIR
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    (out / "samples.js").unlink(missing_ok=True)  # the single file of earlier versions
+    chunks = sample_chunks(samples)
+    files = {"index.js": f"window.LB_SAMPLE_INDEX = {js_literal(chunks)};\n"}
+    for name, ids in chunks.items():
+        files[f"{name}.js"] = (f"(window.LB_SAMPLE_CHUNKS = window.LB_SAMPLE_CHUNKS || {{}})[{js_literal(name)}] = "
+                               f"{js_literal({sid: samples[sid] for sid in ids})};\n")
+    sizes = {}
+    for name, text in files.items():
+        data = text.encode("utf-8")
+        (folder / name).write_bytes(data)
+        sizes[f"{SAMPLE_DIR}/{name}"] = len(data)
+    return sizes
+
+
+def size_summary(out: Path) -> str:
+    """One line on the data files of a built site: what every page loads and what the sample page adds."""
+    def kb(n: int) -> str:
+        return f"{n / 1024:,.1f} KiB" if n < 1024 ** 2 else f"{n / 1024 ** 2:,.1f} MiB"
+
+    chunks = [p.stat().st_size for p in (out / SAMPLE_DIR).glob("*.js") if p.name != "index.js"]
+    index = (out / SAMPLE_DIR / "index.js").stat().st_size
+    return (f"data: data.js {kb((out / 'data.js').stat().st_size)} (every page); samples: index {kb(index)} + "
+            f"{len(chunks)} chunk(s), largest {kb(max(chunks, default=0))}, total {kb(sum(chunks))} "
+            "(the sample page loads the index and the chunk it shows)")
 
 
 def _nav(current: str) -> str:
@@ -154,11 +212,11 @@ def write_site(out: Path, board: Board, payload: dict[str, Any], samples: dict[s
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(STATIC, out / "assets", dirs_exist_ok=True)
     (out / "data.js").write_text(f"window.LB = {js_literal(payload)};\n", encoding="utf-8")
-    (out / "samples.js").write_text(f"window.LB_SAMPLES = {js_literal(samples)};\n", encoding="utf-8")
+    write_samples(out, samples)
     pages = {"index": INDEX_BODY, "heatmap": HEATMAP_BODY, "frontier": FRONTIER_BODY, "sample": SAMPLE_BODY,
              "methods": methods_html(board, payload)}
     for page, body in pages.items():
-        scripts = ("data.js", "samples.js") if page == "sample" else ("data.js",)
+        scripts = ("data.js", f"{SAMPLE_DIR}/index.js") if page == "sample" else ("data.js",)
         (out / f"{page}.html").write_text(_shell(page, board.title, body, scripts), encoding="utf-8")
     return out / "index.html"
 

@@ -18,12 +18,14 @@ two rows, side by side, each saying which harness its numbers came from."""
 
 
 def clusters_of(frame) -> Any:
-    """The resampling unit of each sample: its template for FinChain, its exam for CFLUE, else the sample."""
+    """The resampling unit of each sample: its template for FinChain, its exam for CFLUE, its sub-task for
+    CFLUE application (one source and instruction per sub-task), else the sample itself."""
     template = frame["domain"].astype(str) + "/" + frame["topic"].astype(str) + "/" + frame["template"].astype(str)
-    exam = "exam:" + frame["exam"].astype(str)
     out = frame["sample_id"].astype(str)
-    out = out.where(frame["template"].isna(), template)
-    return out.where(frame["exam"].isna() | frame["template"].notna(), exam)
+    for col, value in (("sub_task", "sub_task:" + frame["sub_task"].astype(str)),
+                       ("exam", "exam:" + frame["exam"].astype(str)), ("template", template)):
+        out = out.where(frame[col].isna(), value)  # later wins: template over exam over sub-task
+    return out
 
 
 def scored(frame):
@@ -140,7 +142,9 @@ def _label(row: dict[str, Any]) -> str:
 
 def cells(frame, board: Board) -> dict[str, Any]:
     """Per model × harness (and ``all``): domain × level cells with mean, interval and count, and the
-    topics and templates inside each cell (mean and count) for the drill-down."""
+    topics and templates inside each cell (mean and count) for the drill-down. Only ``all`` lists each
+    template's sample ids (the per-model drill-down links through it): ``data.js`` is loaded by every page,
+    and the ids repeated per model would make it megabytes at paper size (26 × 2,900)."""
     data = scored(frame[frame["task"] == "finchain"])
     metric, st = board.primary, board.statistics
     out: dict[str, Any] = {}
@@ -153,16 +157,19 @@ def cells(frame, board: Board) -> dict[str, Any]:
             grid[f"{domain}|{level}"] = {
                 "domain": domain, "level": level, "n": ci.n, "mean": _num(ci.mean), "low": _num(ci.low),
                 "high": _num(ci.high),
-                "topics": _breakdown(g, "topic", metric), "templates": _breakdown(g, "template", metric)}
+                "topics": _breakdown(g, "topic", metric, False),
+                "templates": _breakdown(g, "template", metric, key == "all")}
         out[key] = grid
     return out
 
 
-def _breakdown(group, col: str, metric: str) -> list[dict[str, Any]]:
+def _breakdown(group, col: str, metric: str, with_samples: bool) -> list[dict[str, Any]]:
     rows = []
     for name, g in group.groupby(col, sort=True):
-        rows.append({"name": str(name), "n": int(g[metric].notna().sum()), "mean": _num(g[metric].mean()),
-                     "samples": sorted(set(g["sample_id"].astype(str)))})
+        row = {"name": str(name), "n": int(g[metric].notna().sum()), "mean": _num(g[metric].mean())}
+        if with_samples:
+            row["samples"] = sorted(set(g["sample_id"].astype(str)))
+        rows.append(row)
     return rows
 
 

@@ -24,6 +24,9 @@ def take(site: Path, out: Path, sample: str = "") -> list[Path]:
                 cells = driver.find_elements("css selector", "#heatmap td.cell")
                 if cells:
                     cells[-1].click()
+            end = time.time() + 10  # the sample page shows its sample once the chunk's script has loaded
+            while page == "sample" and not driver.find_elements("css selector", ".model-output") and time.time() < end:
+                time.sleep(0.1)
             time.sleep(0.3)
             height = driver.execute_script("return Math.min(document.body.scrollHeight, 2400)")
             driver.set_window_size(1300, max(700, height + 40))

@@ -2,7 +2,6 @@
 comparable row each, the per-sample table holds every column and no local path or key, reported rows stay
 apart, and a board file with a mistake fails in one line."""
 
-import json
 
 import pytest
 from typer.testing import CliRunner
@@ -12,6 +11,7 @@ from finchain_tasks.leaderboard.board import Board, BoardError, load_board, pars
 from finchain_tasks.leaderboard.build import compute
 from finchain_tasks.leaderboard.ingest import COLUMNS, IngestError, ingest, source_rows
 from finchain_tasks.leaderboard.reported import STATUS, load_reported
+from tests.leaderboard import sitedata
 from tests.leaderboard.runs import KEY, LIMIT
 
 pytestmark = pytest.mark.slow
@@ -108,9 +108,10 @@ def test_bad_boards_and_sources_fail_in_one_line(tmp_path):
 
 
 def test_the_site_data_escape_markup(lb_site):
-    data = (lb_site / "samples.js").read_text("utf-8")
+    data = "".join(p.read_text("utf-8") for p in (lb_site / "samples").glob("*.js"))
     assert "<script>" not in data and "\\u003cscript\\u003e" in data
-    payload = json.loads((lb_site / "data.js").read_text("utf-8").removeprefix("window.LB = ").rstrip(";\n"))
+    assert not (lb_site / "samples.js").exists()  # split: no single file of every output
+    payload = sitedata.payload(lb_site)
     assert {r["harness"] for r in payload["rows"]} == {"inspect", "lm-eval"}
 
 

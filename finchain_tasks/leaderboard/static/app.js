@@ -208,15 +208,27 @@
     });
     $("hm-note").textContent = "Mean " + primary + " per domain × level with a template-bootstrap interval and the sample count. Click a cell for its topics and templates.";
   }
+  function sampleIds(c, row) {
+    /* only the "all" grid lists sample ids (data.js stays small); a model's template links through it */
+    if (row.samples) return row.samples;
+    var all = ((LB.cells.all || {})[c.domain + "|" + c.level] || {}).templates || [];
+    var same = all.filter(function (t) { return t.name === row.name; })[0];
+    return same && same.samples ? same.samples : [];
+  }
   function drill(c) {
     var box = $("drill"); clear(box);
     box.appendChild(el("h2", {}, c.domain + " · " + c.level));
     [["topic", c.topics], ["template", c.templates]].forEach(function (pair) {
-      var t = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, pair[0]), el("th", {}, "n"), el("th", {}, "mean"), el("th", {}, "samples"))));
+      var t = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, pair[0]), el("th", {}, "n"), el("th", {}, "mean"),
+        pair[0] === "template" ? el("th", {}, "samples") : null)));
       var body = el("tbody");
       pair[1].forEach(function (row) {
+        if (pair[0] === "topic") {
+          body.appendChild(el("tr", {}, el("td", {}, row.name), el("td", { "class": "num" }, row.n), el("td", { "class": "num" }, fmt(row.mean))));
+          return;
+        }
         var links = el("td");
-        row.samples.forEach(function (sid) {
+        sampleIds(c, row).forEach(function (sid) {
           links.appendChild(el("a", { href: "sample.html#" + encodeURIComponent(sid) }, sid.split("/").slice(-2).join("/")));
           links.appendChild(document.createTextNode(" "));
         });
@@ -280,10 +292,40 @@
   }
 
   /* ------------------------------------------------------------------ sample page */
+  /* The samples come in chunks (samples/index.js lists them); a chunk's script tag is added when one of its
+   * samples is shown, so the page never loads a whole board's outputs. Script tags, not fetch: file:// allows them. */
+  var INDEX = window.LB_SAMPLE_INDEX || {}, chunkOf = {}, loading = {};
+  Object.keys(INDEX).forEach(function (c) { INDEX[c].forEach(function (sid) { chunkOf[sid] = c; }); });
+  function withChunk(chunk, then) {
+    var have = window.LB_SAMPLE_CHUNKS || {};
+    if (have[chunk]) { then(have[chunk], null); return; }
+    if (!/^[0-9]+$/.test(chunk)) { then(null, "bad chunk name"); return; }
+    if (loading[chunk]) { loading[chunk].push(then); return; }
+    var waiting = loading[chunk] = [then], tag = el("script", { src: "samples/" + chunk + ".js" });
+    function settle(err) {
+      delete loading[chunk];
+      var got = (window.LB_SAMPLE_CHUNKS || {})[chunk] || null;
+      if (!got && tag.parentNode) tag.parentNode.removeChild(tag);  /* a later try adds a fresh tag */
+      waiting.forEach(function (f) { f(got, got ? null : err || "samples/" + chunk + ".js holds no samples"); });
+    }
+    tag.addEventListener("load", function () { settle(null); });
+    tag.addEventListener("error", function () { settle("could not load samples/" + chunk + ".js"); });
+    document.body.appendChild(tag);
+  }
   function renderSample(sid) {
-    var S = window.LB_SAMPLES || {}, s = S[sid], box = $("sample");
+    var box = $("sample"), chunk = chunkOf[sid];
     clear(box);
-    if (!s) { box.appendChild(el("p", {}, "no such sample")); return; }
+    if (chunk === undefined) { box.appendChild(el("p", {}, "no such sample")); return; }
+    box.appendChild(el("p", { "class": "note", id: "sample-loading" }, "loading…"));
+    withChunk(chunk, function (samples, err) {
+      if ($("sample-select").value !== sid) return;  /* another sample was chosen meanwhile */
+      clear(box);
+      if (!samples || !samples[sid]) { box.appendChild(el("p", { "class": "bad" }, err || "no such sample")); return; }
+      showSample(samples[sid]);
+    });
+  }
+  function showSample(s) {
+    var box = $("sample");
     box.appendChild(el("h2", {}, s.id));
     box.appendChild(el("p", { "class": "note" }, [s.domain, s.topic, s.template, s.level].join(" · ")));
     box.appendChild(el("h3", {}, "Question"));
@@ -324,7 +366,7 @@
     return card;
   }
   function initSample() {
-    var ids = Object.keys(window.LB_SAMPLES || {}).sort(), select = $("sample-select");
+    var ids = Object.keys(chunkOf).sort(), select = $("sample-select");
     options(select, ids);
     var wanted = decodeURIComponent(location.hash.slice(1));
     if (ids.indexOf(wanted) >= 0) select.value = wanted;
