@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.support.bench_helpers import KEY, KEY_ENV, make_reply, plan_problems, write_registry  # noqa: E402
+from tests.support.bench_helpers import KEY, KEY_ENV, make_reply, write_registry  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -55,8 +55,17 @@ def env() -> dict[str, str]:
     return out
 
 
+def bench_problems(per_domain: int = 50) -> list:
+    """Up to ``per_domain`` templates of every domain at seed 0 (every template, as the benchmark has always used;
+    the test helpers' ``plan_problems`` now takes a small fixed set)."""
+    from finchain_tasks.engine import get
+    from finchain_tasks.runs.engine import stratified_templates
+
+    return [get(tid).generate(0) for tid in stratified_templates(per_domain)]
+
+
 def commands(base_url: str, work: Path, n: int, conns: int) -> dict[str, list[str]]:
-    problems = plan_problems(per_domain=50)
+    problems = bench_problems()
     registry = write_registry(work / "registry.yaml", base_url, ["fake"], [p.template_id for p in problems])
     seeds = max(1, -(-n // len(problems)))
     registry.write_text(registry.read_text().replace("seeds: [0]", f"seeds: {list(range(seeds))}")
@@ -114,7 +123,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="profile finchain bench (Inspect) with cProfile")
     args = parser.parse_args()
     wanted = [w for w in args.only.split(",") if w]
-    problems = plan_problems(per_domain=50)
+    problems = bench_problems()
     best: dict[str, tuple[int, float, float, float]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp, FakeOpenAI(reply=make_reply(problems)) as server:
         for repeat in range(args.repeats):
