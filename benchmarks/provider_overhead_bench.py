@@ -3,7 +3,9 @@
 No task, no scorer, no log: ``--requests`` concurrent ``generate`` calls (8 connections) through each
 provider to a zero-latency FakeOpenAI server in this process, after one warm-up call, repeated
 ``--repeats`` times in alternation so both see the same machine load. Printed: requests/s of each
-(median and range) and the ratio, with and without our response cache (a fresh SQLite file, so every
+(median and range) and the ratio, on both request paths of ours (litellm, forced with ``request_path=litellm``,
+and the fast ``openai`` client path it takes for this OpenAI-compatible server), with and without our response
+cache (a fresh SQLite file, so every
 request misses and is written). This isolates the provider's own cost from scoring and Inspect's eval
 loop, which ``harness_overhead_bench.py`` measures whole.
 
@@ -56,12 +58,13 @@ def main() -> None:
     rates: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="provider-bench-") as tmp, \
             FakeOpenAI(reply="Step 1: 1 + 1 = 2\nFinal answer: 2") as server:
+        ours = {"api_base": server.base_url, "api_key_env": "FINCHAIN_BENCH_KEY"}
         runs = {
             "inspect openai-api/": ("openai-api/fake/fake", {"base_url": server.base_url}),
-            "finchain litellm/": ("litellm/openai/fake", {"api_base": server.base_url,
-                                                          "api_key_env": "FINCHAIN_BENCH_KEY"}),
-            "finchain litellm/ + cache": ("litellm/openai/fake", {"api_base": server.base_url,
-                                                                  "api_key_env": "FINCHAIN_BENCH_KEY"}),
+            "finchain litellm/ (litellm)": ("litellm/openai/fake", {**ours, "request_path": "litellm"}),
+            "finchain litellm/ (litellm) + cache": ("litellm/openai/fake", {**ours, "request_path": "litellm"}),
+            "finchain litellm/ (fast)": ("litellm/openai/fake", ours),
+            "finchain litellm/ (fast) + cache": ("litellm/openai/fake", ours),
         }
         for repeat in range(args.repeats):
             for label, (name, model_args) in runs.items():
@@ -72,10 +75,10 @@ def main() -> None:
     base = statistics.median(rates["inspect openai-api/"])
     print(f"{args.requests} concurrent requests x {args.repeats}, 8 connections, zero-latency server, "
           f"{os.cpu_count()} CPUs")
-    print(f"{'provider':28} {'req/s (median)':>15} {'range':>15} {'openai-api/ / this':>19}")
+    print(f"{'provider':36} {'req/s (median)':>15} {'range':>15} {'openai-api/ / this':>19}")
     for label, values in rates.items():
         med = statistics.median(values)
-        print(f"{label:28} {med:15.1f} {min(values):7.1f}-{max(values):<7.1f} {base / med:19.2f}")
+        print(f"{label:36} {med:15.1f} {min(values):7.1f}-{max(values):<7.1f} {base / med:19.2f}")
 
 
 if __name__ == "__main__":
