@@ -2,12 +2,12 @@
 
 No task, no scorer, no log: ``--requests`` concurrent ``generate`` calls (8 connections) through each
 provider to a zero-latency FakeOpenAI server in this process, after one warm-up call, repeated
-``--repeats`` times in alternation so both see the same machine load. Printed: requests/s of each
-(median and range) and the ratio, on both request paths of ours (litellm, forced with ``request_path=litellm``,
-and the fast ``openai`` client path it takes for this OpenAI-compatible server), with and without our response
-cache (a fresh SQLite file, so every
-request misses and is written). This isolates the provider's own cost from scoring and Inspect's eval
-loop, which ``harness_overhead_bench.py`` measures whole.
+``--repeats`` times in alternation so all see the same machine load. Printed: requests/s of each (median
+and range) and the ratio to Inspect's own provider, for both request paths of ours (``litellm``, forced with
+``request_path=litellm``, and the fast ``openai`` client path it takes for this OpenAI-compatible server),
+each with and without our response cache (a fresh SQLite file, so every request misses and is written).
+This isolates the provider's own cost from scoring and Inspect's eval loop, which
+``harness_overhead_bench.py`` measures whole.
 
 Run: ``python benchmarks/provider_overhead_bench.py [--requests 80] [--repeats 3]``.
 """
