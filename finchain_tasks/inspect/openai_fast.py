@@ -103,13 +103,17 @@ class FastClient:
         self._clients: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
 
     def client(self, key: str) -> Any:
+        """The client of this loop and key. Its HTTP pool is a plain ``DefaultAsyncHttpxClient``: the SDK's own
+        wrapper closes itself on garbage collection by scheduling the close on whatever loop is running then,
+        which fails ("Event loop is closed") when that is a later loop than the one the pool was opened on."""
         import asyncio
 
-        from openai import AsyncOpenAI
+        from openai import AsyncOpenAI, DefaultAsyncHttpxClient
 
         per_loop = self._clients.setdefault(asyncio.get_running_loop(), {})
         if key not in per_loop:
-            per_loop[key] = AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
+            per_loop[key] = AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout,
+                                        http_client=DefaultAsyncHttpxClient(timeout=self.timeout))
         return per_loop[key]
 
     async def complete(self, request: dict[str, Any], body: dict[str, Any], key: str) -> Any:
