@@ -236,3 +236,31 @@ def test_an_eval_on_the_fast_path_survives_chaos_and_records_its_path(model_api_
     assert any(r.fault for r in server.requests)
     assert {s.output.metadata["finchain_request_path"] for s in log.samples} == {"openai"}
     assert len(log.samples) == len(templates)
+
+
+# ------------------------------------------------------------------------------------ finchain bench's models
+def test_bench_models_take_the_path_of_their_provider_and_the_run_records_it(tmp_path, monkeypatch):
+    """The shipped registry: the local model (served here, OpenAI-compatible) takes the fast path, a hosted vLLM
+    model and a frontier model stay on litellm; FINCHAIN_REQUEST_PATH=litellm moves the local model too."""
+    from types import SimpleNamespace
+
+    from finchain_tasks.models.registry import load_registry
+    from finchain_tasks.runs.engine import Options, build_model, request_paths
+
+    monkeypatch.delenv("INSPECT_DISABLE_MODEL_API", raising=False)
+    monkeypatch.delenv(openai_fast.PATH_ENV, raising=False)
+    monkeypatch.setenv("FINCHAIN_QWEN3_8B_API_BASE", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-unused")
+    registry = load_registry()
+    local, vllm = registry.models["local-gemma3-270m"], registry.models["qwen3-8b"]
+    frontier = next(m for m in registry.models.values() if m.litellm_model.startswith("openai/gpt-4"))
+
+    def paths():
+        built = [(spec, build_model(spec, Options(), "http://127.0.0.1:9/v1" if spec is local else None))
+                 for spec in (local, vllm, frontier)]
+        tasks = [SimpleNamespace(model=model, metadata={"finchain_model": spec.name}) for spec, model in built]
+        return {name: p["path"] for name, p in request_paths(tasks).items()}
+
+    assert paths() == {local.name: "openai", vllm.name: "litellm", frontier.name: "litellm"}
+    monkeypatch.setenv(openai_fast.PATH_ENV, "litellm")
+    assert paths() == {local.name: "litellm", vllm.name: "litellm", frontier.name: "litellm"}
