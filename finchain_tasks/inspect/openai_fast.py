@@ -9,6 +9,7 @@ JSON body with the provider prefix removed from the model. This module sends tha
 ``AsyncOpenAI`` client (litellm's own transport, and Inspect's) and keeps everything around it the same:
 
 - the request dict, and so the cache key and cache entry, is the provider's (litellm-form) request;
+- the reply is read as litellm reads it (:func:`as_litellm_reads`: ``<think>`` blocks, finish reasons);
 - failures are mapped by litellm's own ``exception_type`` from the same ``OpenAIError`` its OpenAI handler
   raises, so classes, messages, status codes and ``Retry-After`` headers, and with them the provider's
   retry decisions, are litellm's;
@@ -132,9 +133,30 @@ class FastClient:
                 raise _openai_error(self.litellm, status_code=500, message=(
                     f"Empty or invalid response from LLM endpoint. Received: {reply!r}. Check the reverse proxy "
                     "or model server configuration."))
-            return reply
         except Exception as ex:
             raise litellm_error(self.litellm, ex, self.model, timeout, time.time() - start) from None
+        return as_litellm_reads(reply)
+
+
+def as_litellm_reads(reply: Any) -> Any:
+    """The reply with each choice's content and finish reason as litellm's response conversion leaves them, by
+    litellm's own helpers: a leading ``<think>...</think>`` block moves out of the content (unless the server sent
+    ``reasoning_content``/``reasoning`` apart), a missing finish reason is ``stop`` (``tool_calls`` with tool
+    calls), and provider-specific reasons are mapped (``eos`` -> ``stop``, ``max_tokens`` -> ``length``...)."""
+    from litellm.litellm_core_utils.core_helpers import map_finish_reason
+    from litellm.litellm_core_utils.prompt_templates.reasoning_utils import extract_reasoning_content
+
+    for choice in getattr(reply, "choices", None) or []:
+        message = choice.message
+        extra = getattr(choice, "model_extra", None) or {}
+        if message is not None:
+            _, message.content = extract_reasoning_content({"content": message.content,
+                                                            **(getattr(message, "model_extra", None) or {})})
+        reason = choice.finish_reason or extra.get("finish_details") or "stop"
+        if reason == "stop" and message is not None and message.tool_calls:
+            reason = "tool_calls"
+        choice.finish_reason = map_finish_reason(reason)
+    return reply
 
 
 def _openai_error(litellm: Any, **kwargs: Any) -> Exception:

@@ -264,3 +264,40 @@ def test_bench_models_take_the_path_of_their_provider_and_the_run_records_it(tmp
     assert paths() == {local.name: "openai", vllm.name: "litellm", frontier.name: "litellm"}
     monkeypatch.setenv(openai_fast.PATH_ENV, "litellm")
     assert paths() == {local.name: "litellm", vllm.name: "litellm", frontier.name: "litellm"}
+
+
+# ------------------------------------------------------------------------------------ reading the reply
+READINGS = [
+    # (content sent, finish_reason sent, extra message fields) -> (completion, Inspect stop reason), by litellm's rules
+    ("<think>weigh it</think>Final answer: 4", "stop", {}, "Final answer: 4", "stop"),
+    ("Final answer: 4 <think>late</think>", "stop", {}, "Final answer: 4 <think>late</think>", "stop"),
+    ("<think>kept</think>ans", "stop", {"reasoning_content": "apart"}, "<think>kept</think>ans", "stop"),
+    ("ok", "eos", {}, "ok", "stop"),
+    ("ok", None, {}, "ok", "stop"),
+    ("ok", "max_tokens", {}, "ok", "max_tokens"),
+    ("ok", "length", {}, "ok", "max_tokens"),
+]
+
+
+@pytest.mark.parametrize("content, finish, extra, completion, stop", READINGS)
+def test_the_reply_is_read_as_litellm_reads_it(model_api_enabled, monkeypatch, content, finish, extra, completion,
+                                               stop):
+    """A server's ``<think>`` block and its own finish reasons (llama.cpp, vLLM...) come out as litellm's path gives
+    them; the server's answer shape is set by wrapping FakeOpenAI's body builder."""
+    import tests.support.fake_openai as fake
+
+    build = fake.completion_body
+
+    def body(path, request, text, model):
+        out = build(path, request, text, model)
+        out["choices"][0]["finish_reason"] = finish
+        out["choices"][0]["message"].update(extra)
+        return out
+
+    monkeypatch.setattr(fake, "completion_body", body)
+    seen = {}
+    for path in PATHS:
+        with FakeOpenAI(reply=content) as server:
+            output = _generate(_api(server, path))
+        seen[path] = (output.completion, output.choices[0].stop_reason)
+    assert seen["litellm"] == seen["openai"] == (completion, stop)
