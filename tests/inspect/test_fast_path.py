@@ -124,7 +124,8 @@ def test_both_paths_send_the_same_body_and_share_cache_keys_entries_usage(model_
         cache = tmp_path / f"{path}.sqlite"
         with FakeOpenAI(reply="Step 1: 6 x 7 = 42\nFinal answer: 42") as server:
             api = _api(server, path, response_cache=str(cache), finchain_model="fake-reg",
-                       extra_headers={"X-Trace": "t"}, chat_template_kwargs={"enable_thinking": False})
+                       extra_headers={"X-Trace": "t"}, chat_template_kwargs={"enable_thinking": False},
+                       extra_body={"top_k": 1})
             output = _generate(api)
         (request,) = server.requests
         bodies[path], raw_header[path] = request.body, request.headers.get("x-stainless-raw-response")
@@ -134,7 +135,7 @@ def test_both_paths_send_the_same_body_and_share_cache_keys_entries_usage(model_
     assert paths == {"litellm": ("litellm", "litellm"), "openai": ("openai", "openai")}
     assert raw_header == {"litellm": "true", "openai": None}  # two different clients did send them
     assert bodies["litellm"] == bodies["openai"]
-    assert bodies["openai"]["chat_template_kwargs"] == {"enable_thinking": False}
+    assert bodies["openai"]["chat_template_kwargs"] == {"enable_thinking": False} and bodies["openai"]["top_k"] == 1
     assert bodies["openai"]["model"] == "fake"
     a, b = entries["litellm"], entries["openai"]
     assert (a["key"], a["model"], a["request"]) == (b["key"], b["model"], b["request"])
