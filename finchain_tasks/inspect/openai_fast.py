@@ -130,7 +130,7 @@ class FastClient:
             reply = await self.client(key).post("/chat/completions", body=body, cast_to=ChatCompletion,
                                                 options=options)
             if not hasattr(reply, "model_dump"):
-                raise _openai_error(self.litellm, status_code=500, message=(
+                raise _openai_error(status_code=500, message=(
                     f"Empty or invalid response from LLM endpoint. Received: {reply!r}. Check the reverse proxy "
                     "or model server configuration."))
         except Exception as ex:
@@ -159,7 +159,8 @@ def as_litellm_reads(reply: Any) -> Any:
     return reply
 
 
-def _openai_error(litellm: Any, **kwargs: Any) -> Exception:
+def _openai_error(**kwargs: Any) -> Exception:
+    """litellm's OpenAI handler error (what its ``exception_type`` maps from)."""
     from litellm.llms.openai.common_utils import OpenAIError
 
     return OpenAIError(**kwargs)
