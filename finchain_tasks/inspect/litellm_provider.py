@@ -21,6 +21,12 @@ APIConnectionError, ServiceUnavailableError, BadGatewayError, InternalServerErro
 5xx) as transient; ``retry_wait`` honours a server's ``Retry-After``. Usage comes from the
 response; cost is litellm's price for the model, or None when litellm has no price (never 0).
 
+Request path: an ``openai/<model>`` with a base URL (the local model, self-hosted OpenAI-compatible servers)
+is sent by the ``openai`` client directly (:mod:`finchain_tasks.inspect.openai_fast`: same body, cache keys,
+errors, retries, usage and cost as litellm, without litellm's per-call machinery); every other model goes
+through ``litellm.acompletion``. ``request_path=litellm`` (model arg) or ``FINCHAIN_REQUEST_PATH=litellm``
+forces litellm; every output's metadata says which path answered (``finchain_request_path``).
+
 Only well-formed answers count: a 200 reply with no choices, or a choice whose content is null (unless
 the model stopped at its token limit, a real if truncated answer), raises :class:`MalformedResponse`,
 a transient fault that Inspect retries and, when retries run out, records as the sample's error. Such
@@ -48,9 +54,11 @@ from inspect_ai.model._model import RetryDecision
 from inspect_ai.model._model_call import ModelCall
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from finchain_tasks.inspect import openai_fast
 from finchain_tasks.redaction import is_secret_name
 
-PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model")
+PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model",
+                 "request_path")
 """Model args this provider consumes; every other ``-M`` key goes to ``litellm.acompletion``."""
 MAX_RETRY_AFTER = 30 * 60
 """The longest ``Retry-After`` honoured (as Inspect's own backoff cap)."""
@@ -107,8 +115,14 @@ class LiteLLMAPI(ModelAPI):
         self.first_wait = float(model_args.pop("retry_wait", 3.0))
         self.response_cache = model_args.pop("response_cache", None)
         self.registry_name = model_args.pop("finchain_model", None)
+        forced = model_args.pop("request_path", None)
         self.extra = model_args
         self._priced: bool | None = None
+        self.request_path, self.request_path_reason = openai_fast.choose_path(model_name, self.base_url, model_args,
+                                                                               forced)
+        self.fast = (openai_fast.FastClient(model_name, str(self.base_url), self.litellm, self.timeout)
+                     if self.request_path == openai_fast.FAST else None)
+        self._pricing: openai_fast.Pricing | None = None
 
     # -- the call ---------------------------------------------------------------------------
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
@@ -123,18 +137,28 @@ class LiteLLMAPI(ModelAPI):
         if output is not None:
             output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
             return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
+        response, path = await self._send(request)
+        output = self.output(response, path)  # raises MalformedResponse before anything is cached
+        if cache is not None:
+            _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
+        output.metadata = {**(output.metadata or {}), "finchain_request_path": path}  # not cached: either path's
+        return output, ModelCall.create(request=logged, response=response.model_dump())
+
+    async def _send(self, request: dict[str, Any]) -> tuple[Any, str]:
+        """(the reply, the path that sent it): the fast path when this model takes it and the request's fields
+        are all ones it reproduces, else litellm."""
         key = self._key()
+        body = openai_fast.body_of(request) if self.fast is not None else None
+        fast_key = key or os.environ.get("OPENAI_API_KEY")
         try:
-            response = await self.litellm.acompletion(**request, **({"api_key": key} if key else {}))
+            if body is not None and fast_key and self.fast is not None:
+                return await self.fast.complete(request, body, fast_key), openai_fast.FAST
+            return await self.litellm.acompletion(**request, **({"api_key": key} if key else {})), openai_fast.LITELLM
         except _api_error() as ex:
             # Inspect renders every failed attempt's traceback with rich, in the event loop: litellm's
             # chained 50-frame tracebacks take about a second each on a small CPU and stall every request
             # in flight. The exception (status, headers, message) is unchanged; only its stack is cut here.
             raise ex.with_traceback(None) from None
-        output = self.output(response)  # raises MalformedResponse before anything is cached
-        if cache is not None:
-            _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
-        return output, ModelCall.create(request=logged, response=response.model_dump())
 
     def _cache(self, request: dict[str, Any]) -> tuple[Any, str]:
         """The response cache for this call and the request's key there, or (None, "") without a cache."""
@@ -166,8 +190,9 @@ class LiteLLMAPI(ModelAPI):
             return os.environ.get(self.api_key_env)
         return self.api_key
 
-    def output(self, response: Any) -> ModelOutput:
-        """Inspect's output of a reply; :class:`MalformedResponse` when the reply holds no usable answer."""
+    def output(self, response: Any, path: str = openai_fast.LITELLM) -> ModelOutput:
+        """Inspect's output of a reply (litellm's or the openai client's: the same fields); raises
+        :class:`MalformedResponse` when the reply holds no usable answer."""
         check_reply(response)
         choices = [
             ChatCompletionChoice(
@@ -177,8 +202,14 @@ class LiteLLMAPI(ModelAPI):
             )
             for c in response.choices
         ]
-        return ModelOutput(model=response.model or self.model_name, choices=choices,
-                           usage=usage_of(response, self.cost(response)))
+        cost = self.fast_cost(response) if path == openai_fast.FAST else self.cost(response)
+        return ModelOutput(model=response.model or self.model_name, choices=choices, usage=usage_of(response, cost))
+
+    def fast_cost(self, response: Any) -> float | None:
+        """The cost of a fast-path reply: litellm's price table, consulted per model once (see openai_fast)."""
+        if self._pricing is None:
+            self._pricing = openai_fast.Pricing(self.litellm, self.model_name)
+        return self._pricing.cost(getattr(response, "usage", None))
 
     def cost(self, response: Any) -> float | None:
         """litellm's price for this call, or None when litellm does not know the model's price.

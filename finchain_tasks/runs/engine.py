@@ -379,6 +379,18 @@ def prepare(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], argv
     return plans, manifest
 
 
+def request_paths(tasks: Sequence[Any]) -> dict[str, dict[str, str]]:
+    """{registry model: {path, reason}}: how each model's requests are sent (the provider's own choice, see
+    :mod:`finchain_tasks.inspect.openai_fast`), so a run records which client produced its answers."""
+    paths: dict[str, dict[str, str]] = {}
+    for task in tasks:
+        api = getattr(getattr(task, "model", None), "api", None)
+        name = (task.metadata or {}).get(MODEL_KEY)
+        if name and hasattr(api, "request_path"):
+            paths[name] = {"path": api.request_path, "reason": api.request_path_reason}
+    return paths
+
+
 def _eval_set(run_dir: Path, tasks: list[Any], options: Options) -> bool:
     """Inspect's eval-set over the run's log dir. Sample errors do not stop a task (continue_on_fail); a task
     with errors is retried (only its unfinished samples) up to ``retry_attempts`` times. Other logs in the dir
@@ -439,6 +451,7 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
         warm_scorers(plans)
         with local_servers(specs) as urls, _env("FINCHAIN_RESPONSE_CACHE", str(run_dir / CACHE)):
             tasks = [bound_task(plan, spec, options, urls.get(spec.name)) for spec in specs for plan in plans]
+            manifest["sessions"][-1]["request_paths"] = request_paths(tasks)
             ok = _eval_set(run_dir, tasks, options)
     finally:
         session = manifest["sessions"][-1]

@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
-from finchain_tasks.runs import CACHE, LOGS, SUMMARY
+from finchain_tasks.runs import CACHE, LOGS, MANIFEST, SUMMARY
 from finchain_tasks.runs.summary import latest_logs, sample_rows
 from tests.support.bench_helpers import (
     KEY,
@@ -101,6 +101,9 @@ def test_faults_end_in_completed_or_reported_samples_missing_keys_skip_and_no_ke
     assert all(r.headers.get("authorization") == f"Bearer {KEY}" for r in server.requests)  # the key was used...
     assert files_containing(run_dir, KEY) == []  # ...and written nowhere
     assert files_containing(bench_env / "xdg", KEY) == []
+    # OpenAI-compatible models with a base URL go by the openai client; the run says so per model
+    paths = json.loads((run_dir / MANIFEST).read_text())["sessions"][-1]["request_paths"]
+    assert {name: p["path"] for name, p in paths.items()} == {"fake-a": "openai", "fake-b": "openai"}
 
 
 def _cache_rows(path: Path) -> list[str]:
