@@ -68,6 +68,12 @@ def test_gold_unit_spellings(gold_unit, expected):
     # what follows: an operator or another parenthesis makes it a factor, a line break does not
     ("= (1.05) × 2", [1.05, 2]),
     ("= (1.05)(2)", [1.05, 2]),
+    # x or X written as a times sign (followed by its operand) is an operator too; a word is not
+    ("= (1.05) x 2", [1.05, 2]),
+    ("= (1.05) X 2", [1.05, 2]),
+    ("= (1.05)x(2)", [1.05, 2]),
+    ("Net loss: (500) xyz", [-500]),
+    ("Net loss: (500) X", [-500]),
     ("Net loss: (1,200)\n- Revenue: 500", [-1200, 500]),
 ])
 def test_parentheses_in_running_text(text, values):
