@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorers.numbers import Number, compare_values, concluding_value, find_numbers, parse_number, strip_step_marker
+from scorers.numbers import (
+    Number,
+    compare_values,
+    concluding_value,
+    find_numbers,
+    normalize,
+    parse_number,
+    strip_step_marker,
+)
 
 
 def _values(text: str) -> list[float]:
@@ -190,3 +198,44 @@ def test_bold_headings_are_not_results(text, value):
 ])
 def test_step_markers_at_the_edges(text, stripped):
     assert strip_step_marker(text) == stripped
+
+
+# --- one string, one number: unwrapping and the length bound ----------------------------------------
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("= **5**", 5.0),  # the "=" goes first, then the bold: two rounds of peeling
+    ("about **5%**.", 5.0),
+    (": 5", 5.0),
+    ("=5", 5.0),
+    (":5", 5.0),
+    ("**" * 4 + "5" + "**" * 4, 5.0),  # up to four layers of the same wrapper are peeled ...
+    ("**" * 5 + "5" + "**" * 5, None),  # ... a fifth is not
+    ("(5)", -5.0),
+    ("(5) years", None),  # a parenthesised number must be the whole string
+    ("(5) X", None),
+    ("0" * 499 + "5", 5.0),  # 500 characters: still one number
+    ("0" * 500 + "5", None),  # longer: a whole answer, not a value
+])
+def test_one_string_one_number(text, value):
+    got = parse_number(text)
+    assert (got is None) if value is None else (got is not None and got.value == value)
+
+
+# --- normalisation of what is not a plain string ------------------------------------------------------
+
+def test_non_strings_are_read_as_their_text():
+    """A field that arrived as None or as a number (a JSON answer) reads like its text, never raises."""
+    assert normalize(None) == ""
+    assert normalize(12.5) == "12.5"
+    assert parse_number(None) is None
+    assert parse_number(1200) == Number(1200.0, "", "1200")
+    assert find_numbers(None) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("a\r\nb", "a\nb"),  # a Windows line break is one line break
+    ("a\rb", "a\nb"),  # so is a lone carriage return
+    ("a\r\n\r\nb", "a\n\nb"),
+])
+def test_line_breaks(text, expected):
+    assert normalize(text) == expected
