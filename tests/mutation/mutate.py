@@ -31,8 +31,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # test_chaineval.py scores every template with real embeddings (minutes per run): left out here
     "chaineval": (["scorers/chaineval.py"],
                   ["tests/scorers/test_reference_pins.py", "tests/scorers/test_chaineval_units.py"]),
-    "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_reference_pins.py"]),
-    "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_gate.py"]),
+    "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_kernel_pins.py",
+                                       "tests/scorers/test_reference_pins.py"]),
+    "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_numbers_pins.py",
+                                         "tests/scorers/test_gate.py"]),
     "verify": (["finchain_tasks/engine/verify.py"],
                ["tests/engine/test_rules.py", "tests/engine/test_verify_negative.py"]),
     "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),

@@ -177,6 +177,9 @@ def test_zero_is_never_negative(text):
     ("**Year 1** : PV = 100 / 1.1 = 90.91", 90.91),  # colon after a blank outside
     ("**Year 1**：PV = 100 / 1.1 = 90.91", 90.91),  # fullwidth colon outside
     ("**Year 1** PV = 100 / 1.1 = 90.91", 1.0),  # no colon: a highlight, whatever it holds
+    ("**Year 1**   : PV = 100 / 1.1 = 90.91", 1.0),  # the colon is looked for within three characters
+    # a heading is skipped, and an earlier highlight still counts
+    ("The growth factor is **1.4356**; **Check:** 1.075^5", 1.4356),
 ])
 def test_bold_headings_are_not_results(text, value):
     got = concluding_value(text)
@@ -195,6 +198,10 @@ def test_bold_headings_are_not_results(text, value):
     # ... but a ** on a later line belongs to another highlight and stays
     ("**Step 2: Compute FV\nFV = **5**", "Compute FV\nFV = **5**"),
     ("**Step 2: a\nb** c\nd", "a\nb** c\nd"),
+    # the first ** on the line closes the label's bold, not the last one
+    ("**Step 2: FV** = **5**", "FV = **5**"),
+    # the closing ** may be the very first thing after the marker
+    ("**1. **Revenue", "Revenue"),
 ])
 def test_step_markers_at_the_edges(text, stripped):
     assert strip_step_marker(text) == stripped
@@ -238,4 +245,14 @@ def test_non_strings_are_read_as_their_text():
     ("a\r\n\r\nb", "a\n\nb"),
 ])
 def test_line_breaks(text, expected):
+    assert normalize(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("\\frac{\\frac{1}{2}}{3}", "(1/2)/(3)"),
+    ("\\frac{\\frac{\\frac{1}{2}}{3}}{4}", "((1/2)/(3))/(4)"),  # three levels are unfolded ...
+    ("\\frac{\\frac{\\frac{\\frac{1}{2}}{3}}{4}}{5}", "\\frac{((1/2)/(3))/(4)}{5}"),  # ... a fourth is not
+    ("\\begin{aligned} x &= 5 \\end{aligned}", " x = 5 "),  # environments vanish, alignment & too
+])
+def test_latex_structures(text, expected):
     assert normalize(text) == expected
