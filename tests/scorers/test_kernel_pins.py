@@ -39,3 +39,32 @@ def test_a_batch_split_across_threads_equals_the_plain_recurrence(monkeypatch, o
         assert got[0][b] == total and got[1][b] == moves and got[4][b] == len(pairs), b
         assert list(zip(got[2][b, :len(pairs)].tolist(), got[3][b, :len(pairs)].tolist())) == pairs, b
         assert (got[2][b, len(pairs):] == -1).all() and (got[3][b, len(pairs):] == -1).all(), b
+
+
+@pytest.mark.parametrize(("shape", "n", "m"), [
+    ((1, 2, 2), [1, 1], [1]),  # one length too many for n only
+    ((1, 2, 2), [1], [1, 1]),  # ... for m only
+    ((1, 2, 2), [3], [1]),  # n longer than the padding
+    ((1, 2, 2), [1], [3]),  # m longer than the padding
+    ((1, 2, 2), [-1], [1]),  # a negative n alone
+    ((1, 2, 2), [1], [-1]),  # a negative m alone
+])
+def test_each_bad_length_is_rejected_with_its_reason(shape, n, m):
+    for engine in ("python", "numba"):
+        with pytest.raises(ValueError, match="^lengths must be one per matrix and fit the padded shape$"):
+            align_batch(np.zeros(shape), np.array(n), np.array(m), engine=engine)
+
+
+def test_a_bad_shape_names_the_shape():
+    with pytest.raises(ValueError, match=r"^A must be \(batch, n_max, m_max\), got shape \(2, 2\)$"):
+        align_batch(np.zeros((2, 2)), np.array([1]), np.array([1]))
+
+
+def test_lengths_given_as_floats_or_lists_are_read_as_integers():
+    """By hand: a 2 x 2 identity under MAX_SUM pairs the diagonal, total 2, 2 moves."""
+    A = np.eye(2)[None]
+    for engine in ("python", "numba"):
+        for n, m in ((np.array([2.0]), np.array([2.0])), ([2], [2])):
+            total, moves, pi, pj, npairs = align_batch(A, n, m, MAX_SUM, engine=engine)
+            assert (total[0], moves[0], npairs[0]) == (2.0, 2, 2)
+            assert pi[0].tolist() == [0, 1] and pj[0].tolist() == [0, 1]
