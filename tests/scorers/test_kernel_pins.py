@@ -68,3 +68,34 @@ def test_lengths_given_as_floats_or_lists_are_read_as_integers():
             total, moves, pi, pj, npairs = align_batch(A, n, m, MAX_SUM, engine=engine)
             assert (total[0], moves[0], npairs[0]) == (2.0, 2, 2)
             assert pi[0].tolist() == [0, 1] and pj[0].tolist() == [0, 1]
+
+
+def test_output_types_and_padding():
+    """Pairs come padded with -1 up to min(n_max, m_max) columns (at least one), as int32; counts are int64."""
+    A = np.array([[[0.1, 0.9, 0.2]]])  # n_max 1, m_max 3: at most one pair
+    for engine in ("python", "numba"):
+        total, moves, pi, pj, npairs = align_batch(A, np.array([1]), np.array([3]), MAX_SUM, engine=engine)
+        assert pi.shape == pj.shape == (1, 1) and pi.dtype == pj.dtype == np.int32
+        assert moves.dtype == npairs.dtype == np.int64 and total.dtype == np.float64
+        assert (pi[0, 0], pj[0, 0], moves[0]) == (0, 1, 3)
+        *_, pi, pj, npairs = align_batch(np.zeros((2, 3, 2)), np.array([3, 0]), np.array([2, 2]), MAX_SUM,
+                                         engine=engine)
+        assert pi.shape == (2, 2) and pi[1].tolist() == [-1, -1] and pj[1].tolist() == [-1, -1]
+        assert npairs.tolist() == [0, 0]  # all zeros: pairing never strictly improves the sum
+
+
+def test_an_unknown_engine_is_named():
+    with pytest.raises(ValueError, match="^engine must be 'auto', 'numba' or 'python', got 'gpu'$"):
+        align_batch(np.zeros((1, 1, 1)), np.array([1]), np.array([1]), engine="gpu")
+
+
+def test_the_python_engine_never_imports_numba_even_for_a_large_batch():
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from scorers.kernel import align_batch, SMALL_BATCH_CELLS; "
+            "k = SMALL_BATCH_CELLS // 9 + 1; "
+            "align_batch(np.ones((k, 2, 2)), np.full(k, 2), np.full(k, 2), engine='python'); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
