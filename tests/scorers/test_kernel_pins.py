@@ -99,3 +99,20 @@ def test_the_python_engine_never_imports_numba_even_for_a_large_batch():
             "print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_auto_switches_to_numba_just_above_the_small_batch_bound():
+    """By hand: 5000 one-by-one pairs hold (1 + 1) x (1 + 1) = 4 cells each, 20,000 in all, the bound:
+    plain Python. One more empty pair adds (0 + 1) x (0 + 1) = 1 cell: over the bound, numba."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from scorers.kernel import align_batch, SMALL_BATCH_CELLS; "
+            "assert SMALL_BATCH_CELLS == 20000; "
+            "align_batch(np.ones((5000, 1, 1)), np.ones(5000), np.ones(5000)); "
+            "print('numba' in sys.modules); "
+            "n = np.ones(5001); n[-1] = 0; "
+            "align_batch(np.ones((5001, 1, 1)), n, n); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
