@@ -28,14 +28,14 @@ def _random_batch(count: int, size: int, seed: int):
     return A, rng.integers(0, size + 1, count), rng.integers(0, size + 1, count)
 
 
-@pytest.mark.parametrize("objective", [MAX_SUM, MIN_COST])
-def test_a_batch_split_across_threads_equals_the_plain_recurrence(monkeypatch, objective):
+@pytest.mark.parametrize(("objective", "pair_ties"), [(MAX_SUM, False), (MIN_COST, True)])
+def test_a_batch_split_across_threads_equals_the_plain_recurrence(monkeypatch, objective, pair_ties):
     """8193 pairs on (at least) two threads: the chunks must cover every pair once, in place."""
     monkeypatch.setattr("scorers.kernel.os.cpu_count", lambda: 4)
     A, n, m = _random_batch(2 * 4096 + 1, 3, seed=objective)
-    got = align_batch(A, n, m, objective, 0.25, pair_ties=False, engine="numba")
+    got = align_batch(A, n, m, objective, 0.25, pair_ties=pair_ties, engine="numba")
     for b in range(len(A)):
-        total, moves, pairs = align_python(A[b].tolist(), int(n[b]), int(m[b]), objective, 0.25)
+        total, moves, pairs = align_python(A[b].tolist(), int(n[b]), int(m[b]), objective, 0.25, pair_ties)
         assert got[0][b] == total and got[1][b] == moves and got[4][b] == len(pairs), b
         assert list(zip(got[2][b, :len(pairs)].tolist(), got[3][b, :len(pairs)].tolist())) == pairs, b
         assert (got[2][b, len(pairs):] == -1).all() and (got[3][b, len(pairs):] == -1).all(), b
