@@ -236,6 +236,8 @@ def _value(m: re.Match) -> float | None:
 
 
 _OPERATORS = frozenset("×*/÷·^+-−–")
+_TIMES_LETTER = re.compile(r"[xX](?=[ \t0-9(])")
+"""``x``/``X`` written as a times sign (``(1.05) x 2``), as the token regex reads it in ``1.2 x 10^5``."""
 _VALUE_LEFT = frozenset("=:：|≈→⇒\n")
 
 
@@ -249,7 +251,7 @@ def _in_value_position(s: str, start: int, end: int) -> bool:
     right = s[end:end + 3].lstrip(" \t")
     if right.startswith(("**", "__")):
         return True
-    return not right or (right[0] not in _OPERATORS and right[0] != "(")
+    return not right or (right[0] not in _OPERATORS and right[0] != "(" and not _TIMES_LETTER.match(right))
 
 
 def _build(m: re.Match, s: str, strict: bool) -> Number | None:

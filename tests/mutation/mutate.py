@@ -31,13 +31,23 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # test_chaineval.py scores every template with real embeddings (minutes per run): left out here
     "chaineval": (["scorers/chaineval.py"],
                   ["tests/scorers/test_reference_pins.py", "tests/scorers/test_chaineval_units.py"]),
-    "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_reference_pins.py"]),
-    "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_gate.py"]),
+    "kernel": (["scorers/kernel.py"], ["tests/scorers/test_kernel.py", "tests/scorers/test_kernel_pins.py",
+                                       "tests/scorers/test_reference_pins.py"]),
+    "numbers": (["scorers/numbers.py"], ["tests/scorers/test_numbers.py", "tests/scorers/test_numbers_pins.py",
+                                         "tests/scorers/test_gate.py"]),
     "verify": (["finchain_tasks/engine/verify.py"],
                ["tests/engine/test_rules.py", "tests/engine/test_verify_negative.py"]),
     "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),
     "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
 }
+GROUP_ENV: dict[str, dict[str, str]] = {
+    # mutmut replaces each function by a trampoline that picks the mutant at call time, and numba cannot
+    # compile that trampoline; with the JIT off ``njit`` returns the function itself, so the mutated
+    # kernel runs as plain Python (same arithmetic, float64 throughout) and the kernel tests check it
+    # against the independent recurrence, the argmin recurrence and brute force as usual
+    "kernel": {"NUMBA_DISABLE_JIT": "1"},
+}
+"""Extra environment of a group's mutmut run."""
 KILLED = {1, 3, 36, 24, -24, 152, 255}
 """mutmut exit codes that count as a kill (a failing test, or a timeout: the mutant hangs)."""
 
@@ -104,7 +114,7 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     # whose parent had an intra-op thread pool can hang on its first embedding
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "LITELLM_OFFLINE_MODE": "true", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-           "TOKENIZERS_PARALLELISM": "false"}
+           "TOKENIZERS_PARALLELISM": "false", **GROUP_ENV.get(group, {})}
     # the copy, not this checkout, must be what the tests import
     kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != ROOT]
     env["PYTHONPATH"] = os.pathsep.join(kept)
