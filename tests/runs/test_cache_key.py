@@ -145,6 +145,19 @@ def test_open_cache_shares_one_object_per_path_and_forget_drops_it(tmp_path):
     forget(tmp_path / "never-opened.sqlite")  # nothing to do, no error
 
 
+def test_a_symlinked_or_relative_spelling_shares_the_connection_and_forget_closes_it(tmp_path, monkeypatch):
+    real = tmp_path / "real" / "r.sqlite"
+    real.parent.mkdir()
+    (tmp_path / "link").symlink_to(real.parent, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    first = open_cache(str(tmp_path / "link" / "r.sqlite"))
+    assert open_cache("real/r.sqlite") is first and open_cache(real) is first
+    forget(real)  # the path a run renames or replaces: the connection opened through the link is closed
+    assert str(real.resolve()) not in cache_mod._OPEN and first not in cache_mod._OPEN.values()
+    with pytest.raises(sqlite3.ProgrammingError):
+        first.get("k")
+
+
 def test_cache_from_env(tmp_path, monkeypatch):
     monkeypatch.delenv(CACHE_ENV, raising=False)
     assert cache_from_env() is None
