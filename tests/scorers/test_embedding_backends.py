@@ -8,6 +8,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorers import embedding_backends as eb
 from scorers.embeddings import Embedder, shared_embedder
@@ -90,7 +92,7 @@ def test_failed_export_leaves_no_entry(tmp_path, monkeypatch):
         eb.exported_model(_model_dir(), "onnx-int8")
     leftovers = [p for p in tmp_path.rglob("*") if p.is_file() or p.name.startswith(".")]
     assert leftovers == []
-    assert not any(p.name == "onnx-int8" for p in tmp_path.rglob("*"))
+    assert not any(p.name.startswith("onnx-int8") for p in tmp_path.rglob("*"))
 
 
 # -- deduplication -----------------------------------------------------------------------------
@@ -164,16 +166,69 @@ def test_onnx_fp32_is_the_same_model(agreement_runs):
     assert np.percentile(delta, 99) <= eb.AGREEMENT_LIMITS["p99"] and delta.max() <= eb.AGREEMENT_LIMITS["max"]
 
 
-def test_int8_stays_close_on_a_small_set(agreement_runs):
+def test_int8_meets_the_recommendation_bar_on_a_small_set(agreement_runs):
     runs, vectors = agreement_runs
     cosine = (vectors["onnx-int8"] * vectors["torch"]).sum(axis=1)
-    assert cosine.min() >= 0.97
+    assert cosine.min() >= 0.999
     delta = _deltas(runs, "onnx-int8")
-    assert np.percentile(delta, 99) <= INT8_P99 and delta.max() <= INT8_MAX
+    assert np.percentile(delta, 99) <= eb.AGREEMENT_LIMITS["p99"] and delta.max() <= eb.AGREEMENT_LIMITS["max"]
+    assert np.median(delta) <= 0.002
 
 
-INT8_P99 = 0.03
-INT8_MAX = 0.03
-"""Measured on these 48 outputs: p99 0.0185, max 0.0198, median 0.0045 (per-channel int8). That is
-outside the bar for recommending a backend (p99 <= 0.005, eb.AGREEMENT_LIMITS): int8 is a fast
-preview, torch or onnx the figures to publish. A change to the quantisation that moves it further fails here."""
+# -- the int8 weight format ----------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(1, 80), n=st.integers(1, 6), block=st.sampled_from([16, 32]), scale=st.floats(1e-3, 1e3),
+       seed=st.integers(0, 2**32 - 1))
+def test_block_quantize_round_trips_within_half_a_step(k, n, block, scale, seed):
+    weight = (np.random.default_rng(seed).standard_normal((k, n)) * scale).astype(np.float32)
+    codes, scales = eb.block_quantize(weight, block)
+    blocks = -(-k // block)
+    assert codes.shape == (n, blocks, block) and codes.dtype == np.uint8 and scales.shape == (n, blocks)
+    # dequantise the way MatMulNBits does (implicit zero point 128), written out element by element
+    for row in range(k):
+        for col in range(n):
+            step = scales[col, row // block]
+            back = (int(codes[col, row // block, row % block]) - 128) * step
+            assert abs(back - weight[row, col]) <= step / 2 * (1 + 1e-5) + 1e-12
+    # each block's largest |weight| maps to code 1 or 255 exactly: the whole int8 range is used
+    padded = np.zeros((blocks * block, n), dtype=np.float32)
+    padded[:k] = weight
+    for col in range(n):
+        for b in range(blocks):
+            assert scales[col, b] == pytest.approx(np.abs(padded[b * block:(b + 1) * block, col]).max() / 127, rel=1e-6)
+
+
+def test_int8_export_quantises_only_weight_matmuls_and_computes_the_same_product(tmp_path, monkeypatch):
+    import onnx
+    import onnxruntime as ort
+
+    monkeypatch.setenv("FINCHAIN_EMBEDDING_CACHE", str(tmp_path))
+    monkeypatch.setattr(eb, "_export_fp32", lambda model_dir, out: _tiny_matmul_model(out))
+    graph = onnx.load(str(eb.exported_model(_model_dir(), "onnx-int8"))).graph
+    ops = [node.op_type for node in graph.node]
+    assert ops == ["MatMulNBits", "MatMul"]  # the constant weight is quantised, the activation x activation one is not
+    attrs = {a.name: a.i for a in graph.node[0].attribute}
+    assert attrs == {"K": 40, "N": 3, "bits": 8, "block_size": eb.INT8_BLOCK, "accuracy_level": 4}
+    assert next(tmp_path.glob("*/onnx-int8.*/source.json")).is_file()
+    # ONNX Runtime reads the codes with the same zero point and layout: the product matches numpy's fp32 one
+    path = str(eb.exported_model(_model_dir(), "onnx-int8"))
+    x = np.random.default_rng(0).standard_normal((5, 40)).astype(np.float32)
+    y = np.eye(3, dtype=np.float32)
+    got = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, {"x": x, "y": y})[0]
+    want = x @ (np.arange(120, dtype=np.float32).reshape(40, 3) / 7)
+    np.testing.assert_allclose(got, want, rtol=0.02, atol=0.02 * np.abs(want).max())
+
+
+def _tiny_matmul_model(out):
+    """x[?, 40] @ W[40, 3] then @ y[3, ?]: one matmul with a weight, one between two inputs."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.arange(120, dtype=np.float32).reshape(40, 3) / 7, "W")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "W"], ["h"]), helper.make_node("MatMul", ["h", "y"], ["z"])], "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 40]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, "c"])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, ["b", "c"])], initializer=[weight])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(out))
