@@ -101,9 +101,15 @@ class BoNFilter(Filter):
         return out  # type: ignore[return-value]
 
 
-def process_results(doc: dict, results: list[Any]) -> dict[str, float]:
-    """Each selector's accuracy and its pick's ChainEval, from the filter's record."""
+def record_values(results: list[Any], with_chaineval: bool) -> dict[str, float]:
+    """The selectors' figures from the filter's record (a :class:`BoNRecord`, or its JSON text once lm-eval
+    has stringified it)."""
     values = getattr(results[0], "values", None)
     if values is None:
         values = json.loads(results[0])["values"]
-    return {key: float(values[key]) for key in value_keys(True)}
+    return {key: float(values[key]) for key in value_keys(with_chaineval)}
+
+
+def process_results(doc: dict, results: list[Any]) -> dict[str, float]:
+    """Each selector's accuracy and its pick's ChainEval, from the filter's record."""
+    return record_values(results, True)

@@ -26,7 +26,7 @@ from lm_eval.api.filter import Filter
 from lm_eval.api.task import ConfigurableTask
 
 from finchain_tasks.cflue import hosts
-from finchain_tasks.lm_eval.bon import BoNRecord, _prm
+from finchain_tasks.lm_eval.bon import BoNRecord, _prm, record_values
 from finchain_tasks.lm_eval.bon_build import CFLUE_REPEATS
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA
 from scorers.prm.pool import Graded, pool_records, value_keys
@@ -114,9 +114,4 @@ class CflueBoNFilter(Filter):
 
 def process_results(doc: dict, results: list[Any]) -> dict[str, float]:
     """Each selector's accuracy, from the filter's record."""
-    import json
-
-    values = getattr(results[0], "values", None)
-    if values is None:
-        values = json.loads(results[0])["values"]
-    return {key: float(values[key]) for key in value_keys(False)}
+    return record_values(results, False)
