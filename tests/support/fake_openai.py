@@ -148,7 +148,9 @@ class FakeOpenAI:
         handler = _make_handler(self)
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-openai", daemon=True)
+        # a short poll interval: shutdown() waits for the next poll, 0.5 s by default, paid by every test that stops one
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="fake-openai", daemon=True)
         self._thread.start()
         return self
 
