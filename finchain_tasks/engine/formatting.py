@@ -58,7 +58,7 @@ def plural(count: float, noun: str) -> str:
         one = noun[:-1]
     else:
         one = noun
-    if count == 1:
+    if abs(count) == 1:
         return one
     return _IRREGULAR.get(one, one + ("es" if one.endswith(("ch", "sh", "x", "ss")) else "s"))
 
@@ -168,8 +168,9 @@ def result_text(value, unit: str = "") -> str:
         return f"{number}%"
     if unit in ("bp", "bps"):
         return f"{number} bps"
+    shown = float(number.replace(",", "").replace(MINUS, "-"))  # agree with the number printed, not 0.9999999
     if unit == PERCENTAGE_POINTS:
-        return f"{number} {plural(value, 'percentage points')}"
+        return f"{number} {plural(shown, 'percentage points')}"
     if unit in _COUNTED:
-        unit = plural(value, unit)
+        unit = plural(shown, unit)
     return f"{number} {unit}" if unit else number

@@ -173,3 +173,28 @@ def test_units_a_rate_after_a_rise_in_points_is_still_percent():
         b.step("new", "Rate after the rise", "a + up", unit="%")
 
     assert [f for f in failures(_tpl(rise)) if "rule units" in f] == []
+
+
+def test_a_result_a_hair_past_a_rounding_boundary_is_excused_only_by_its_rounded_operands():
+    from finchain_tasks.engine.verify import _reproduces, _rounding_slack
+
+    # ytm_duration_convexity, seed 3684: the exact change is $43.7149999..., redone from the 6-decimal
+    # durations shown it is 43.715002: past the half cent by 2e-6, which the shown digits cannot settle
+    assert not _reproduces(43.715002, 43.71, 2)
+    assert _reproduces(43.715002, 43.71, 2, slack=1e-5)
+    # the slack never buys more than 1% of the half unit: $0.33 × 3,000 is $990, not $1,000.00
+    assert not _reproduces(990.0, 1000.0, 2, slack=15.0)
+    assert not _reproduces(43.7151, 43.71, 2, slack=1.0)
+    # only operands rounded for display move: an exact 0.33 adds nothing, a third shown as 0.33 moves by 0.005
+    assert _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 0.33}) == 0.0
+    slack = _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 1 / 3})
+    assert slack == pytest.approx(0.005 * 3000)
+
+
+@pytest.mark.parametrize("value, expected", [(4.1 - 3.1, "1.000000 percentage point"),
+                                             (-1.0, "−1.000000 percentage point"),
+                                             (2.0, "2.000000 percentage points")])
+def test_percentage_points_agree_with_the_number_printed(value, expected):
+    from finchain_tasks.engine.formatting import result_text
+
+    assert result_text(value, "pp") == expected

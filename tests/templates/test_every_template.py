@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from finchain_tasks.engine import LEVELS, Problem, all_templates
@@ -14,8 +14,11 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 @pytest.mark.parametrize("tpl", TEMPLATES, ids=[t.id for t in TEMPLATES])
-@settings(max_examples=40, deadline=None)
+# derandomized: the same 40 seeds per template on every run, so CI cannot fail on a seed no one has seen;
+# `finchain verify --seeds N` (and tests/templates/test_standard.py) sweep further seeds on purpose
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(seed=seeds)
+@example(seed=1130)  # a half-cent tie in pe_comparables_price, found by a random run
 def test_template_verifies_and_round_trips(tpl, seed):
     problem = tpl.generate(seed)
     report = verify(problem, regenerate=tpl)

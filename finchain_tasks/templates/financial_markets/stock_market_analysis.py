@@ -127,6 +127,9 @@ def portfolio_return_beta_alpha(b: Builder) -> None:
     beta = sum(v[f"shares{i}"] * v[f"start{i}"] * v[f"beta{i}"] for i in (1, 2, 3)) / start_value
     alpha = ret - (v["risk_free"] + beta * (v["market_return"] - v["risk_free"]))
     b.require(abs(alpha) > 1, "a clear alpha")
+    # the CAPM return is redone from a beta shown to 6 decimals: near 0% that rounding is more than 0.01% of it
+    required = v["risk_free"] + beta * (v["market_return"] - v["risk_free"])
+    b.require(abs(required) > 0.5, "a required return the shown beta reproduces")
     b.ask(
         "At the start of the year {person} held {shares1} of {stock1} bought at {start1}, {shares2} of {stock2} "
         "at {start2} and {shares3} of {stock3} at {start3}. By the year-end the prices were {end1}, {end2} and "

@@ -35,6 +35,10 @@ def pe_comparables_price(b: Builder) -> None:
     for i in range(1, 4):
         b.derive(f"pe{i}", round(centre * b.rng.uniform(0.8, 1.2), 1), decimals=1)
     b.money("eps", 0.8, 12, step=0.01)
+    # price in cents = (sum of P/Es in tenths) x (EPS in cents) / 30: a remainder of 15 is a half-cent tie, which
+    # the exact price and the price redone from the rounded average P/E shown round to different cents
+    tenths, cents = round(10 * sum(b.values[f"pe{i}"] for i in range(1, 4))), round(100 * b.values["eps"])
+    b.require((tenths * cents) % 30 != 15, "the implied price is not a half-cent tie")
     b.ask(
         "Three comparable companies trade at price/earnings ratios of {pe1}, {pe2} and {pe3}. {target} is "
         "expected to earn {eps} per share next year, and the peers' ratios are also on next year's "
