@@ -131,13 +131,19 @@ def test_the_server_does_not_outlive_its_owner(sig):
         owner.wait()
 
 
-def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
-    # Ctrl-C as a terminal delivers it: a runner started with `nohup ... &` hands its children SIGINT
-    # ignored, and Python then installs no KeyboardInterrupt handler; put the default one back first
+def _serve_local() -> subprocess.Popen:
+    """`finchain serve-local` on the bundled model, its output piped as text.
+
+    Ctrl-C as a terminal delivers it: a runner started with `nohup ... &` hands its children SIGINT ignored,
+    and Python then installs no KeyboardInterrupt handler; the default one is put back first."""
     cmd = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
            "from finchain_tasks.cli.main import run; run()", "serve-local", "--model", "local-gemma3-270m"]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    return subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "COLUMNS": "200"})
+
+
+def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
+    proc = _serve_local()
     try:
         lines = []
         for line in proc.stdout:
@@ -165,10 +171,7 @@ def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
 def test_serve_local_stops_cleanly_on_ctrl_c_while_it_is_still_printing_the_host_lines():
     # CI once sent the SIGINT a moment after the last line but before the wait loop began, and the
     # command exited 130 instead of stopping cleanly: interrupt as early as the first printed line
-    cmd = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-           "from finchain_tasks.cli.main import run; run()", "serve-local", "--model", "local-gemma3-270m"]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+    proc = _serve_local()
     try:
         out = ""
         for line in proc.stdout:
