@@ -1,10 +1,19 @@
-"""Embedding backends: the same sentence encoder run by torch (fp32, the reference) or ONNX Runtime.
+"""Embedding backends: the same sentence encoder run by torch (fp32, the reference), ONNX Runtime or
+OpenVINO.
 
-ChainEval spends nearly all its time in the MiniLM forward pass, so the speed is here. The ONNX
-backends run the *same* weights: ``onnx`` is an fp32 export (the same arithmetic, other kernels),
-``onnx-int8`` its int8 form. ``benchmarks/embedding_backends_bench.py`` measures how far each moves a
-ChainEval score; a backend is recommended only when p99 |delta| <= 0.005 and max <= 0.02
+ChainEval spends nearly all its time in the MiniLM forward pass, so the speed is here. The other
+backends run the *same* weights from one fp32 ONNX export: ``onnx`` (ONNX Runtime, the same arithmetic,
+other kernels), ``onnx-int8`` (its int8 form, below), ``openvino`` (OpenVINO in fp32) and
+``openvino-bf16`` (OpenVINO multiplying in bfloat16 with fp32 accumulation, on a CPU with bfloat16
+instructions: AVX512_BF16 or AMX). ``benchmarks/embedding_backends_bench.py`` measures how far each moves
+a ChainEval score; a backend is recommended only when p99 |delta| <= 0.005 and max <= 0.02
 (:data:`AGREEMENT_LIMITS`).
+
+Why bfloat16 and not int8 for speed: the int8 kernels that keep scores within the bar (per-block weight
+and activation scales, ``MatMulNBits``) are barely faster than fp32 in ONNX Runtime 1.32, and the fast
+VNNI kernel (``MatMulInteger``: one weight scale per column, one activation scale per token) moved scores
+by p99 0.005-0.008 in every variant tried (SmoothQuant alpha 0.5/0.7, non-negative post-GELU inputs,
+mixed layers). bfloat16 keeps 8 exponent bits, so no scale is lost, and moved scores by p99 0.0007.
 
 Which int8: ``quantize_dynamic`` (per-channel int8 weights, activations quantised with one uint8
 scale per batch tensor) moved scores by p99 0.022 / max 0.029, and no choice of layers to keep in
@@ -33,15 +42,16 @@ from pathlib import Path
 
 import numpy as np
 
-BACKENDS = ("torch", "onnx", "onnx-int8")
+BACKENDS = ("torch", "onnx", "onnx-int8", "openvino", "openvino-bf16")
 """Backend names ('torch' is the reference), chosen by ``FINCHAIN_EMBEDDING_BACKEND``."""
 DEFAULT_BACKEND = "torch"
 BACKEND_ENV = "FINCHAIN_EMBEDDING_BACKEND"
 AGREEMENT_LIMITS = {"p99": 0.005, "max": 0.02}
 """A backend may be recommended only when its per-sample |delta chaineval| against torch fp32 stays
 within these (issue 19)."""
-_EXTRA = {"onnx": "onnx", "onnx-int8": "onnx"}
-_NEEDS = {"onnx": ("onnxruntime", "onnx"), "onnx-int8": ("onnxruntime", "onnx")}
+_EXTRA = {"onnx": "onnx", "onnx-int8": "onnx", "openvino": "openvino", "openvino-bf16": "openvino"}
+_NEEDS = {"onnx": ("onnxruntime", "onnx"), "onnx-int8": ("onnxruntime", "onnx"),
+          "openvino": ("openvino", "onnx"), "openvino-bf16": ("openvino", "onnx")}
 _CACHE_ENV = "FINCHAIN_EMBEDDING_CACHE"
 INT8_BLOCK = 32
 """Input-dimension block of one int8 weight scale: 32 kept p99 |delta| at 0.0026 on 290 outputs, 128 at
@@ -63,6 +73,17 @@ def check_backend(name: str) -> None:
     if missing:
         raise BackendUnavailable(
             f"embedding backend {name!r} needs {', '.join(missing)}: pip install 'finchain-tasks[{_EXTRA[name]}]'")
+    if name == "openvino-bf16" and not cpu_has_bf16():
+        raise BackendUnavailable("embedding backend 'openvino-bf16' needs a CPU with bfloat16 instructions "
+                                 "(AVX512_BF16 or AMX), which this one lacks: use 'openvino' or 'onnx'")
+
+
+def cpu_has_bf16() -> bool:
+    """Whether OpenVINO's CPU plugin can multiply in bfloat16 here. Without it a bf16 hint silently runs
+    fp32, so the backend's name would misstate what produced the vectors: it fails at start instead."""
+    import openvino as ov
+
+    return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
 
 
 def default_backend() -> str:
@@ -89,6 +110,8 @@ def encoder_threads() -> int:
 def cuda_available(backend: str = DEFAULT_BACKEND) -> bool:
     """True when the backend's runtime sees a CUDA device. An ONNX backend asks onnxruntime, so a
     process scoring with it never imports torch (seconds of start-up)."""
+    if backend.startswith("openvino"):  # OpenVINO's GPU plugin drives Intel GPUs, not CUDA
+        return False
     if backend != "torch":
         import onnxruntime as ort
 
@@ -130,6 +153,7 @@ def model_hash(model_dir: str | Path) -> str:
 
 def exported_model(model_dir: str | Path, backend: str) -> Path:
     """The ONNX file for ``backend`` of the model in ``model_dir``, exporting it on first use."""
+    backend = _EXPORT_OF.get(backend, backend)
     final = cache_root() / model_hash(model_dir) / f"{backend}.{_RECIPE[backend]}"
     target = final / _FILE[backend]
     if target.is_file():
@@ -155,6 +179,8 @@ def exported_model(model_dir: str | Path, backend: str) -> Path:
 
 
 _FILE = {"onnx": "model.onnx", "onnx-int8": "model_int8.onnx"}
+_EXPORT_OF = {"openvino": "onnx", "openvino-bf16": "onnx"}
+"""OpenVINO reads the fp32 ONNX export itself (its precision is a compile option), so they share it."""
 
 
 def _export_fp32(model_dir: str | Path, out: Path) -> None:
@@ -229,12 +255,45 @@ def _quantize(src: Path, dst: Path, block: int = INT8_BLOCK) -> None:
     onnx.save(model, str(dst))
 
 
+def _ort_session(path: Path, threads: int, gpu: bool):
+    """An ONNX Runtime session on ``threads`` cores (or CUDA when asked and present), and its device."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    available = ort.get_available_providers()
+    providers = ["CUDAExecutionProvider"] if gpu and "CUDAExecutionProvider" in available else []
+    session = ort.InferenceSession(str(path), options, providers=[*providers, "CPUExecutionProvider"])
+    return session, ("cuda" if providers else "cpu")
+
+
+class _OpenVinoSession:
+    """The exported graph compiled by OpenVINO for the CPU, with ONNX Runtime's ``run`` signature."""
+
+    def __init__(self, path: Path, backend: str, threads: int) -> None:
+        import openvino as ov
+
+        precision = "bf16" if backend == "openvino-bf16" else "f32"
+        config = {"INFERENCE_PRECISION_HINT": precision, "PERFORMANCE_HINT": "LATENCY",
+                  "INFERENCE_NUM_THREADS": threads}
+        core = ov.Core()
+        self.compiled = core.compile_model(core.read_model(str(path)), "CPU", config)
+        got = self.compiled.get_property("INFERENCE_PRECISION_HINT")
+        if got != (ov.Type.bf16 if precision == "bf16" else ov.Type.f32):
+            raise BackendUnavailable(f"OpenVINO compiled {backend!r} in {got}, not {precision}: use 'onnx'")
+        self.request = self.compiled.create_infer_request()
+
+    def run(self, _outputs, feeds: dict) -> list[np.ndarray]:
+        self.request.infer(feeds)
+        return [self.request.get_output_tensor(0).data.copy()]
+
+
 class OnnxEncoder:
     """Tokenise, run the exported transformer, mean-pool and L2-normalise: the same three modules as
     the sentence-transformers model (Transformer, Pooling mean, Normalize), outside torch."""
 
     def __init__(self, model_dir: str | Path, backend: str, threads: int | None = None, gpu: bool = False) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         check_backend(backend)
@@ -242,25 +301,32 @@ class OnnxEncoder:
         config = json.loads((Path(model_dir) / "sentence_bert_config.json").read_text())
         self.tokenizer = Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
         self.tokenizer.enable_truncation(int(config.get("max_seq_length", 256)))
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or encoder_threads()
-        options.inter_op_num_threads = 1
-        available = ort.get_available_providers()
-        providers = ["CUDAExecutionProvider"] if gpu and "CUDAExecutionProvider" in available else []
-        self.session = ort.InferenceSession(str(self.path), options, providers=[*providers, "CPUExecutionProvider"])
-        self.device = "cuda" if providers else "cpu"
+        self.tokenizer.no_padding()  # tokenizer.json may ask for fixed-length padding; batches pad themselves
+        threads = threads or encoder_threads()
+        if backend.startswith("openvino"):
+            self.session = _OpenVinoSession(self.path, backend, threads)
+            self.device = "cpu"
+        else:
+            self.session, self.device = _ort_session(self.path, threads, gpu)
         self.dim = int(json.loads((Path(model_dir) / "config.json").read_text())["hidden_size"])
 
     def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
-        """Unit vectors, one row per text; texts are batched by length so padding stays short."""
+        """Unit vectors, one row per text. Texts are tokenised first and batched by token count, so a
+        batch pads to its own longest text: on step texts that is about 8% padding where batching by
+        characters (sentence-transformers' order) pads about 57%. Padding never changes a vector (the
+        mask hides it), only how much work a batch does."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda k: len(texts[k]))
+        encodings = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda k: len(encodings[k].ids))
         for start in range(0, len(order), batch_size):
             idx = order[start:start + batch_size]
-            enc = self.tokenizer.encode_batch([texts[k] for k in idx])
-            ids = np.array([e.ids for e in enc], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            width = max(len(encodings[k].ids) for k in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, k in enumerate(idx):
+                n = len(encodings[k].ids)
+                ids[row, :n] = encodings[k].ids
+                mask[row, :n] = 1
             hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
                                              "token_type_ids": np.zeros_like(ids)})[0]
             weights = mask[:, :, None].astype(np.float32)
