@@ -12,6 +12,9 @@
    text cache against every step encoded, same backend, same run; the scores must be identical.
 3. Start-up of a fresh ``finchain score`` process (torch, the default): wall and CPU time on 1 row
    (imports, model load, kernel cache) as a share of those on 300 rows.
+4. Agreement on real model outputs: every FinChain sample in the Inspect logs under ``--runs``
+   (default ``finchain-runs/``, where ``finchain eval`` writes; ``make run`` adds the local model's),
+   scored by each backend against the gold the template engine regenerates from the sample's seed.
 
 Run: ``python benchmarks/embedding_backends_bench.py [--quick] [--repeats 3] [--backends torch,onnx-int8]``.
 Timings on a shared machine are noisy: compare the ratios, which are measured in the same run.
@@ -226,12 +229,50 @@ def startup_section(rows: int, backend: str, repeats: int = 1) -> None:
           f"{100 * cpu[1] / cpu[rows]:.0f}% of the CPU time (target < 25%)")
 
 
+def real_outputs(root: Path) -> tuple[list, list]:
+    """(golds, outputs) of every scored FinChain sample in the Inspect logs under ``root``."""
+    from finchain_tasks.engine import all_templates
+    from finchain_tasks.leaderboard.ingest import inspect_rows
+
+    templates = all_templates()
+    golds, outputs = [], []
+    for log in sorted(root.rglob("*.eval")):
+        for row in inspect_rows(log):
+            key = row["sample_id"].partition("/")[2].rpartition("/")[0]  # finchain/<template key>/<seed>
+            if key in templates and row["seed"] is not None and row["output"]:
+                golds.append(templates[key].generate(int(row["seed"])).gold())
+                outputs.append(row["output"])
+    return golds, outputs
+
+
+def real_section(root: Path, backends: list[str]) -> None:
+    from scorers.embedding_backends import AGREEMENT_LIMITS, BackendUnavailable, check_backend
+
+    golds, outputs = real_outputs(root)
+    print(f"\n4. agreement on {len(outputs)} real model outputs (Inspect logs under {root})")
+    if not outputs:
+        print("   none found: run `make run` (the local model) or `finchain eval` first")
+        return
+    ref = _score(golds, outputs, "torch")[0]
+    for backend in [b for b in backends if b != "torch"]:
+        try:
+            check_backend(backend)
+        except (BackendUnavailable, ValueError) as exc:
+            print(f"   {backend:13} skipped: {exc}")
+            continue
+        agree = agreement(ref, _score(golds, outputs, backend)[0])
+        ok = agree["p99"] <= AGREEMENT_LIMITS["p99"] and agree["max"] <= AGREEMENT_LIMITS["max"]
+        print(f"   {backend:13} max|d| {agree['max']:.4f}  p99|d| {agree['p99']:.4f}  median {agree['median']:.4f}  "
+              f"pairs changed {100 * agree['matched_changed']:.1f}%  {'within' if ok else 'OUTSIDE'} the bar")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="290 outputs and 20 BoN problems")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--backends", default="torch,onnx,onnx-int8,openvino,openvino-bf16")
-    parser.add_argument("--sections", default="1,2,3")
+    parser.add_argument("--sections", default="1,2,3,4")
+    parser.add_argument("--runs", type=Path, default=ROOT / "finchain-runs", help="run directories of section 4")
     parser.add_argument("--startup-backend", default="torch", help="backend of section 3 (the default: torch)")
     args = parser.parse_args()
     from scorers.embedding_backends import encoder_threads
@@ -244,6 +285,8 @@ def main() -> None:
         dedup_section(20 if args.quick else 100, args.backends.split(",")[0], args.repeats)
     if "3" in sections:
         startup_section(300, args.startup_backend, args.repeats)
+    if "4" in sections:
+        real_section(args.runs, args.backends.split(","))
 
 
 if __name__ == "__main__":

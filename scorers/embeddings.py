@@ -7,7 +7,7 @@ are L2-normalised, so a dot product is the cosine.
 Every text is encoded once per process, keyed by its exact text (one cache per model and backend):
 gold steps repeat across models and runs, and predicted steps repeat too ("Final answer: #" lines,
 boilerplate, the same step in every Best-of-N candidate and epoch). The backend (torch fp32, the
-reference, or ONNX Runtime fp32 / int8, see :mod:`scorers.embedding_backends`) is chosen by
+reference; ONNX Runtime fp32 / int8; OpenVINO fp32 / bfloat16, see :mod:`scorers.embedding_backends`) is chosen by
 ``FINCHAIN_EMBEDDING_BACKEND`` (or the ``backend`` argument) and recorded in every result's
 ``embedding_backend`` beside ``embedding_model``. It is an option, not a ChainEval parameter: it
 does not change what a score means (within the agreement the benchmark measures), so the task
