@@ -291,3 +291,20 @@ def _tiny_matmul_model(out):
          helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, "c"])],
         [helper.make_tensor_value_info("z", TensorProto.FLOAT, ["b", "c"])], initializer=[weight])
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(out))
+
+
+def test_openvino_reuses_its_compiled_blob_and_survives_a_damaged_one(tmp_path, monkeypatch):
+    pytest.importorskip("openvino")
+    monkeypatch.setenv("FINCHAIN_EMBEDDING_CACHE", str(tmp_path))
+    texts = ["Net income = revenue - costs", "Final answer: 42"]
+    first = eb.OnnxEncoder(_model_dir(), "openvino").encode(texts, 8)
+    blobs = list(tmp_path.glob("*/openvino-compiled/*.blob"))
+    assert len(blobs) == 1
+    again = eb.OnnxEncoder(_model_dir(), "openvino").encode(texts, 8)
+    np.testing.assert_array_equal(again, first)
+    assert list(tmp_path.glob("*/openvino-compiled/*.blob")) == blobs
+    blobs[0].chmod(0o600)
+    with blobs[0].open("r+b") as fh:  # a process killed while writing leaves a short blob
+        fh.truncate(1000)
+    damaged = eb.OnnxEncoder(_model_dir(), "openvino").encode(texts, 8)
+    np.testing.assert_array_equal(damaged, first)
