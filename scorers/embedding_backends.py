@@ -62,7 +62,8 @@ _THREADS_ENV = "FINCHAIN_EMBED_THREADS"
 
 
 class BackendUnavailable(RuntimeError):
-    """A backend's dependencies are missing: the message is one line naming the extra to install."""
+    """A backend cannot run here: its packages are missing (the one-line message names the extra to
+    install) or, for ``openvino-bf16``, the CPU has no bfloat16 instructions."""
 
 
 def check_backend(name: str) -> None:
