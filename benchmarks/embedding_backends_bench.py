@@ -214,13 +214,12 @@ def startup_section(rows: int, backend: str, repeats: int = 1) -> None:
                     fh.write(json.dumps({"id": f"finchain/{key}/{seed}", "output": tpl.generate(seed).solution}) + "\n")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "FINCHAIN_EMBEDDING_BACKEND": backend}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's install keeps its bytecode; so does this measurement
-        for n in walls:  # one untimed run fills the caches a user's second run finds (bytecode, export, kernel)
-            subprocess.run([sys.executable, "-m", "finchain_tasks.cli.main", "score", str(Path(tmp) / f"rows{n}.jsonl"),
-                            "-o", str(Path(tmp) / "o.jsonl")], cwd=ROOT, check=True, capture_output=True, env=env)
+        cmds = {n: [sys.executable, "-m", "finchain_tasks.cli.main", "score", str(Path(tmp) / f"rows{n}.jsonl"),
+                    "-o", str(Path(tmp) / "o.jsonl")] for n in walls}
+        for cmd in cmds.values():  # one untimed run fills the caches a second run finds (bytecode, export, kernel)
+            subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, env=env)
         for _ in range(repeats):
-            for n in walls:
-                cmd = [sys.executable, "-m", "finchain_tasks.cli.main", "score", str(Path(tmp) / f"rows{n}.jsonl"),
-                       "-o", str(Path(tmp) / "o.jsonl")]
+            for n, cmd in cmds.items():
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, env=env)
