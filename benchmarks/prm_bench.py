@@ -31,7 +31,7 @@ def synthetic_texts(problems: int) -> list[tuple[str, str]]:
     """(question, candidate text) pairs: 16 defective or correct candidates per FinChain problem."""
     from finchain_tasks.engine import all_templates
     from finchain_tasks.generate import iter_problems
-    from scorers.prm.synthetic import synthetic_pool
+    from scorers.prm.synthetic_pools import synthetic_pool
 
     rng = random.Random(0)
     templates = list(all_templates().values())

@@ -62,7 +62,7 @@ def train_cmd(
     lora_r: int = typer.Option(0, "--lora-r", help="LoRA rank (peft; 0: train the whole backbone)."),
 ) -> None:
     """Train a Fin-PRM on labelled traces and save a checkpoint the hf backend loads."""
-    from finchain_tasks.prm.train import run_train
+    from finchain_tasks.prm.train_job import run_train
     from scorers.prm.training import TrainConfig
 
     config = TrainConfig(steps=steps, batch_size=batch_size, lr=lr, lam=lam, seed=seed, eval_every=eval_every,
@@ -85,8 +85,8 @@ def select_cmd(
 ) -> None:
     """Keep the top-K candidates by PRM reward as an SFT dataset and compare with random and outcome-only."""
     from finchain_tasks.prm import load_prm
+    from finchain_tasks.prm.data_selection import run_select
     from finchain_tasks.prm.labeling import read_items
-    from finchain_tasks.prm.select import run_select
 
     scorer = load_prm(prm, agg=agg, zeta=zeta)
     summary = run_select(read_items(pool), scorer, prm, out, k, "overall" if overall else "per-question",

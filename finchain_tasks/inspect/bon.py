@@ -4,7 +4,7 @@ A sampling solver (:func:`sample_candidates`) draws ``samples`` answers per ques
 model, concurrently, each with ``temperature`` > 0 and its own ``seed`` (so caches keyed by the request
 keep them apart). The scorer (:func:`bon_scorer`) grades each candidate (ChainEval against the gold
 steps for FinChain; the answer letters for CFLUE), scores every candidate with the PRM the spec names
-(:func:`finchain_tasks.prm.load_prm`) and runs every selector of :mod:`scorers.prm.select`. The Score's
+(:func:`finchain_tasks.prm.load_prm`) and runs every selector of :mod:`scorers.prm.selectors`. The Score's
 value holds each selector's accuracy at this N (and, for FinChain, the chosen candidate's ChainEval as
 ``ce_<selector>``), so the log's metrics report them all; the Score's metadata is the pool record of
 :mod:`scorers.prm.pool` (every candidate's text, answer, ChainEval, step probabilities and R), which

@@ -4,7 +4,7 @@ Every CFLUE knowledge question (all question types in one task, as Inspect's ``c
 ``cflue_n`` times (16 by default) at ``cflue_temperature`` (0.7). :class:`CflueBoNFilter` reads each
 candidate's answer letters with the run's extraction mode (a candidate is right when they equal the gold
 letters; an unreadable answer casts no vote), scores every candidate of the task with the PRM in one batch
-and runs every selector of :mod:`scorers.prm.select` (:func:`scorers.prm.pool.pool_records`, as Inspect's
+and runs every selector of :mod:`scorers.prm.selectors` (:func:`scorers.prm.pool.pool_records`, as Inspect's
 scorer does). The PRM reads the question as Inspect's does: the user prompt, options included. What each
 document hands on is the pool record as JSON text (``filtered_resps`` in the samples log), so
 ``finchain bon`` draws curves from it, and re-scores it with ``--prm``, without a model. Metrics: every

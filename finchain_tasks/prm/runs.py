@@ -28,7 +28,7 @@ from typing import Any
 
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMScore, prm_input
 from scorers.prm.curves import CurveRow, Pool
-from scorers.prm.select import SELECTORS, Candidate
+from scorers.prm.selectors import SELECTORS, Candidate
 
 __all__ = ["CACHE_FILE", "SCORES_FILE", "Rescore", "find_sources", "load_pools", "write_csv", "write_markdown",
            "write_plot"]

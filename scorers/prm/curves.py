@@ -8,7 +8,7 @@ resamples clusters (FinChain: templates; CFLUE: questions) with replacement, ``b
 takes the 2.5 / 97.5 percentiles of the resampled means: problems of one template are not independent.
 
 The selectors are vectorised over problems × subsamples with numpy and follow
-:mod:`scorers.prm.select` exactly (a subset keeps its candidates in pool order, so ties go to the
+:mod:`scorers.prm.selectors` exactly (a subset keeps its candidates in pool order, so ties go to the
 earliest candidate, as there); the random selector picks a uniformly random member of the subset.
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scorers.prm.select import SELECTORS, Candidate
+from scorers.prm.selectors import SELECTORS, Candidate
 
 __all__ = ["DEFAULT_NS", "CurveRow", "Pool", "curves", "pool_arrays"]
 

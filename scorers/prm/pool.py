@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorers.prm.base import PRM, PRMScore, prm_input
-from scorers.prm.select import SELECTORS, Candidate, answer_key, select_all
+from scorers.prm.selectors import SELECTORS, Candidate, answer_key, select_all
 
 __all__ = ["Graded", "candidates_of", "grade_finchain", "pool_records", "value_keys"]
 

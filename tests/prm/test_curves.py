@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from scorers.prm.curves import Pool, curves
-from scorers.prm.select import SELECTORS, Candidate, accuracy
+from scorers.prm.selectors import SELECTORS, Candidate, accuracy
 
 ROWS_SELECTORS = list(SELECTORS)
 
@@ -28,7 +28,7 @@ def _random_pools(seed: int, n_pools: int, k: int) -> list[Pool]:
 
 
 def _exact(pools: list[Pool], n: int) -> dict[str, float]:
-    """Expected accuracy at N by enumerating every subset of N (kept in pool order) with scorers.prm.select."""
+    """Expected accuracy at N by enumerating every subset of N (kept in pool order) with scorers.prm.selectors."""
     totals = dict.fromkeys(SELECTORS, 0.0)
     for pool in pools:
         subsets = list(itertools.combinations(pool.candidates, n))

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorers.prm.select import (
+from scorers.prm.selectors import (
     SELECTORS,
     Candidate,
     accuracy,

@@ -2,7 +2,7 @@
 
 Pools of 16 from the gold traces of every 10th template (seed 0): some correct, some with a wrong
 intermediate number carried through, a wrong final number, a skipped step, or garbled text
-(:mod:`scorers.prm.synthetic`). Correctness is ChainEval's final-answer check, as in the hosts. On them:
+(:mod:`scorers.prm.synthetic_pools`). Correctness is ChainEval's final-answer check, as in the hosts. On them:
 ``calc`` picks a correct candidate far more often than random; PRM-best under an oracle PRM equals the
 pass@N oracle at every N; majority vote equals a vote counted independently here. Figures are exact
 (everything is seeded) and were read off once; the independent checks pin what they mean.
@@ -21,7 +21,7 @@ from scorers.prm.base import make_score, prm_input
 from scorers.prm.calc import CalcPRM
 from scorers.prm.curves import Pool, curves
 from scorers.prm.pool import candidates_of, grade_finchain, pool_records
-from scorers.prm.synthetic import KINDS, synthetic_pool
+from scorers.prm.synthetic_pools import KINDS, synthetic_pool
 
 
 class OraclePRM:
@@ -96,7 +96,7 @@ def test_majority_vote_behaves_as_vote_does(pools):
     made, graded = pools
     records = _records(made, graded, CalcPRM())
     expected = 0
-    for gs in graded:                      # count the votes here, independently of scorers.prm.select
+    for gs in graded:                      # count the votes here, independently of scorers.prm.selectors
         votes = Counter(g.key for g in gs if g.key is not None)
         top = max(votes.values())
         winner = next(g for g in gs if g.key is not None and votes[g.key] == top)

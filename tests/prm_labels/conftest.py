@@ -6,7 +6,7 @@ import pytest
 
 from finchain_tasks.engine.registry import all_templates
 from finchain_tasks.prm.labeling import item_from_problem
-from finchain_tasks.prm.synthetic import inject_error
+from finchain_tasks.prm.wrong_step_traces import inject_error
 
 
 def first_template_per_domain() -> list:

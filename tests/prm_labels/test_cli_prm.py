@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
-from finchain_tasks.prm.synthetic import inject_error
+from finchain_tasks.prm.wrong_step_traces import inject_error
 from tests.prm_labels.conftest import first_template_per_domain
 
 runner = CliRunner()

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorers.prm.labels import FusedSignals, LabelItem, label_items, summarise
-from scorers.prm.labels.fakes import FakeAccuracy, FakeConcepts, FakeImportance, FakeQualitative
 from scorers.prm.labels.fusion import accuracy_score, binarise, coverage, softmax_fuse, trajectory_score
+from tests.support.prm_label_fakes import FakeAccuracy, FakeConcepts, FakeImportance, FakeQualitative
 
 
 def test_softmax_fusion_by_hand():

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from finchain_tasks.prm.data_selection import compare, run_select, top_k
 from finchain_tasks.prm.labeling import item_from_problem
-from finchain_tasks.prm.select import compare, run_select, top_k
-from finchain_tasks.prm.synthetic import inject_error
+from finchain_tasks.prm.wrong_step_traces import inject_error
 from scorers.prm.calc import CalcPRM
 from tests.prm_labels.conftest import first_template_per_domain
 

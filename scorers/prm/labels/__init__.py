@@ -4,7 +4,7 @@
 * :mod:`.fusion`: softmax fusion, thresholds, r_traj = r_out + η · r_cover.
 * :mod:`.exact`: ChainEval + ``calc`` step verdicts for FinChain problems.
 * :mod:`.recipe`: the ``exact`` and ``fused`` recipes and the summary.
-* :mod:`.fakes`: deterministic signals for tests.
+* deterministic signals for tests live in ``tests/support/prm_label_fakes.py``.
 Model-backed signals (litellm, disk cache, cost) live in ``finchain_tasks.prm.labeling``.
 """
 

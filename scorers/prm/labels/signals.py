@@ -1,7 +1,8 @@
 """What a label recipe reads: one candidate trace (:class:`LabelItem`) and the signal interfaces.
 
 Every signal sits behind a small protocol so the recipe never knows whether a number came from a
-model through litellm (``finchain_tasks.prm.labeling``) or from a deterministic fake (:mod:`.fakes`).
+model through litellm (``finchain_tasks.prm.labeling``) or from a deterministic fake (the tests'
+``tests/support/prm_label_fakes.py``).
 A signal that cannot give a value raises :class:`Unknown` with the reason: the step (or trajectory)
 is then labelled unknown and the reason counted, never guessed.
 """
