@@ -8,3 +8,12 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 os.environ.setdefault("INSPECT_DISABLE_MODEL_API", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# Property tests: `make test` (and so CI) selects the derandomized profile, so a fresh clone draws the same
+# examples on every run and cannot fail on one nobody has seen; a failure prints its reproduction blob.
+# Local runs without HYPOTHESIS_PROFILE keep exploring new examples.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))

@@ -171,9 +171,10 @@ def shorten(text: str, limit: int = _CELL) -> str:
         return text
     cut = text.rfind("=")
     result = text[cut:] if cut >= 0 and len(text) - cut <= _RESULT_CHARS else text[-_RESULT_CHARS:]
-    head = text[:max(limit - len(result) - 2, 1)]
+    tail = f" … {result.lstrip()}" if result.startswith("=") else f" …{result}"
+    head = text[:max(limit - len(tail), 1)]
     head = (head.rsplit(" ", 1)[0] if " " in head.strip() else head).rstrip()  # end on a whole word
-    return f"{head} … {result.lstrip()}" if result.startswith("=") else f"{head} …{result}"
+    return f"{head}{tail}"
 
 
 def _cell(text: str) -> str:

@@ -8,7 +8,7 @@ must appear in the log; re-scoring the log with the ``reference`` profile must g
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
@@ -281,6 +281,7 @@ def test_model_text_cannot_break_the_markdown():
 
 
 @settings(max_examples=200, deadline=None)
+@example(head="0" * 87, result="0")  # found by a fresh clone's CI: the cut text was one character too long
 @given(head=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300),
        result=st.from_regex(r"\$?[0-9][0-9,.]{0,20}%?", fullmatch=True))
 def test_shortened_steps_keep_their_computed_result(head, result):
