@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import io
 import json
 import os
 import re
-import tokenize
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -126,6 +124,8 @@ def parse_choices(text: Any) -> dict[str, str]:
     elif isinstance(text, str):
         if len(text) > MAX_CHOICES_CHARS:
             raise ValueError(f"choices string is longer than {MAX_CHOICES_CHARS} characters")
+        if "\x00" in text:  # Python's parser raises SyntaxError (not ValueError) on it, which ended the load
+            raise ValueError("choices holds a NUL character")
         choices = _scan_dict_literal(text.strip())
     else:
         raise ValueError(f"choices must be a string holding a dict literal, not {type(text).__name__}")
@@ -135,8 +135,6 @@ def parse_choices(text: Any) -> dict[str, str]:
 
 _NOT_A_DICT = "choices is not a Python dict literal"
 _NOT_STRINGS = "choices must map letters to plain strings (found a non-string or an expression)"
-_SKIP = (tokenize.NL, tokenize.COMMENT, tokenize.NEWLINE, tokenize.ENCODING)
-_PLAIN_STRING = re.compile(r"^[rRuU]?['\"]")
 
 
 _STR = r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
@@ -152,7 +150,10 @@ def _scan_dict_literal(text: str) -> dict[str, str]:
     because the regex admits no nesting); anything else to a token state machine:
     ``{`` (string ``:`` string+ ``,``?)* ``}``, which stops at the first token that does not fit."""
     if _FLAT_DICT.fullmatch(text):
-        node = ast.parse(text, mode="eval").body
+        try:
+            node = ast.parse(text, mode="eval").body
+        except (SyntaxError, ValueError):  # e.g. a malformed escape: the scan below names it
+            return _scan_tokens(text)
         if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.keys):
             keys = [k.value for k in node.keys]  # type: ignore[union-attr]
             if len(set(keys)) == len(keys):
@@ -160,50 +161,64 @@ def _scan_dict_literal(text: str) -> dict[str, str]:
     return _scan_tokens(text)
 
 
+_GAP = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*)*")
+"""What Python skips between tokens inside braces: spaces, line breaks, comments, backslash continuations."""
+_LITERAL = re.compile(r"""[rRuU]?(?:''''(?:[^'\\]|\\.|'(?!''))*''''|\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\""""
+                      r"""|'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*")""", re.S)
+"""One plain string literal (short or triple-quoted, optional r/u prefix). Each alternative consumes a character
+in exactly one way, so a match (or a failed one, such as an unclosed string) costs time linear in its length."""
+_WORD = re.compile(r"\w+|\S")
+
+
 def _scan_tokens(text: str) -> dict[str, str]:
-    """The token state machine of :func:`_scan_dict_literal`, for every shape but the flat one."""
-    tokens = (t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type not in _SKIP)
-    try:
-        first = next(tokens, None)
-        if first is None or first.string != "{":
-            found = "nothing" if first is None else repr(first.string[:20])
-            raise ValueError(f"choices is not a dict literal (it starts with {found})")
-        choices: dict[str, str] = {}
-        tok = next(tokens)
-        while tok.string != "}":
-            key, tok = _string_run(tok, tokens, "key")
-            if tok.string != ":":
-                raise ValueError(f"{_NOT_A_DICT} (expected ':' after key {key!r})")
-            value, tok = _string_run(next(tokens), tokens, "value")
-            if key in choices:
-                raise ValueError(f"choices names the key {key!r} twice")
-            choices[key] = value
-            if tok.string == ",":
-                tok = next(tokens)
-            elif tok.string != "}":
-                raise ValueError(f"{_NOT_A_DICT} (expected ',' or '}}', found {tok.string[:20]!r})")
-        trailing = next(tokens, None)
-        if trailing is not None and trailing.type != tokenize.ENDMARKER:
-            raise ValueError(f"{_NOT_A_DICT} (text after the closing brace)")
-        return choices
-    except (tokenize.TokenError, StopIteration, SyntaxError):  # unclosed brace or string, stray characters
-        raise ValueError(f"{_NOT_A_DICT} (unclosed brace or string)") from None
+    """The state machine of :func:`_scan_dict_literal` for every shape but the flat one:
+    ``{`` (string ``:`` string+ ``,``?)* ``}``, read by a few anchored regexes in one left-to-right pass (linear
+    time: Python's ``tokenize`` was quadratic on runs of comment lines), stopping at the first thing that does
+    not fit."""
+    pos = _GAP.match(text).end()
+    if not text.startswith("{", pos):
+        lead = _WORD.match(text, pos)
+        found = repr(lead.group()[:20]) if lead else "nothing"
+        raise ValueError(f"choices is not a dict literal (it starts with {found})")
+    choices: dict[str, str] = {}
+    pos = _GAP.match(text, pos + 1).end()
+    while not text.startswith("}", pos):
+        key, pos = _string_run(text, pos, "key")
+        if not text.startswith(":", pos):
+            raise ValueError(f"{_NOT_A_DICT} (expected ':' after key {key!r})")
+        value, pos = _string_run(text, _GAP.match(text, pos + 1).end(), "value")
+        if key in choices:
+            raise ValueError(f"choices names the key {key!r} twice")
+        choices[key] = value
+        if text.startswith(",", pos):
+            pos = _GAP.match(text, pos + 1).end()
+        elif not text.startswith("}", pos):
+            found = _WORD.match(text, pos)
+            if found is None:
+                raise ValueError(f"{_NOT_A_DICT} (unclosed brace or string)")
+            raise ValueError(f"{_NOT_A_DICT} (expected ',' or '}}', found {found.group()[:20]!r})")
+    if _GAP.match(text, pos + 1).end() != len(text):
+        raise ValueError(f"{_NOT_A_DICT} (text after the closing brace)")
+    return choices
 
 
-def _string_run(tok: tokenize.TokenInfo, tokens: Iterator[tokenize.TokenInfo], what: str) -> tuple[str, Any]:
-    """One string literal (adjacent literals concatenate, as in Python) and the token after it."""
+def _string_run(text: str, pos: int, what: str) -> tuple[str, int]:
+    """One string literal at ``pos`` (adjacent literals concatenate, as in Python) and the position after it."""
     parts = []
-    while tok.type == tokenize.STRING:
-        if not _PLAIN_STRING.match(tok.string):  # b'', f'' and friends: not plain text
-            raise ValueError(_NOT_STRINGS)
-        parts.append(tok.string)
-        tok = next(tokens)
+    while match := _LITERAL.match(text, pos):
+        parts.append(match.group())
+        pos = _GAP.match(text, match.end()).end()
     if not parts:
+        if pos >= len(text) or text[pos] in "'\"" or text[pos:pos + 2].lstrip("rRuU")[:1] in ("'", '"'):
+            raise ValueError(f"{_NOT_A_DICT} (unclosed brace or string)")
         raise ValueError(_NOT_STRINGS if what == "value" else f"{_NOT_A_DICT} (a key is not a string)")
-    value = ast.literal_eval(" ".join(parts))  # string literals only: nothing to execute, nothing nested
-    if not isinstance(value, str):  # pragma: no cover - the prefix check already excludes bytes
+    try:
+        value = ast.literal_eval(" ".join(parts))  # string literals only: nothing to execute, nothing nested
+    except (SyntaxError, ValueError):  # e.g. a malformed \N{...} or \x escape
+        raise ValueError(f"{_NOT_A_DICT} (a string literal Python cannot read)") from None
+    if not isinstance(value, str):  # pragma: no cover - the prefixes allowed exclude bytes
         raise ValueError(_NOT_STRINGS)
-    return value, tok
+    return value, pos
 
 
 def _check_choices(choices: dict) -> None:
@@ -214,6 +229,18 @@ def _check_choices(choices: dict) -> None:
             raise ValueError(f"choice key {key!r} is not a single upper-case letter")
         if not isinstance(value, str):
             raise ValueError(f"choice {key} is not a string")
+        _check_unicode(value, f"choice {key}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_unicode(text: str, where: str) -> None:
+    """Refuse a lone surrogate (JSON's ``"\\ud800"`` or a literal's ``'\\ud800'`` decode to one): it is not
+    text, cannot be written as UTF-8, and would fail later, far from the record that holds it."""
+    found = _SURROGATE.search(text)
+    if found:
+        raise ValueError(f"{where} holds a lone surrogate (U+{ord(found.group()):04X}), which is not valid Unicode")
 
 
 def normalize_answer(answer: Any, task: str, choices: Mapping[str, str]) -> str:
@@ -266,18 +293,23 @@ def _loads(text: str) -> Any:
 
 
 def _check_shape(row: Mapping) -> None:
-    """Refuse a record holding a giant integer or a value nested past :data:`MAX_RECORD_DEPTH`, by an
-    iterative walk (no recursion, so no depth can overflow it)."""
+    """Refuse a record holding a giant integer, a lone surrogate or a value nested past :data:`MAX_RECORD_DEPTH`,
+    by an iterative walk (no recursion, so no depth can overflow it)."""
     for key, top in row.items():
+        _check_unicode(str(key), f"field name {str(key)[:40]!r}")
         stack: list[tuple[Any, int]] = [(top, 1)]
         while stack:
             value, depth = stack.pop()
+            if isinstance(value, str):
+                _check_unicode(value, f"field {str(key)[:40]!r}")
             if isinstance(value, _LongInt):
                 raise ValueError(f"field {str(key)[:40]!r} holds a number of {value.digits} digits")
             if isinstance(value, (list, dict)):
                 if depth >= MAX_RECORD_DEPTH:
                     raise ValueError(f"field {str(key)[:40]!r} is nested more than {MAX_RECORD_DEPTH} levels deep")
                 stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+                if isinstance(value, dict):
+                    stack.extend((k, depth + 1) for k in value if isinstance(k, str))
 
 
 def checked_object(row: Any, required: Iterable[str]) -> Mapping:

@@ -390,3 +390,46 @@ def test_near_miss_choices_are_refused_in_linear_time(text):
     with pytest.raises(ValueError):
         parse_choices(text)
     assert time.perf_counter() - start < 0.3
+
+
+# ------------------------------------------------------------------------------------------ issue 33, item 7
+@pytest.mark.parametrize("choices", ["{'A': 'x\x00', 'B': 'y'}", "{'A': 'x', 'B': 'y'\x00}", "\x00"])
+def test_a_nul_in_choices_is_one_invalid_record_not_the_end_of_the_load(tmp_path, choices):
+    """Python's parser raises SyntaxError (not ValueError) on a NUL: it used to end the whole load."""
+    data = load_cflue(_write(tmp_path, [GOOD, {**GOOD, "choices": choices}, GOOD]))
+    assert len(data.records) == 2 and [i for i, _ in data.invalid] == [1]
+    assert "NUL" in data.invalid[0][1] or "not a dict literal" in data.invalid[0][1]
+
+
+@pytest.mark.parametrize(("changes", "where"), [
+    ({"question": "债券\ud800"}, "field 'question'"),
+    ({"analysis": "\udfff"}, "field 'analysis'"),
+    ({"名称": "证券\ud83d"}, "field '名称'"),
+    ({"choices": "{'A': '\\ud800', 'B': 'y'}"}, "choice A"),   # an escape inside the literal decodes to one
+    ({"choices": {"A": "x", "B": "\ud800"}}, "field 'choices'"),
+])
+def test_lone_surrogates_fail_validation_with_a_one_line_reason(tmp_path, changes, where):
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps([GOOD, {**GOOD, **changes}]), encoding="utf-8")  # ASCII escapes: \ud800 in the file
+    data = load_cflue(path)
+    assert len(data.records) == 1 and [i for i, _ in data.invalid] == [1]
+    assert where in data.invalid[0][1] and "lone surrogate" in data.invalid[0][1]
+
+
+def test_the_choice_scanner_is_linear_on_long_comment_runs():
+    """Runs of comment lines inside the braces (20,000 characters) took Python's tokenize over half a second,
+    growing quadratically; the scanner's time per character must stay flat. Measured as a ratio of two sizes
+    (not an absolute time), so a slow machine does not fail it."""
+    import time
+
+    def cost(n: int) -> float:
+        text = "{" + " \n#" * n
+        start = time.perf_counter()
+        for _ in range(3):
+            with pytest.raises(ValueError):
+                parse_choices(text)
+        return time.perf_counter() - start
+
+    cost(100)
+    small, large = cost(600), cost(6000)
+    assert large < 40 * max(small, 1e-4), (small, large)   # quadratic would be ~100x for 10x the size
