@@ -91,36 +91,78 @@ class AppOutcome(NamedTuple):
 _LABEL_PREFIX = re.compile(r"^(?:分类结果|所属类别|客户意图|是否合规|类别|答案|结果)\s*[:：]\s*")
 _WRAP = " \t\r\n'\"“”‘’`[]【】「」《》()（）*"
 _TRAIL = "。.！!，,；;"
-POLARITY = {"正面": "正向", "积极": "正向", "负面": "负向", "消极": "负向", "中立": "中性"}
-"""Sentiment words the instructions use (正面/中性/负面) for the labels the data uses (正向/中性/负向)."""
+POLARITY = {"正面": "正向", "积极": "正向", "负面": "负向", "消极": "负向", "中立": "中性",
+            "positive": "正向", "negative": "负向", "neutral": "中性"}
+"""Sentiment words the instructions use (正面/中性/负面, or English) for the labels the data uses (正向/中性/负向)."""
+YES_NO = {"合规": "是", "符合": "是", "符合规定": "是", "不合规": "否", "不符合": "否", "不符合规定": "否"}
+"""合规政策审核 asks for 是/否; a reader takes 合规 / 不合规 as the same answer."""
+_QUOTES = re.compile(r"[“「『\"']([^“”「」『』\"'\n]{1,40})[”」』\"']")
+_IN_SENTENCE = re.compile(r"(?:属于|归为|分类为|类别为|意图为|意图是|答案是|结果是|应为|为)[:：]?\s*"
+                          r"([^\s，,。；;]{1,30}?)(?:类别|类|这一类|一类)?[。.！!]?$")
+_SENTENCE_MARKS = re.compile(r"[\s。，,；;：:！!？?]")
+LABEL_ONLY_MAX = 20
 
 
 def normalize_label(text: Any) -> str:
     """Light normalisation: NFKC, a leading "分类结果："-style prefix dropped, wrapping quotes, brackets and
-    markdown stars removed, trailing full stops and commas removed, sentiment synonyms mapped."""
+    markdown stars removed, trailing full stops and commas removed, sentiment and 合规 synonyms mapped."""
     label = unicodedata.normalize("NFKC", str(text or "")).strip()
     label = _LABEL_PREFIX.sub("", label)
     previous = None
     while previous != label:
         previous = label
         label = label.strip(_WRAP).rstrip(_TRAIL)
-    return POLARITY.get(label, label)
+    return POLARITY.get(label.lower(), YES_NO.get(label, label))
+
+
+def label_candidates(response: str) -> list[str]:
+    """What a reader takes as the stated label, most literal first: the whole response, its first line (a label
+    followed by a reason), the one quoted label of a sentence (该文本属于“经济绩效”类别。), the words after
+    属于/为/答案是 at the end of the first line. A list of several labels is none of these."""
+    text = unicodedata.normalize("NFKC", response or "").strip()
+    first = text.split("\n", 1)[0].strip()
+    out = [text, first]
+    quoted = {q.strip() for q in _QUOTES.findall(first)}
+    if len(quoted) == 1:
+        out.append(quoted.pop())
+    stated = _IN_SENTENCE.search(_LABEL_PREFIX.sub("", first).strip("*"))
+    if stated:
+        out.append(stated.group(1))
+    return [normalize_label(c) for c in out if c]
 
 
 def label_correct(reference: Any, prediction: str) -> float:
-    """1.0 when the normalised labels are equal, else 0.0 (a hedge "A或B" or a list is wrong)."""
-    return float(normalize_label(reference) == normalize_label(prediction))
+    """1.0 when the label a reader takes from the response (:func:`label_candidates`) is the gold label; a hedge
+    ("A或B") or a list ("A, B") is wrong."""
+    gold = normalize_label(reference)
+    return float(bool(gold) and gold in label_candidates(prediction))
+
+
+def label_only(prediction: str) -> float:
+    """Adherence to "output only the label": one short line, no sentence punctuation or spaces inside, once
+    wrapping quotes and a final full stop are removed. Reported beside accuracy, never folded into it."""
+    label = normalize_label(prediction)
+    raw = unicodedata.normalize("NFKC", prediction or "").strip()
+    return float(bool(label) and "\n" not in raw and len(label) <= LABEL_ONLY_MAX
+                 and not _SENTENCE_MARKS.search(label))
 
 
 # ---------------------------------------------------------------------------------- extraction
 _PAIR_SPLIT = re.compile(r"[,，;；]")
 _SPACES = re.compile(r"\s+")
 _ITEM_TRAIL = ",，。.;；、"
+_LIST_MARK = re.compile(r"^(?:\d{1,2}[.、)）]|[-*•·])(?!\d)")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+NONE_VALUES = frozenset({"无", "未提及", "无结果", "无明确", "none", "null", "n/a", "na", "空", "-", "—", "没有"})
+"""A field stated as absent ("原因产品：无") is the same as one left blank: no item on either side."""
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
 def _clean(text: Any) -> str:
     text = _SPACES.sub("", unicodedata.normalize("NFKC", str(text)))
-    return text.strip(_ITEM_TRAIL + "'\"“”‘’")
+    text = _LIST_MARK.sub("", _EMPHASIS.sub("", text))
+    text = text.strip(_ITEM_TRAIL + "'\"“”‘’")
+    return "" if text.lower() in NONE_VALUES else POLARITY.get(text.lower(), text)
 
 
 def _key(key: Any) -> str:
@@ -173,6 +215,9 @@ def extraction_items(value: Any) -> set[tuple[str, str]]:
     if isinstance(value, (Mapping, list)):
         return _from_json(value)
     text = unicodedata.normalize("NFKC", str(value or "")).strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1).strip()
     if text[:1] in "{[":
         try:
             return _from_json(json.loads(text))
@@ -237,16 +282,28 @@ def rouge_l_zh(reference: str, prediction: str) -> float:
 
 
 # ---------------------------------------------------------------------------------- per record
-def record_scores(task: str, sub_task: str, reference: Any, prediction: str | None) -> dict[str, float]:
-    """The per-record values (0–1) of a task: what a host shows for one sample. Translation's value is a
-    sentence BLEU for inspection; the task's BLEU is always the corpus one (:func:`summarize`)."""
+def record_scores(task: str, sub_task: str, reference: Any, prediction: str | None,
+                  profile: str = "default") -> dict[str, float]:
+    """The per-record values (0–1) of a task under a profile (``default``: read as a reader would;
+    ``reference``: the CFLUE authors' rules, :mod:`scorers.cflue.reference`): what a host shows for one sample.
+    Classification also gives ``label_only`` (adherence to "output only the label"), the same in both profiles.
+    Translation's value is a sentence BLEU for inspection; the task's BLEU is always the corpus one."""
+    from scorers.cflue import reference as ref
+
     prediction = prediction or ""
+    official = ref.check_profile(profile) == "reference"
     if task == CLASSIFICATION:
-        return {"accuracy": label_correct(reference, prediction)}
+        correct = ref.classification_correct(sub_task, reference, prediction) if official \
+            else label_correct(reference, prediction)
+        return {"accuracy": correct, "label_only": label_only(prediction)}
     if task == EXTRACTION:
+        if official:
+            from scorers.cflue.reference_extraction import extraction_f1 as official_f1
+
+            return {"f1": official_f1(sub_task, reference, prediction)}
         return {"f1": extraction_f1(reference, prediction)}
     if task in (READING, GENERATION):
-        return {"rouge_l": rouge_l_zh(reference, prediction)}
+        return {"rouge_l": ref.rouge_l_record(reference, prediction) if official else rouge_l_zh(reference, prediction)}
     if task == TRANSLATION:
         return {"sentence_bleu": sentence_bleu(str(reference), prediction, direction_of(sub_task))}
     raise ValueError(f"unknown CFLUE application task {task!r} (known: {', '.join(TASKS.values())})")
@@ -278,7 +335,7 @@ def _translation(rows: Sequence[AppOutcome], comet: CometScorer | None) -> dict[
 
 
 def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
-             bertscore: BertScorer | None) -> dict[str, Any]:
+             bertscore: BertScorer | None, profile: str = "default") -> dict[str, Any]:
     """The metrics of one task on some of its rows. Translation rows of one sub-task give ``bleu`` and
     ``comet``; all of a task's translation rows give them per direction (``bleu_en2zh``, ``comet_zh2en``...)."""
     if task == TRANSLATION:
@@ -289,7 +346,7 @@ def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
             return _translation(rows, comet)
         return {f"{key}_{d}": value for d in (EN2ZH, ZH2EN) if d in by_direction
                 for key, value in _translation(by_direction[d], comet).items()}
-    scores = [record_scores(task, r.sub_task, r.reference, r.prediction) for r in rows]
+    scores = [record_scores(task, r.sub_task, r.reference, r.prediction, profile) for r in rows]
     out: dict[str, Any] = {key: _mean(s[key] for s in scores) for key in scores[0]}
     if task == GENERATION:
         if bertscore is None:
@@ -301,11 +358,11 @@ def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
 
 
 def _task_metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
-                  bertscore: BertScorer | None) -> dict[str, Any]:
+                  bertscore: BertScorer | None, profile: str = "default") -> dict[str, Any]:
     """A task's metrics over all its rows; translation always per direction (a direction without rows is
     absent), so a task row reads the same whichever sub-tasks were run."""
     if task != TRANSLATION:
-        return _metrics(task, rows, comet, bertscore)
+        return _metrics(task, rows, comet, bertscore, profile)
     out: dict[str, Any] = {}
     for direction in (EN2ZH, ZH2EN):
         group = [r for r in rows if direction_of(r.sub_task) == direction]
@@ -341,8 +398,9 @@ def average(columns: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
 
 
 def summarize(rows: Iterable[AppOutcome], *, comet: CometScorer | None = None,
-              bertscore: BertScorer | None = None) -> dict[str, Any]:
-    """Metrics per sub-task, per task, the CFLUE table's columns and its average (0–100, JSON-ready)."""
+              bertscore: BertScorer | None = None, profile: str = "default") -> dict[str, Any]:
+    """Metrics per sub-task, per task, the CFLUE table's columns and its average (0–100, JSON-ready), under a
+    profile (``default`` or ``reference``, named in the result)."""
     rows = [AppOutcome(*r) for r in rows]
     unknown = sorted({r.task for r in rows} - set(TASKS.values()))
     if unknown:
@@ -350,12 +408,13 @@ def summarize(rows: Iterable[AppOutcome], *, comet: CometScorer | None = None,
     by_sub_task = {}
     for sub_task, group in _groups(rows, lambda r: r.sub_task).items():
         task = group[0].task
-        by_sub_task[sub_task] = {"task": task, "n": len(group), **_metrics(task, group, comet, bertscore)}
-    by_task = {task: {"n": len(group), **_task_metrics(task, group, comet, bertscore)}
+        by_sub_task[sub_task] = {"task": task, "n": len(group), **_metrics(task, group, comet, bertscore, profile)}
+    by_task = {task: {"n": len(group), **_task_metrics(task, group, comet, bertscore, profile)}
                for task, group in _groups(rows, lambda r: r.task).items()}
     columns = table(by_task, by_sub_task)
     full, partial = average(columns)
-    return {"scale": SCALE, "n": len(rows), "by_task": by_task, "by_sub_task": by_sub_task, "table": columns,
+    return {"profile": profile, "scale": SCALE, "n": len(rows), "by_task": by_task, "by_sub_task": by_sub_task,
+            "table": columns,
             "average": full, "average_of_computed": partial}
 
 

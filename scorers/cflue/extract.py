@@ -3,14 +3,23 @@
 Both modes return the chosen option letters sorted and de-duplicated (``"DA"`` -> ``"AD"``, so
 they compare with the loader's normalised gold), or ``"X"`` when no valid answer is found.
 
-``strict`` is the official CFLUE rule, exactly:
-  1. remove every "、", ",", "，" and space (U+0020) from the response;
+``reference`` is the CFLUE authors' code as it runs (``exec_knowledge_eval.py`` + ``extract_multi_choice``), the
+``reference`` profile's reading; its result is the raw letter run, NOT sorted or checked against the options (so
+"DA" is wrong for gold "AD", "E" for a four-option question is wrong, as in their accuracy):
+  1. a response of exactly two lines (one ``\n``) is read from its FIRST line only, so ``"\nB"`` reads as ``""``
+     -> ``"X"``; any other response is read whole;
+  2. strip whitespace at both ends; remove every "、", ",", "，" and space;
+  3. the letters after the first ``答案[是：:]+``, else the letters at the very start, else ``"X"``.
+
+``strict`` is the official CFLUE rule on the whole response, with our output contract:
+  1. strip whitespace at both ends (as the authors' code does, so a bare answer after a line break is read);
+     remove every "、", ",", "，" and space (U+0020) from the response;
   2. the letters right after the first ``答案[是：:]+`` (``[ABCDEF]+``), else
   3. the letters at the very start of the text (``^[ABCDEF]+``), else ``"X"``.
   Only then the result is checked against ``valid_letters``: a letter outside them makes it ``"X"``
   (the official scorer marks such an answer wrong, so accuracy is unchanged; it counts as invalid).
   Known quirks kept on purpose: "Answer: B" gives ``"A"`` (the leading "A" of "Answer"), the first
-  answer line wins, a full-width "Ｂ" or an answer after a line break is ``"X"``.
+  answer line wins, a full-width "Ｂ" is ``"X"``.
 
 ``robust`` reads what models actually write:
   1. Unicode NFKC (full-width "Ａ", "：", "（" become ASCII); ``<think>…</think>`` blocks are removed
@@ -47,7 +56,7 @@ from collections.abc import Mapping
 
 INVALID = "X"
 OFFICIAL_LETTERS = "ABCDEF"
-MODES = ("strict", "robust")
+MODES = ("strict", "robust", "reference")
 
 _STRICT_STRIP = re.compile(r"[、,， ]")
 _STRICT_ANSWER = re.compile(r"答案[是：:]+([ABCDEF]+)")
@@ -86,6 +95,8 @@ def extract_answer(text: str | None, mode: str = "strict", valid_letters: str = 
     if not isinstance(text, str) or not text:
         return INVALID
     valid = frozenset(k for k in (choices if choices is not None else valid_letters.upper()) if "A" <= k <= "Z")
+    if mode == "reference":
+        return reference_letters(text)
     if mode == "strict":
         return _strict(text, valid)
     return _robust(text, valid, _true_false_map(choices))
@@ -98,8 +109,19 @@ def _finish(letters: str, valid: frozenset[str]) -> str:
     return "".join(sorted(found))
 
 
+def reference_letters(text: str) -> str:
+    """The authors' reading of a response, raw (see the module docstring): their letters or ``"X"``."""
+    lines = text.split("\n")
+    gen = _STRICT_STRIP.sub("", (lines[0] if len(lines) == 2 else text).strip())
+    match = _STRICT_ANSWER.search(gen)
+    if match:
+        return match.group(1)
+    match = _STRICT_LEADING.match(gen)
+    return match.group(0) if match else INVALID
+
+
 def _strict(text: str, valid: frozenset[str]) -> str:
-    stripped = _STRICT_STRIP.sub("", text)
+    stripped = _STRICT_STRIP.sub("", text.strip())
     match = _STRICT_ANSWER.search(stripped)
     if match:
         return _finish(match.group(1), valid)

@@ -161,7 +161,7 @@ def _rows():
 
 def test_summary_by_task_by_sub_task_and_table_on_the_0_100_scale():
     summary = summarize(_rows())
-    assert summary["by_task"]["classification"] == {"n": 2, "accuracy": 50.0}
+    assert summary["by_task"]["classification"] == {"n": 2, "accuracy": 50.0, "label_only": 100.0}
     assert summary["by_sub_task"]["ESG分类"]["accuracy"] == 100.0
     assert summary["by_sub_task"]["合规政策审核"]["accuracy"] == 0
     translation = summary["by_task"]["translation"]

@@ -48,7 +48,7 @@ CASES = [
     ("A股市场实行T+1制度", ABCD, "A", "X"),
     ("A lot depends on the market.", ABCD, "A", "X"),
     (" (B)", ABCD, "X", "B"),
-    ("\nB", ABCD, "X", "B"),
+    ("\nB", ABCD, "B", "B"),               # strict strips first, as the authors do (issue 27)
     # full-width, markdown, HTML, LaTeX
     ("答案：Ｃ", ABCD, "X", "C"),
     ("答案：（Ｄ）", ABCD, "X", "D"),
