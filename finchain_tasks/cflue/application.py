@@ -35,7 +35,7 @@ from scorers.cflue.application import DIRECTIONS, EXTRACTION, TASKS, TRANSLATION
 logger = logging.getLogger("finchain_tasks.cflue")
 
 ENV_VAR = "CFLUE_APPLICATION_PATH"
-TASK_VERSION = "1.0.0"
+TASK_VERSION = "1.1.0"
 """Bump when prompts or metrics change what a CFLUE application score means."""
 REQUIRED_FIELDS = ("task", "sub_task", "instruction", "output")
 """``input`` (default "") and ``history`` (default []) may be absent; the other four may not."""
@@ -256,11 +256,12 @@ def load_source(path: str | os.PathLike | None = None, *, tasks: Iterable[str] |
     return Source(records, info)
 
 
-def run_info(source: Source, comet: str | None, bertscore: str | None) -> dict[str, Any]:
-    """What a result must carry to be read correctly: data source, task version, optional metric models."""
+def run_info(source: Source, comet: str | None, bertscore: str | None, profile: str = "default") -> dict[str, Any]:
+    """What a result must carry to be read correctly: data source, task version, profile, optional metric models."""
     import finchain_tasks
 
-    return {"package_version": finchain_tasks.__version__, "task_version": TASK_VERSION,
+    return {"package_version": finchain_tasks.__version__, "task_version": TASK_VERSION, "profile": profile,
+            "cflue_profile": profile,
             "comet_model": comet or None, "bertscore_model": bertscore or None, **source.info}
 
 

@@ -3,8 +3,9 @@
 - Where the data comes from: a path argument, else ``$CFLUE_PATH``, else the shipped sample
   (40 questions this project wrote in the CFLUE schema: a smoke test, not CFLUE), said in a warning.
 - Invalid records are logged with their count and reasons, and returned for the run's metadata.
-- The options both hosts take: prompt variant (``zero_shot`` / ``cot``), extraction mode
-  (``strict`` = the official rule / ``robust``), Best-of-N size, analysis metrics on or off.
+- The options both hosts take: profile (``default``: answers read as a reader would; ``reference``: the CFLUE
+  authors' extraction and metrics, comparable with the paper), prompt variant (``zero_shot`` / ``cot``),
+  extraction mode (the profile's unless named), Best-of-N size, analysis metrics on or off.
 - Scoring one question: the extracted answer, the majority vote over N responses, the analysis scores.
 
 Importing is cheap (stdlib and the host-free core only); jieba loads when analysis metrics run.
@@ -23,16 +24,19 @@ from typing import Any, NamedTuple
 from finchain_tasks.cflue import prompts
 from finchain_tasks.cflue.loader import ENV_VAR, SAMPLE_PATH, CflueData, CflueDataError, CflueRecord, load_cflue, select
 from scorers.cflue.extract import INVALID, MODES, extract_answer
+from scorers.cflue.reference import DEFAULT_PROFILE, PROFILES, check_profile
 from scorers.cflue.vote import MajorityVote
 
 logger = logging.getLogger("finchain_tasks.cflue")
 
-TASK_VERSION = "1.0.0"
+TASK_VERSION = "1.1.0"
 """Bump when prompts, extraction or metrics change what a CFLUE score means."""
 PROMPT_VARIANTS = ("zero_shot", "cot")
 EXTRACT_MODES = MODES
-DEFAULT_EXTRACT = "strict"
-"""The official CFLUE rule, so scores compare with published ones; ``robust`` reads freer answers."""
+DEFAULT_EXTRACT = None
+"""None: the profile's reading (``default`` -> ``robust``, ``reference`` -> the authors' rule); ``strict`` and
+``robust`` may be named under the default profile."""
+PROFILE_EXTRACT = {"default": "robust", "reference": "reference"}
 DEFAULT_BON_TEMPERATURE = 0.7
 """Sampling temperature when N > 1 and the user sets none: N greedy answers would all be the same."""
 MAX_REPORTED_INVALID = 50
@@ -114,16 +118,27 @@ def load_source(path: str | os.PathLike | None = None, *, types: Iterable[str] |
     return Source(records, info)
 
 
-def check_extract(extract: str) -> None:
-    if extract not in EXTRACT_MODES:
+def resolve_extract(extract: str | None, profile: str = DEFAULT_PROFILE) -> str:
+    """The extraction mode a run uses: the one named, else the profile's. Under ``reference`` only the authors'
+    rule is allowed (their figures depend on it)."""
+    check_profile(profile)
+    mode = extract or PROFILE_EXTRACT[profile]
+    if mode not in EXTRACT_MODES:
         raise ValueError(f"CFLUE extraction mode must be one of {EXTRACT_MODES}, got {extract!r}")
+    if profile == "reference" and mode != "reference":
+        raise ValueError(f"CFLUE profile=reference reads answers by the authors' rule; drop extract={extract!r}")
+    return mode
 
 
-def check_options(prompt: str, extract: str, n: Any) -> int:
+def check_extract(extract: str | None, profile: str = DEFAULT_PROFILE) -> str:
+    return resolve_extract(extract, profile)
+
+
+def check_options(prompt: str, extract: str | None, n: Any, profile: str = DEFAULT_PROFILE) -> int:
     """Refuse unknown option values before any question is asked; returns N as an int."""
     if prompt not in PROMPT_VARIANTS:
         raise ValueError(f"CFLUE prompt variant must be one of {PROMPT_VARIANTS}, got {prompt!r}")
-    check_extract(extract)
+    resolve_extract(extract, profile)
     if isinstance(n, bool) or not str(n).strip().isdigit() or int(n) < 1:
         raise ValueError(f"CFLUE Best-of-N size must be a whole number >= 1, got {n!r}")
     return int(n)
@@ -143,18 +158,20 @@ def prompt_fingerprint() -> str:
     return hashlib.sha256("\x00".join(prompts.prompt_texts()).encode("utf-8")).hexdigest()[:12]
 
 
-def run_info(source: Source, prompt: str, extract: str, n: int, analysis: bool) -> dict[str, Any]:
-    """What a result must carry to be read correctly: data source, prompt, extraction, Best-of-N."""
+def run_info(source: Source, prompt: str, extract: str, n: int, analysis: bool,
+             profile: str = DEFAULT_PROFILE) -> dict[str, Any]:
+    """What a result must carry to be read correctly: data source, profile, prompt, extraction, Best-of-N."""
     import finchain_tasks
 
-    return {"package_version": finchain_tasks.__version__, "task_version": TASK_VERSION,
-            "prompt_variant": prompt, "prompt_fingerprint": prompt_fingerprint(), "extract_mode": extract,
+    return {"package_version": finchain_tasks.__version__, "task_version": TASK_VERSION, "profile": profile,
+            "cflue_profile": profile, "prompt_variant": prompt, "prompt_fingerprint": prompt_fingerprint(),
+            "extract_mode": extract,
             "best_of_n": {"n": n, "selector": MajorityVote.name}, "analysis_metrics": analysis, **source.info}
 
 
 def answer_of(response: str | None, choices: Mapping[str, str], extract: str) -> str:
-    """The response's answer letters, or ``"X"``."""
-    return extract_answer(response, extract, choices=choices)
+    """The response's answer letters, or ``"X"`` (``extract`` None: the default profile's robust reading)."""
+    return extract_answer(response, extract or PROFILE_EXTRACT[DEFAULT_PROFILE], choices=choices)
 
 
 def vote(question_id: str, responses: Sequence[str], choices: Mapping[str, str], extract: str) -> tuple[int, list[str]]:
@@ -162,6 +179,15 @@ def vote(question_id: str, responses: Sequence[str], choices: Mapping[str, str],
     extracting with the question's options and the run's mode (the same reading that scores it)."""
     selector = MajorityVote(lambda _qid, text: answer_of(text, choices, extract))
     return selector.select(question_id, list(responses)), selector.answers(question_id, list(responses))
+
+
+def analysis_reference(pairs: Sequence[tuple[str | None, str | None]]) -> dict[str, float]:
+    """The ``reference`` profile's analysis metrics over every ``(reference, response)`` pair at once (the authors
+    compute corpus BLEU), on 0–1 like the default's: BLEU-1/4 divided by 100."""
+    from scorers.cflue.reference import knowledge_analysis
+
+    out = knowledge_analysis(pairs)
+    return {key: (out[key] / 100 if key.startswith("bleu") else out[key]) for key in ANALYSIS_KEYS}
 
 
 def analysis_scores(reference: str | None, response: str | None) -> dict[str, float] | None:
@@ -173,6 +199,9 @@ def analysis_scores(reference: str | None, response: str | None) -> dict[str, fl
     return text_scores(jieba_tokenize(extract_analysis(response)), jieba_tokenize(reference))
 
 
-__all__ = ["DEFAULT_BON_TEMPERATURE", "DEFAULT_EXTRACT", "EXTRACT_MODES", "INVALID", "PROMPT_VARIANTS",
+ANALYSIS_KEYS = ("bleu_1", "bleu_4", "rouge_1", "rouge_2", "rouge_l")
+
+__all__ = ["DEFAULT_BON_TEMPERATURE", "DEFAULT_EXTRACT", "DEFAULT_PROFILE", "EXTRACT_MODES", "INVALID", "PROFILES",
+           "PROMPT_VARIANTS", "analysis_reference", "resolve_extract",
            "TASK_VERSION", "CflueDataError", "Source", "analysis_scores", "answer_of", "check_extract", "check_options",
            "load_source", "max_new_tokens", "messages", "resolve_path", "run_info", "vote"]

@@ -99,6 +99,7 @@ def run() -> None:  # pragma: no cover - console entry
 
 from finchain_tasks.cli import (  # noqa: E402,F401 (registers them)
     bon_cmd,
+    cflue_cmd,
     dataset,
     leaderboard_cmd,
     lm_eval_cmd,

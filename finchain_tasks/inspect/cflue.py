@@ -106,10 +106,14 @@ def by_exam() -> Metric:
 
 
 @metric(name="analysis")
-def analysis_text() -> Metric:
-    """Mean BLEU-1/4 and ROUGE-1/2/L of the analysis over samples that have a reference analysis."""
+def analysis_text(profile: str = "default") -> Metric:
+    """BLEU-1/4 and ROUGE-1/2/L of the analysis over samples that have a reference analysis: per-sample means
+    (``default``), or the authors' corpus BLEU and ``rouge``-package ROUGE over all pairs (``reference``)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        if profile == "reference":
+            pairs = [tuple(p) for s in scores if (p := (s.score.metadata or {}).get("analysis_pair"))]
+            return hosts.analysis_reference(pairs)
         rows = [v for s in scores if (v := (s.score.metadata or {}).get("analysis"))]
         return {key: (sum(r[key] for r in rows) / len(rows) if rows else float("nan")) for key in ANALYSIS_KEYS}
 
@@ -121,18 +125,24 @@ def answer_metrics() -> list[Metric]:
 
 
 @scorer(metrics=answer_metrics())
-def cflue_scorer(extract: str = hosts.DEFAULT_EXTRACT, analysis: bool = False) -> Scorer:
-    """Exact match of the extracted answer letters (``extract``: strict = the official rule, or robust);
-    with ``analysis``, BLEU/ROUGE of the response's 解析 in the Score metadata."""
-    hosts.check_extract(extract)
+def cflue_scorer(extract: str | None = hosts.DEFAULT_EXTRACT, analysis: bool = False,
+                 profile: str = hosts.DEFAULT_PROFILE) -> Scorer:
+    """Exact match of the extracted answer letters (``extract``: the profile's reading unless named: robust for
+    ``default``, the authors' rule for ``reference``); with ``analysis``, BLEU/ROUGE of the response's 解析 in the
+    Score metadata (``reference``: the pair, scored over all samples at once by the metric)."""
+    extract = hosts.check_extract(extract, profile)
 
     async def score(state: TaskState, target: Target) -> Score:
         response = state.output.completion if state.output else ""
         pred = hosts.answer_of(response, state.metadata["choices"], extract)
         gold = target.text
-        meta: dict[str, Any] = {"gold": gold, "pred": pred, "extract_mode": extract, "epoch": state.epoch,
-                                "invalid": invalid_under_both(response, state.metadata["choices"])}
-        if analysis:
+        choices = state.metadata["choices"]
+        meta: dict[str, Any] = {"gold": gold, "pred": pred, "extract_mode": extract, "profile": profile,
+                                "epoch": state.epoch, "invalid": invalid_under_both(response, choices)}
+        if analysis and profile == "reference":
+            reference = state.metadata.get("analysis")
+            meta["analysis_pair"] = [reference, response] if reference is not None else None
+        elif analysis:
             meta["analysis"] = hosts.analysis_scores(state.metadata.get("analysis"), response)
         return Score(value=float(pred == gold), answer=pred, explanation=f"gold {gold}, extracted {pred}",
                      metadata=meta)
@@ -175,7 +185,7 @@ def cflue(
     type: Names = None,
     exam: Names = None,
     prompt: str = "zero_shot",
-    extract: str = hosts.DEFAULT_EXTRACT,
+    extract: str | None = hosts.DEFAULT_EXTRACT,
     n: int = 1,
     analysis: bool = False,
     samples: int = 1,
@@ -183,6 +193,7 @@ def cflue(
     prm_agg: str = "min",
     prm_zeta: float = 1.0,
     temperature: float = 0.7,
+    profile: str = hosts.DEFAULT_PROFILE,
 ) -> Task:
     """CFLUE knowledge assessment: Chinese financial qualification exam questions.
 
@@ -191,13 +202,16 @@ def cflue(
         type: Question type(s): single_choice, multiple_choice, true_false (or the Chinese names); default all.
         exam: Exam name(s) to keep (default all).
         prompt: 'zero_shot' (official format: answer line, then analysis) or 'cot' (analysis first).
-        extract: Answer extraction: 'strict' (the official rule) or 'robust'.
+        extract: Answer extraction: the profile's unless named ('robust' for default; 'strict' may be named).
         n: Best-of-N: answers per question, reduced by majority vote (sampled at temperature 0.7 unless set).
         analysis: Also report BLEU-1/4 and ROUGE-1/2/L of the analysis (needs jieba).
         samples: Best-of-N with a PRM: candidates per question, every selector reported (see
             :mod:`finchain_tasks.inspect.bon`); ``prm``, ``prm_agg``, ``prm_zeta``, ``temperature`` as there.
+        profile: 'default' (answers read as a reader would) or 'reference' (the CFLUE authors' extraction and
+            metrics, bugs included: the figures to set beside the paper's).
     """
-    n = hosts.check_options(prompt, extract, n)
+    n = hosts.check_options(prompt, extract, n, profile)
+    extract = hosts.resolve_extract(extract, profile)
     try:
         source = hosts.load_source(path, types=names(type) or None, exams=names(exam) or None)
     except CflueDataError as exc:
@@ -208,16 +222,17 @@ def cflue(
         return cflue_bon_task([sample_of(r, prompt) for r in source.records], samples=samples, prm=prm,
                               prm_agg=prm_agg, prm_zeta=prm_zeta, temperature=temperature, extract=extract,
                               max_tokens=hosts.max_new_tokens(prompt), system_prompt=SYSTEM_PROMPT,
-                              metadata=hosts.run_info(source, prompt, extract, n, analysis), version=hosts.TASK_VERSION)
+                              metadata=hosts.run_info(source, prompt, extract, n, analysis, profile),
+                              version=hosts.TASK_VERSION)
     return Task(
         dataset=MemoryDataset([sample_of(r, prompt) for r in source.records], name="cflue"),
         solver=[system_message(SYSTEM_PROMPT), generate()],
-        scorer=cflue_scorer(extract, analysis),
-        metrics=answer_metrics() + [analysis_text()] if analysis else None,
+        scorer=cflue_scorer(extract, analysis, profile),
+        metrics=answer_metrics() + [analysis_text(profile)] if analysis else None,
         epochs=Epochs(n, majority_vote()),
         config=GenerateConfig(max_tokens=hosts.max_new_tokens(prompt),
                               temperature=hosts.DEFAULT_BON_TEMPERATURE if n > 1 else None),
         version=hosts.TASK_VERSION,
-        metadata={**hosts.run_info(source, prompt, extract, n, analysis), "best_of_n_mechanism": "epochs"},
+        metadata={**hosts.run_info(source, prompt, extract, n, analysis, profile), "best_of_n_mechanism": "epochs"},
         headline_metric=HeadlineMetric(scorer=SCORER, metric="accuracy"),
     )

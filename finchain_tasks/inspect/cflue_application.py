@@ -28,6 +28,7 @@ from finchain_tasks.cflue import application as app
 from finchain_tasks.inspect.cflue import CflueTaskError
 from finchain_tasks.inspect.tasks import Names, names
 from scorers.cflue.application import NOT_COMPUTED, AppOutcome, record_scores, summarize
+from scorers.cflue.reference import check_profile
 
 SCORER = "cflue_application_scorer"
 
@@ -73,24 +74,25 @@ def outcomes(scores: list[SampleScore]) -> list[AppOutcome]:
 
 
 @metric(name="cflue_application")
-def application_metrics(comet: str | None = None, bertscore: str | None = None) -> Metric:
+def application_metrics(comet: str | None = None, bertscore: str | None = None, profile: str = "default") -> Metric:
     """Every CFLUE application metric over all samples at once, grouped by task and by sub-task."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         comet_model, bert_model = app.metric_models(comet, bertscore)
-        return flatten(summarize(outcomes(scores), comet=comet_model, bertscore=bert_model))
+        return flatten(summarize(outcomes(scores), comet=comet_model, bertscore=bert_model, profile=profile))
 
     return compute
 
 
 @scorer(metrics=[])
-def cflue_application_scorer() -> Scorer:
-    """Scores a response by its record's task type; the Score keeps what the corpus metrics need."""
+def cflue_application_scorer(profile: str = "default") -> Scorer:
+    """Scores a response by its record's task type under a profile; the Score keeps what the corpus metrics need."""
+    check_profile(profile)
 
     async def score(state: TaskState, target: Target) -> Score:
         response = state.output.completion if state.output else ""
         meta = state.metadata
-        values = record_scores(meta["task_slug"], meta["sub_task"], meta["output"], response)
+        values = record_scores(meta["task_slug"], meta["sub_task"], meta["output"], response, profile)
         return Score(value=values, answer=response,
                      metadata={"task_slug": meta["task_slug"], "sub_task": meta["sub_task"],
                                "reference": meta["output"], "prediction": response, "source": meta["source"]})
@@ -116,6 +118,7 @@ def cflue_application(
     sub_task: Names = None,
     comet: str | None = None,
     bertscore: str | None = None,
+    profile: str = "default",
 ) -> Task:
     """CFLUE application assessment: classification, translation, extraction, reading comprehension, generation.
 
@@ -126,7 +129,9 @@ def cflue_application(
         sub_task: Sub-task(s) to keep, by their Chinese names (e.g. 金融英中翻译); default all.
         comet: A COMET checkpoint (needs unbabel-comet); without it COMET is "not computed".
         bertscore: BERTScore model for generation (bert-base-chinese or a local path; needs bert-score).
+        profile: 'default' (answers read as a reader would) or 'reference' (the CFLUE authors' rules, bugs included).
     """
+    check_profile(profile)
     try:
         app.check_metric_models(comet, bertscore)
         source = app.load_source(path, tasks=names(task) or None, sub_tasks=names(sub_task) or None)
@@ -135,10 +140,10 @@ def cflue_application(
     return Task(
         dataset=MemoryDataset([sample_of(r) for r in source.records], name="cflue_application"),
         solver=[generate()],
-        scorer=cflue_application_scorer(),
-        metrics=[application_metrics(comet, bertscore)],
+        scorer=cflue_application_scorer(profile),
+        metrics=[application_metrics(comet, bertscore, profile)],
         config=GenerateConfig(max_tokens=app.MAX_NEW_TOKENS),
         version=app.TASK_VERSION,
-        metadata={**json.loads(json.dumps(app.run_info(source, comet, bertscore), ensure_ascii=False)),
+        metadata={**json.loads(json.dumps(app.run_info(source, comet, bertscore, profile), ensure_ascii=False)),
                   "not_computed": not_computed(comet, bertscore)},
     )

@@ -11,7 +11,7 @@ from typing import Any, Optional
 from finchain_tasks.leaderboard import table
 from finchain_tasks.leaderboard.board import Board, BoardError, selected_models
 from finchain_tasks.leaderboard.ingest import ingest
-from finchain_tasks.leaderboard.reported import load_reported
+from finchain_tasks.leaderboard.reported import load_reported, note_cflue_profiles
 
 
 @dataclass
@@ -50,13 +50,15 @@ def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_pat
     for row in rows:
         row["label"] = f"{row['model']} ({row['harness']})"
         row.setdefault("tie_group", None)
+        if str(row.get("task") or "").startswith("cflue"):  # every CFLUE figure names its profile
+            row["display_name"] = f"{row['display_name']} [profile {row.get('profile') or 'unrecorded'}]"
     payload = {
         "board": {**{k: v for k, v in asdict(board).items() if k not in ("path", "sources")},
                   "primary": board.primary},
         "generated": _now(), "finchain_tasks_version": _version(), "rows": rows, "comparisons": comparisons,
         "cells": table.cells(frame, board), "gaps": table.fresh_gaps(frame, board),
         "frontier": table.frontier(rows, board.primary),
-        "reported": load_reported(board.reported, registry=registry),
+        "reported": note_cflue_profiles(load_reported(board.reported, registry=registry), rows),
         "chaineval": _chaineval_settings(paths), "skipped_models": sorted(set(found) - set(keep)),
     }
     return Built(board, frame, payload, sample_payload(frame))

@@ -79,7 +79,8 @@ def _header_facts(header: Any, record: dict[str, Any]) -> dict[str, Any]:
             "finchain_tasks_version": meta.get("finchain_tasks_version"),
             "task": header.eval.task.split("/")[-1], "task_set": meta.get("finchain_task_set"),
             "task_version": str(meta.get("task_version") or header.eval.task_version),
-            "profile": chaineval.get("profile"), "fresh": bool(meta.get("fresh_seeds")), "date": header.eval.created}
+            "profile": chaineval.get("profile") or meta.get("cflue_profile"), "fresh": bool(meta.get("fresh_seeds")),
+            "date": header.eval.created}
 
 
 def inspect_rows(log_path: Path, record: Optional[dict[str, Any]] = None, source: str = "") -> Iterator[dict]:
@@ -141,13 +142,14 @@ def _lm_eval_facts(results: dict[str, Any], record: dict[str, Any], model: str) 
     first = next(iter(configs.values()), {}) if configs else {}
     run = (first.get("metadata") or {}).get("finchain_run") or {}
     chaineval = run.get("chaineval") if isinstance(run.get("chaineval"), dict) else {}
+    cflue = (first.get("metadata") or {}).get("cflue_run") or (first.get("metadata") or {}).get("cflue_app_run") or {}
     date = results.get("date")
     return {"model": model, "display_name": record.get("display_name"), "category": record.get("category"),
             "params_b": record.get("params_b"), "harness": "lm-eval",
             "harness_version": results.get("lm_eval_version") or _lm_eval_version(),
             "finchain_tasks_version": run.get("package_version") or run.get("finchain_tasks_version"),
             "task_version": None if run.get("task_version") is None else str(run.get("task_version")),
-            "profile": chaineval.get("profile"), "fresh": bool(run.get("fresh_seeds")),
+            "profile": chaineval.get("profile") or cflue.get("cflue_profile"), "fresh": bool(run.get("fresh_seeds")),
             "date": _iso(date)}
 
 
@@ -217,7 +219,7 @@ def _application_values(doc: dict[str, Any], response: str) -> dict[str, float]:
         gold = json.loads(gold) if isinstance(gold, str) else gold
     except ValueError:
         pass  # a plain-text reference
-    return record_scores(doc["task_slug"], doc.get("sub_task") or "", gold, response)
+    return record_scores(doc["task_slug"], doc.get("sub_task") or "", gold, response, doc.get("profile") or "default")
 
 
 def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: str) -> dict[str, Any]:

@@ -36,3 +36,22 @@ def load_reported(sources: Optional[tuple[str, ...]] = None, path: Path = REPORT
                      "open_weights": spec.open_weights if spec else None,
                      "params_b": spec.params_b if spec else None})
     return {"sources": {k: known[k] for k in wanted}, "rows": rows}
+
+
+CFLUE_PROFILE_NOTE = (" Rows of this board scored under the CFLUE profile {profiles} are NOT comparable with these "
+                      "figures: only rows under profile reference (the authors' extraction and metrics) are.")
+
+
+def note_cflue_profiles(reported: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Say so beside a CFLUE source's reported figures whenever a measured row of its task was scored under another
+    profile than ``reference`` (a run before profiles existed counts as "unrecorded"), so that a default-profile
+    number is never read as comparable with the paper's."""
+    for source in reported.get("sources", {}).values():
+        task = str(source.get("task") or "")
+        if not task.startswith("cflue"):
+            continue
+        others = sorted({str(r.get("profile") or "unrecorded") for r in rows
+                         if r.get("task") == task and r.get("profile") != "reference"})
+        if others:
+            source["note"] = (source.get("note") or "") + CFLUE_PROFILE_NOTE.format(profiles=", ".join(others))
+    return reported

@@ -11,7 +11,7 @@ document hands on is the pool record as JSON text (``filtered_resps`` in the sam
 selector's accuracy (``prm_best,bon``, ``majority,bon``, ...); CFLUE has no gold steps, so no ChainEval.
 
 Options through ``--metadata``: the dataset options of :mod:`finchain_tasks.lm_eval.cflue` (``cflue_path``,
-``cflue_exams``, ``cflue_types``, ``cflue_prompt``, ``cflue_extract``), ``cflue_n`` and
+``cflue_exams``, ``cflue_types``, ``cflue_prompt``, ``cflue_extract``, ``cflue_profile``), ``cflue_n`` and
 ``cflue_temperature``, and the PRM: ``cflue_prm`` (a spec, default ``calc``), ``cflue_prm_agg`` (``min``),
 ``cflue_prm_zeta`` (1.0). A bad spec or option fails while the task loads, before any request.
 """
@@ -37,7 +37,8 @@ __all__ = ["CflueBoNFilter", "CflueBoNTask", "configure", "grade", "load_cflue_b
 def load_cflue_bon(cflue_path: str | None = None, cflue_exams: Any = None, cflue_types: Any = None,
                    cflue_prompt: str = "zero_shot", cflue_extract: str = hosts.DEFAULT_EXTRACT,
                    cflue_n: Any = CFLUE_REPEATS, cflue_prm: str = "calc", cflue_prm_agg: str = DEFAULT_AGG,
-                   cflue_prm_zeta: float = DEFAULT_ZETA, cflue_run: dict | None = None, **_: Any) -> dict:
+                   cflue_prm_zeta: float = DEFAULT_ZETA, cflue_run: dict | None = None,
+                   cflue_profile: str = hosts.DEFAULT_PROFILE, **_: Any) -> dict:
     """``{"test": Dataset}`` of the selected questions, each stamped with the PRM options (the only thing
     a filter sees is the documents); fills ``cflue_run`` with the run's record, PRM included."""
     import datasets
@@ -46,14 +47,15 @@ def load_cflue_bon(cflue_path: str | None = None, cflue_exams: Any = None, cflue
     from finchain_tasks.prm import check_spec
     from scorers.prm.base import aggregate
 
-    n = hosts.check_options(cflue_prompt, cflue_extract, cflue_n)
+    n = hosts.check_options(cflue_prompt, cflue_extract, cflue_n, cflue_profile)
+    cflue_extract = hosts.resolve_extract(cflue_extract, cflue_profile)
     aggregate([], cflue_prm_agg)
     spec, zeta = str(check_spec(cflue_prm)), float(cflue_prm_zeta)
     source = hosts.load_source(cflue_path, types=_names(cflue_types), exams=_names(cflue_exams))
     rows = [{**doc_of(r, cflue_prompt, cflue_extract, False), "bon_prm": spec, "bon_agg": cflue_prm_agg,
              "bon_zeta": zeta} for r in source.records]
     if cflue_run is not None:
-        cflue_run.update(hosts.run_info(source, cflue_prompt, cflue_extract, n, False))
+        cflue_run.update(hosts.run_info(source, cflue_prompt, cflue_extract, n, False, cflue_profile))
         cflue_run["best_of_n"] = {"n": n, "prm": spec, "agg": cflue_prm_agg, "zeta": zeta,
                                   "selectors": value_keys(False)}
     return {SPLIT: datasets.Dataset.from_list(rows)}
@@ -73,7 +75,8 @@ def configure(config: dict[str, Any]) -> dict[str, Any]:
     meta = config.get("metadata") or {}
     prompt = meta.get("cflue_prompt", "zero_shot")
     extract = meta.get("cflue_extract", hosts.DEFAULT_EXTRACT)
-    n = hosts.check_options(prompt, extract, meta.get("cflue_n", CFLUE_REPEATS))
+    n = hosts.check_options(prompt, extract, meta.get("cflue_n", CFLUE_REPEATS),
+                            meta.get("cflue_profile", hosts.DEFAULT_PROFILE))
     gen = dict(config.get("generation_kwargs") or {})
     gen.update(max_gen_toks=hosts.max_new_tokens(prompt), do_sample=True,
                temperature=float(meta.get("cflue_temperature", hosts.DEFAULT_BON_TEMPERATURE)))

@@ -7,7 +7,9 @@ lm-eval hands every metadata and model_args key to the dataset function):
 - ``cflue_path``: the CFLUE JSON/JSONL file (else ``$CFLUE_PATH``, else the shipped 40-question sample);
 - ``cflue_exams``: keep only these exams (a list, or comma-separated text);
 - ``cflue_prompt``: ``zero_shot`` (official format) or ``cot`` (analysis first, answer last);
-- ``cflue_extract``: ``strict`` (the official rule) or ``robust``;
+- ``cflue_profile``: ``default`` (answers read as a reader would) or ``reference`` (the CFLUE authors' extraction
+  and metrics, bugs included: the figures to set beside the paper's);
+- ``cflue_extract``: the profile's reading unless named (``robust`` for default; ``strict`` may be named);
 - ``cflue_n``: Best-of-N size; N samples per question, reduced by majority vote (with
   ``cflue_temperature``, default 0.7, when ``--gen_kwargs`` sets none);
 - ``cflue_analysis``: also score BLEU-1/4 and ROUGE-1/2/L of the analysis (needs jieba).
@@ -51,7 +53,8 @@ def _names(value: str | Iterable[str] | None) -> list[str] | None:
 
 def load_cflue_docs(cflue_type: str, cflue_path: str | None = None, cflue_exams: Any = None,
                     cflue_prompt: str = "zero_shot", cflue_extract: str = hosts.DEFAULT_EXTRACT, cflue_n: Any = 1,
-                    cflue_analysis: Any = False, cflue_run: dict | None = None, **_: Any) -> dict:
+                    cflue_analysis: Any = False, cflue_run: dict | None = None,
+                    cflue_profile: str = hosts.DEFAULT_PROFILE, **_: Any) -> dict:
     """``{"test": datasets.Dataset}`` of one question type; fills ``cflue_run`` in place.
 
     ``cflue_run`` is the empty mapping each leaf's YAML metadata carries: filling it puts the run's
@@ -60,12 +63,13 @@ def load_cflue_docs(cflue_type: str, cflue_path: str | None = None, cflue_exams:
     """
     import datasets
 
-    n = hosts.check_options(cflue_prompt, cflue_extract, cflue_n)
+    n = hosts.check_options(cflue_prompt, cflue_extract, cflue_n, cflue_profile)
+    extract = hosts.resolve_extract(cflue_extract, cflue_profile)
     analysis = _truthy(cflue_analysis)
     source = hosts.load_source(cflue_path, types=[cflue_type], exams=_names(cflue_exams))
-    rows = [doc_of(r, cflue_prompt, cflue_extract, analysis) for r in source.records]
+    rows = [{**doc_of(r, cflue_prompt, extract, analysis), "profile": cflue_profile} for r in source.records]
     if cflue_run is not None:
-        cflue_run.update(hosts.run_info(source, cflue_prompt, cflue_extract, n, analysis))
+        cflue_run.update(hosts.run_info(source, cflue_prompt, extract, n, analysis, cflue_profile))
     return {SPLIT: datasets.Dataset.from_list(rows)}
 
 
@@ -91,7 +95,8 @@ def configure(config: dict[str, Any]) -> dict[str, Any]:
     config.pop("class", None)  # lm-eval's factory key, not a TaskConfig field
     meta = config.get("metadata") or {}
     prompt = meta.get("cflue_prompt", "zero_shot")
-    n = hosts.check_options(prompt, meta.get("cflue_extract", hosts.DEFAULT_EXTRACT), meta.get("cflue_n", 1))
+    n = hosts.check_options(prompt, meta.get("cflue_extract", hosts.DEFAULT_EXTRACT), meta.get("cflue_n", 1),
+                            meta.get("cflue_profile", hosts.DEFAULT_PROFILE))
     gen = dict(config.get("generation_kwargs") or {})
     gen["max_gen_toks"] = hosts.max_new_tokens(prompt)
     if n > 1:  # N greedy answers would be N copies of one; --gen_kwargs still overrides these
@@ -126,7 +131,10 @@ def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
     gold, pred = doc["answer"], picked["pred"]
     out: dict[str, Any] = {"accuracy": float(pred == gold), "weighted_f1": (gold, pred),
                            "invalid_rate": float(pred == hosts.INVALID)}
-    if doc.get("analysis_metrics"):
+    if doc.get("analysis_metrics") and doc.get("profile") == "reference":  # corpus metrics: the pair, for later
+        pair = None if doc.get("analysis") is None else (doc["analysis"], picked["response"])
+        out.update({key: (None if pair is None else (key, *pair)) for key in metrics.ANALYSIS_KEYS})
+    elif doc.get("analysis_metrics"):
         scores = hosts.analysis_scores(doc.get("analysis"), picked["response"])
         out.update({key: (scores[key] if scores else None) for key in metrics.ANALYSIS_KEYS})
     return out
@@ -139,9 +147,12 @@ def weighted_f1(items: Sequence[Sequence[str]]) -> float:
     return metrics.weighted_f1(golds, preds)
 
 
-def mean_scored(items: Sequence[float | None]) -> float:
-    """Mean over the documents that have a reference analysis (None: no reference, skipped)."""
+def mean_scored(items: Sequence[Any]) -> float:
+    """Mean over the documents that have a reference analysis (None: no reference, skipped). Under the
+    ``reference`` profile each item is ``(metric, reference, response)``: the authors' corpus metric of all pairs."""
     scored = [v for v in items if v is not None]
+    if scored and isinstance(scored[0], (tuple, list)):
+        return hosts.analysis_reference([(ref, resp) for _, ref, resp in scored])[scored[0][0]]
     return sum(scored) / len(scored) if scored else math.nan
 
 

@@ -6,6 +6,7 @@ lm-eval hands every metadata and model_args key to the dataset function):
 
 - ``cflue_app_path``: the CFLUE application JSON/JSONL file (else ``$CFLUE_APPLICATION_PATH``; not shipped);
 - ``cflue_app_sub_tasks``: keep only these sub-tasks (a list, or comma-separated text);
+- ``cflue_app_profile``: ``default`` (answers read as a reader would) or ``reference`` (the CFLUE authors' rules);
 - ``cflue_app_comet``: a COMET checkpoint; ``cflue_app_bertscore``: a BERTScore model (bert-base-chinese or
   a path). Without them COMET and BERTScore are not computed: lm-eval then shows NaN, never 0.
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from finchain_tasks.cflue import application as app
 from scorers.cflue.application import NOT_COMPUTED, AppOutcome, summarize
+from scorers.cflue.reference import check_profile
 
 SPLIT = "test"
 BENCHMARK = "cflue_application"
@@ -46,16 +48,17 @@ def _names(value: Any) -> list[str] | None:
 
 def load_application_docs(cflue_app_task: str, cflue_app_path: str | None = None, cflue_app_sub_tasks: Any = None,
                           cflue_app_comet: str | None = None, cflue_app_bertscore: str | None = None,
-                          cflue_app_run: dict | None = None, **_: Any) -> dict:
+                          cflue_app_run: dict | None = None, cflue_app_profile: str = "default", **_: Any) -> dict:
     """``{"test": datasets.Dataset}`` of one task type; fills ``cflue_app_run`` (the leaf's YAML metadata) in
     place, so the run's record (source, invalid records, metric models) lands in the results file."""
     import datasets
 
+    check_profile(cflue_app_profile)
     app.check_metric_models(cflue_app_comet, cflue_app_bertscore)
     source = app.load_source(cflue_app_path, tasks=[cflue_app_task], sub_tasks=_names(cflue_app_sub_tasks))
-    rows = [doc_of(r, cflue_app_comet, cflue_app_bertscore) for r in source.records]
+    rows = [{**doc_of(r, cflue_app_comet, cflue_app_bertscore), "profile": cflue_app_profile} for r in source.records]
     if cflue_app_run is not None:
-        cflue_app_run.update(app.run_info(source, cflue_app_comet, cflue_app_bertscore))
+        cflue_app_run.update(app.run_info(source, cflue_app_comet, cflue_app_bertscore, cflue_app_profile))
     return {SPLIT: datasets.Dataset.from_list(rows)}
 
 
@@ -71,7 +74,7 @@ def doc_of(record: app.ApplicationRecord, comet: str | None = None, bertscore: s
 def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
     """The same row under every metric key of the leaf; the aggregations compute the corpus metrics."""
     row = (doc["task_slug"], doc["sub_task"], doc["output"], results[0] or "", doc["source"], doc["comet"],
-           doc["bertscore"])
+           doc["bertscore"], doc.get("profile") or "default")
     return dict.fromkeys(LEAF_METRICS[doc["task_slug"]], row)
 
 
@@ -79,7 +82,8 @@ def _summary(items: Sequence[Sequence[str]]) -> dict[str, Any]:
     comet, bertscore = (items[0][5] or None, items[0][6] or None) if items else (None, None)
     comet_model, bert_model = app.metric_models(comet, bertscore)
     rows = [AppOutcome(t, s, json.loads(out), pred, src) for t, s, out, pred, src, *_ in items]
-    return summarize(rows, comet=comet_model, bertscore=bert_model)
+    profile = items[0][7] if items and len(items[0]) > 7 else "default"
+    return summarize(rows, comet=comet_model, bertscore=bert_model, profile=profile)
 
 
 def _value(items: Sequence[Sequence[str]], key: str) -> float:

@@ -97,8 +97,10 @@ POLARITY = {"正面": "正向", "积极": "正向", "负面": "负向", "消极"
 YES_NO = {"合规": "是", "符合": "是", "符合规定": "是", "不合规": "否", "不符合": "否", "不符合规定": "否"}
 """合规政策审核 asks for 是/否; a reader takes 合规 / 不合规 as the same answer."""
 _QUOTES = re.compile(r"[“「『\"']([^“”「」『』\"'\n]{1,40})[”」』\"']")
-_IN_SENTENCE = re.compile(r"(?:属于|归为|分类为|类别为|意图为|意图是|答案是|结果是|应为|为)[:：]?\s*"
+_IN_SENTENCE = re.compile(r"(?:属于|归为|分类为|类别为|意图为|意图是|答案是|结果是|应为|(?<![认作成以因行])为)[:：]?\s*"
                           r"([^\s，,。；;]{1,30}?)(?:类别|类|这一类|一类)?[。.！!]?$")
+_CLAUSE = re.compile(r"[。；;！!？?]|[，,]?\s*(?:理由|原因|解释|因为|由于)")
+_QUOTE_CHARS = re.compile(r"[“”‘’「」『』\"']")
 _SENTENCE_MARKS = re.compile(r"[\s。，,；;：:！!？?]")
 LABEL_ONLY_MAX = 20
 
@@ -116,12 +118,13 @@ def normalize_label(text: Any) -> str:
 
 
 def label_candidates(response: str) -> list[str]:
-    """What a reader takes as the stated label, most literal first: the whole response, its first line (a label
-    followed by a reason), the one quoted label of a sentence (该文本属于“经济绩效”类别。), the words after
-    属于/为/答案是 at the end of the first line. A list of several labels is none of these."""
+    """What a reader takes as the stated label, most literal first: the whole response; its first line and that
+    line's first clause (a label then a reason: "不合规。理由：…", "经济绩效，因为…"); the one quoted label of a
+    sentence (该文本属于“经济绩效”类别。); the words after 属于/为/答案是 at the end of the first line. A list of
+    several labels ("A, B") or a hedge ("A或B") is none of these."""
     text = unicodedata.normalize("NFKC", response or "").strip()
     first = text.split("\n", 1)[0].strip()
-    out = [text, first]
+    out = [text, first, _CLAUSE.split(first, 1)[0]]
     quoted = {q.strip() for q in _QUOTES.findall(first)}
     if len(quoted) == 1:
         out.append(quoted.pop())
@@ -138,13 +141,16 @@ def label_correct(reference: Any, prediction: str) -> float:
     return float(bool(gold) and gold in label_candidates(prediction))
 
 
-def label_only(prediction: str) -> float:
-    """Adherence to "output only the label": one short line, no sentence punctuation or spaces inside, once
-    wrapping quotes and a final full stop are removed. Reported beside accuracy, never folded into it."""
+def label_only(prediction: str, reference: Any = None) -> float:
+    """Adherence to "output only the label", reported beside accuracy and never folded into it: once wrapping quotes,
+    brackets, stars and a final full stop are removed, the response is one line without quotes, spaces or sentence
+    punctuation, at most :data:`LABEL_ONLY_MAX` characters and (given the gold label) at most twice its length plus
+    two: a label, right or wrong, and nothing else."""
     label = normalize_label(prediction)
     raw = unicodedata.normalize("NFKC", prediction or "").strip()
-    return float(bool(label) and "\n" not in raw and len(label) <= LABEL_ONLY_MAX
-                 and not _SENTENCE_MARKS.search(label))
+    limit = LABEL_ONLY_MAX if reference is None else min(LABEL_ONLY_MAX, 2 * len(normalize_label(reference)) + 2)
+    return float(bool(label) and "\n" not in raw and len(label) <= limit and not _SENTENCE_MARKS.search(label)
+                 and not _QUOTE_CHARS.search(label))
 
 
 # ---------------------------------------------------------------------------------- extraction
@@ -295,7 +301,7 @@ def record_scores(task: str, sub_task: str, reference: Any, prediction: str | No
     if task == CLASSIFICATION:
         correct = ref.classification_correct(sub_task, reference, prediction) if official \
             else label_correct(reference, prediction)
-        return {"accuracy": correct, "label_only": label_only(prediction)}
+        return {"accuracy": correct, "label_only": label_only(prediction, reference)}
     if task == EXTRACTION:
         if official:
             from scorers.cflue.reference_extraction import extraction_f1 as official_f1

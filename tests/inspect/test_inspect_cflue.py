@@ -61,7 +61,8 @@ def test_default_task_is_the_sample_with_the_official_prompt(monkeypatch):
     assert [s.target for s in samples] == [r.answer for r in RECORDS]
     assert samples[0].metadata["choices"] == RECORDS[0].choices and samples[0].metadata["type_slug"]
     meta = task.metadata
-    assert meta["is_sample"] is True and meta["extract_mode"] == "strict" and meta["prompt_variant"] == "zero_shot"
+    assert meta["is_sample"] is True and meta["extract_mode"] == "robust" and meta["prompt_variant"] == "zero_shot"
+    assert meta["profile"] == "default"  # the reader's profile reads robustly; profile=reference is the authors' rule
     assert task.epochs == 1 and len(task.epochs_reducer) == 1  # the vote, for --epochs N as well
 
 
