@@ -29,7 +29,7 @@ from scorers.cflue.reference import check_profile
 SPLIT = "test"
 BENCHMARK = "cflue_application"
 LEAF_METRICS: dict[str, tuple[str, ...]] = {
-    "classification": ("accuracy",),
+    "classification": ("accuracy", "label_only"),
     "translation": ("bleu_en2zh", "bleu_zh2en", "comet_en2zh", "comet_zh2en"),
     "extraction": ("f1",),
     "reading_comprehension": ("rouge_l",),
@@ -97,6 +97,11 @@ def _value(items: Sequence[Sequence[str]], key: str) -> float:
 
 def accuracy(items: Sequence[Sequence[str]]) -> float:
     return _value(items, "accuracy")
+
+
+def label_only(items: Sequence[Sequence[str]]) -> float:
+    """Adherence to "output only the label" (classification), beside accuracy, never folded into it."""
+    return _value(items, "label_only")
 
 
 def bleu_en2zh(items: Sequence[Sequence[str]]) -> float:
