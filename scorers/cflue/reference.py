@@ -61,7 +61,10 @@ def knowledge_candidate(response: str | None) -> str:
 
 def corpus_bleu(references: Sequence[str], candidates: Sequence[str]) -> tuple[float, float]:
     """``(BLEU-1, BLEU-4)`` on 0–100 of space-joined token strings: sacrebleu ``BLEU()`` defaults, one corpus."""
-    from sacrebleu.metrics import BLEU
+    try:
+        from sacrebleu.metrics import BLEU
+    except ImportError:
+        raise ImportError("the CFLUE reference BLEU needs sacrebleu: pip install 'finchain-tasks[cflue]'") from None
 
     if not references:
         return math.nan, math.nan

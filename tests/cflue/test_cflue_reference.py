@@ -277,3 +277,20 @@ def test_reference_reproduces_the_authors_answer_figures_on_the_dev_split():
     for shape, accuracy in {"oracle": 100.0, "official": 100.0, "empty": 0.0, "chatty": 100.0}.items():
         preds = [extract_answer(knowledge_reply(r, shape), "reference") for r in records]
         assert 100 * metrics.accuracy([r.answer for r in records], preds) == accuracy, shape
+
+
+def test_lm_eval_leaves_carry_the_profile_to_the_corpus_metrics():
+    from finchain_tasks.lm_eval import cflue as leaf
+    from finchain_tasks.lm_eval import cflue_application as app_leaf
+
+    doc = {"answer": "B", "choices": json.dumps({"A": "x", "B": "y"}), "id": "q", "extract_mode": "reference",
+           "analysis": "因为 B 对", "analysis_metrics": True, "profile": "reference"}
+    picked = leaf.pick(["答案：B\n解析：因为 B 对"], doc)
+    values = leaf.process_results(doc, [json.dumps(picked, ensure_ascii=False)])
+    assert values["accuracy"] == 1.0 and values["bleu_1"] == ("bleu_1", "因为 B 对", "答案：B\n解析：因为 B 对")
+    assert leaf.mean_scored([values["bleu_1"], None]) == pytest.approx(1.0)   # corpus BLEU-1 over the one pair
+    row_doc = {"task_slug": "classification", "sub_task": "合规政策审核", "output": json.dumps("是"), "source": "",
+               "comet": "", "bertscore": "", "profile": "reference"}
+    rows = [app_leaf.process_results(row_doc, [""])["accuracy"]]
+    assert app_leaf.accuracy(rows) == 100.0   # the authors' rule: an empty answer is "compliant"
+    assert app_leaf.accuracy([(*rows[0][:7], "default")]) == 0.0
