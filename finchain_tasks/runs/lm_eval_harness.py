@@ -48,10 +48,10 @@ CACHE_NAME = "responses"
 """lm-eval appends ``_rank0.db`` to the ``--use_cache`` prefix."""
 _FINCHAIN_ARGS = {"profile": "finchain_profile", "chaineval_params": "finchain_chaineval"}
 _CFLUE_ARGS = {"path": "cflue_path", "exam": "cflue_exams", "prompt": "cflue_prompt", "extract": "cflue_extract",
-               "n": "cflue_n", "analysis": "cflue_analysis"}
+               "n": "cflue_n", "analysis": "cflue_analysis", "profile": "cflue_profile"}
 CFLUE_TYPES = ("single_choice", "multiple_choice", "true_false")
 _CFLUE_APP_ARGS = {"path": "cflue_app_path", "sub_task": "cflue_app_sub_tasks", "comet": "cflue_app_comet",
-                   "bertscore": "cflue_app_bertscore"}
+                   "bertscore": "cflue_app_bertscore", "profile": "cflue_app_profile"}
 HEARTBEAT_S = 30.0
 """Seconds between progress lines while one lm-eval run is under way."""
 QUIET_ENV = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error", "TQDM_DISABLE": "1"}

@@ -189,7 +189,7 @@ def test_a_cflue_smoke_run_shows_the_robust_invalid_rate_beside_the_strict_one(b
                                           "--run-dir", str(run_dir), "--display", "none", "--limit", "4"])
     assert result.exit_code == 0, result.output
     (row,) = json.loads((run_dir / SUMMARY).read_text())["results"]
-    assert row["completed"] == 4 and row["settings"]["extract"] == "strict"
+    assert row["completed"] == 4 and row["settings"]["extract"] == "robust"  # the default profile's reading
     assert row["scores"]["invalid_strict"] == 1.0 and row["scores"]["invalid_robust"] == 0.0
     assert "invalid_strict" in result.output and "invalid_robust" in result.output
     report = (run_dir / REPORT_MD).read_text()
