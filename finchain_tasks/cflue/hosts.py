@@ -121,7 +121,7 @@ def load_source(path: str | os.PathLike | None = None, *, types: Iterable[str] |
 def resolve_extract(extract: str | None, profile: str = DEFAULT_PROFILE) -> str:
     """The extraction mode a run uses: the one named, else the profile's. Under ``reference`` only the authors'
     rule is allowed (their figures depend on it)."""
-    check_profile(profile)
+    profile = check_profile(profile)
     mode = extract or PROFILE_EXTRACT[profile]
     if mode not in EXTRACT_MODES:
         raise ValueError(f"CFLUE extraction mode must be one of {EXTRACT_MODES}, got {extract!r}")

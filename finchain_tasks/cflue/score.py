@@ -115,7 +115,7 @@ def score_application(row: Mapping, profile: str) -> dict[str, Any]:
 def score_rows(rows: list[Any], profile: str, *, extract: str | None = None, data: Iterable[Any] | None = None
                ) -> list[dict[str, Any]]:
     """One output row per input row: its fields plus ``profile`` and its scores, or ``error``."""
-    check_profile(profile)
+    profile = check_profile(profile)
     lookup = _index(data)
     out = []
     for number, row in enumerate(rows, 1):

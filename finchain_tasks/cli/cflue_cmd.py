@@ -23,7 +23,7 @@ def cflue_score(
     predictions: Path = typer.Argument(..., help="JSON list or JSONL of CFLUE records with the model's answers."),
     output: Path = typer.Option(Path("cflue_scores.jsonl"), "--output", "-o", help="Where per-row scores go."),
     profile: str = typer.Option("default", "--profile", "-p",
-                                help="default (read as a reader would) or reference (the CFLUE authors' rules)."),
+                                help="default (read as a reader would; or 'paper') or reference (the authors')."),
     data: Optional[Path] = typer.Option(None, "--data", help="CFLUE knowledge or application file to join by id."),
     extract: Optional[str] = typer.Option(None, "--extract", help="Knowledge extraction (default: the profile's)."),
     analysis: bool = typer.Option(False, "--analysis", help="Also BLEU/ROUGE of the knowledge analysis."),
@@ -31,7 +31,9 @@ def cflue_score(
     """Score CFLUE outputs (knowledge and application) under a profile; bad rows are reported, never dropped."""
     from finchain_tasks.cflue.score import read_rows, score_rows, summary
     from finchain_tasks.cli.score import write_rows
+    from scorers.cflue.reference import check_profile
 
+    profile = check_profile(profile)
     rows = read_rows(predictions)
     records = _records(data) if data else None
     scored = score_rows(rows, profile, extract=extract, data=records)

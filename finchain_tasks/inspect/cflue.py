@@ -130,6 +130,7 @@ def cflue_scorer(extract: str | None = hosts.DEFAULT_EXTRACT, analysis: bool = F
     """Exact match of the extracted answer letters (``extract``: the profile's reading unless named: robust for
     ``default``, the authors' rule for ``reference``); with ``analysis``, BLEU/ROUGE of the response's 解析 in the
     Score metadata (``reference``: the pair, scored over all samples at once by the metric)."""
+    profile = hosts.check_profile(profile)
     extract = hosts.check_extract(extract, profile)
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -210,6 +211,7 @@ def cflue(
         profile: 'default' (answers read as a reader would) or 'reference' (the CFLUE authors' extraction and
             metrics, bugs included: the figures to set beside the paper's).
     """
+    profile = hosts.check_profile(profile)
     n = hosts.check_options(prompt, extract, n, profile)
     extract = hosts.resolve_extract(extract, profile)
     try:

@@ -87,7 +87,7 @@ def application_metrics(comet: str | None = None, bertscore: str | None = None, 
 @scorer(metrics=[])
 def cflue_application_scorer(profile: str = "default") -> Scorer:
     """Scores a response by its record's task type under a profile; the Score keeps what the corpus metrics need."""
-    check_profile(profile)
+    profile = check_profile(profile)
 
     async def score(state: TaskState, target: Target) -> Score:
         response = state.output.completion if state.output else ""
@@ -131,7 +131,7 @@ def cflue_application(
         bertscore: BERTScore model for generation (bert-base-chinese or a local path; needs bert-score).
         profile: 'default' (answers read as a reader would) or 'reference' (the CFLUE authors' rules, bugs included).
     """
-    check_profile(profile)
+    profile = check_profile(profile)
     try:
         app.check_metric_models(comet, bertscore)
         source = app.load_source(path, tasks=names(task) or None, sub_tasks=names(sub_task) or None)

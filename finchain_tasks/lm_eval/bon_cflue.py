@@ -47,6 +47,7 @@ def load_cflue_bon(cflue_path: str | None = None, cflue_exams: Any = None, cflue
     from finchain_tasks.prm import check_spec
     from scorers.prm.base import aggregate
 
+    cflue_profile = hosts.check_profile(cflue_profile)
     n = hosts.check_options(cflue_prompt, cflue_extract, cflue_n, cflue_profile)
     cflue_extract = hosts.resolve_extract(cflue_extract, cflue_profile)
     aggregate([], cflue_prm_agg)

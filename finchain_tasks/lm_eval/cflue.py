@@ -63,6 +63,7 @@ def load_cflue_docs(cflue_type: str, cflue_path: str | None = None, cflue_exams:
     """
     import datasets
 
+    cflue_profile = hosts.check_profile(cflue_profile)
     n = hosts.check_options(cflue_prompt, cflue_extract, cflue_n, cflue_profile)
     extract = hosts.resolve_extract(cflue_extract, cflue_profile)
     analysis = _truthy(cflue_analysis)

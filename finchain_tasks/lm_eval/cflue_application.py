@@ -53,7 +53,7 @@ def load_application_docs(cflue_app_task: str, cflue_app_path: str | None = None
     place, so the run's record (source, invalid records, metric models) lands in the results file."""
     import datasets
 
-    check_profile(cflue_app_profile)
+    cflue_app_profile = check_profile(cflue_app_profile)
     app.check_metric_models(cflue_app_comet, cflue_app_bertscore)
     source = app.load_source(cflue_app_path, tasks=[cflue_app_task], sub_tasks=_names(cflue_app_sub_tasks))
     rows = [{**doc_of(r, cflue_app_comet, cflue_app_bertscore), "profile": cflue_app_profile} for r in source.records]

@@ -407,6 +407,9 @@ def summarize(rows: Iterable[AppOutcome], *, comet: CometScorer | None = None,
               bertscore: BertScorer | None = None, profile: str = "default") -> dict[str, Any]:
     """Metrics per sub-task, per task, the CFLUE table's columns and its average (0–100, JSON-ready), under a
     profile (``default`` or ``reference``, named in the result)."""
+    from scorers.cflue.reference import check_profile
+
+    profile = check_profile(profile)
     rows = [AppOutcome(*r) for r in rows]
     unknown = sorted({r.task for r in rows} - set(TASKS.values()))
     if unknown:

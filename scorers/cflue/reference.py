@@ -33,7 +33,14 @@ DEFAULT_PROFILE = "default"
 KNOWLEDGE_TEXT_KEYS = ("bleu_1", "bleu_4", "rouge_1", "rouge_2", "rouge_l")
 
 
+PROFILE_ALIASES = {"paper": "default"}
+"""``finchain bench --profile`` names ChainEval's profiles (``paper``, ``reference``) for every task set: ``paper``
+(the project's own definitions) is CFLUE's ``default``, ``reference`` (the authors' script) is the same word."""
+
+
 def check_profile(profile: str) -> str:
+    """The canonical profile name (``default`` or ``reference``), or ValueError."""
+    profile = PROFILE_ALIASES.get(profile, profile)
     if profile not in PROFILES:
         raise ValueError(f"CFLUE profile must be one of {PROFILES}, got {profile!r}")
     return profile

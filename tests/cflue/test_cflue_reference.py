@@ -186,7 +186,8 @@ def test_profiles_are_checked_and_named():
     from finchain_tasks.cflue import hosts
 
     with pytest.raises(ValueError, match="profile must be one of"):
-        reference.check_profile("paper")
+        reference.check_profile("official")
+    assert reference.check_profile("paper") == "default"  # what `finchain bench --profile` passes to every task set
     assert hosts.resolve_extract(None, "default") == "robust"
     assert hosts.resolve_extract(None, "reference") == "reference"
     assert hosts.resolve_extract("strict") == "strict"
