@@ -86,6 +86,7 @@ def test_an_empty_hypothesis_raises_as_the_package_does_and_counts_zero_in_the_a
     ("合规政策审核", "是", "", True),                 # bug kept: an empty answer is "compliant"
     ("合规政策审核", "否", "不合规", True),
     ("合规政策审核", "否", "合规", False),
+    ("合规政策审核", "否", "否", False),              # bug kept: the requested answer itself reads as 是
     ("ESG分类", "经济绩效", "['经济绩效']", True),     # one quoted piece equal to the label
     ("ESG分类", "经济绩效", "'物料', '经济绩效'", False),
     ("ESG分类", "经济绩效", "经济绩效、排放", False),   # a list mark anywhere
@@ -275,9 +276,13 @@ def test_reference_reproduces_the_authors_answer_figures_on_the_dev_split():
 
     records = load_cflue(_path(DEV_ENV)).records
     assert len(records) == 3864
-    for shape, accuracy in {"oracle": 100.0, "official": 100.0, "empty": 0.0, "chatty": 100.0}.items():
+    figures = {"oracle": (100.0, 100.0), "official": (100.0, 100.0), "empty": (0.0, 0.0), "partial": (50.0, 54.63),
+               "chatty": (100.0, 100.0)}   # accuracy and weighted F1 of the authors' code (crosscheck_reference.py)
+    golds = [r.answer for r in records]
+    for shape, (accuracy, weighted_f1) in figures.items():
         preds = [extract_answer(knowledge_reply(r, shape), "reference") for r in records]
-        assert 100 * metrics.accuracy([r.answer for r in records], preds) == accuracy, shape
+        assert round(100 * metrics.accuracy(golds, preds), 2) == accuracy, shape
+        assert round(100 * metrics.weighted_f1(golds, preds), 2) == weighted_f1, shape
 
 
 def test_lm_eval_leaves_carry_the_profile_to_the_corpus_metrics():
