@@ -65,7 +65,7 @@ def latex_table(built: Built) -> str:
     lines += [r"\bottomrule", r"\end{tabular}",
               f"% {round(built.board.statistics.confidence * 100)}% intervals: bootstrap over templates; "
               "group 1: not distinguishable from the leader (paired tests, Holm); -- : not comparable (too few shared "
-              "templates); ranks: 95% bootstrap range of ranks; $^\\dagger$: partial coverage."]
+              "templates); ranks: simultaneous 95% bootstrap range of ranks; $^\\dagger$: partial coverage."]
     return "\n".join(lines) + "\n"
 
 

@@ -188,9 +188,10 @@ templates, or under {st.min_overlap:g} of either row's templates, are <em>not co
 no group and is listed last, never "tied". Rows covering fewer templates than the most complete row are marked
 † (partial) and come after the full rows of their group.</p>
 <p>Tie groups are not an ordering, and their leader is chosen after looking. The calibrated statement about
-order is the <em>rank interval</em>: each row's {level}% range of ranks over the same template bootstrap (every
-row resampled on the same drawn templates; rank 1 = best), shown as <code>ranks</code> on the board and as
-<code>rank_low</code> / <code>rank_high</code> in the CSV and JSON.</p>
+order is the <em>rank interval</em>: each row's range of ranks over the same template bootstrap (every row
+resampled on the same drawn templates; rank 1 = best), simultaneous at {level}% (each row's range at
+1 − {1 - st.confidence:g}/rows, Bonferroni over the rows, so all of them hold together), shown as
+<code>ranks</code> on the board and as <code>rank_low</code> / <code>rank_high</code> in the CSV and JSON.</p>
 <h2>Reported rows</h2>
 <p>Rows marked "reported, not reproduced" are typed in from their source and shown apart; they never enter a
 statistic.</p><ul>{sources}</ul>

@@ -13,8 +13,9 @@ correction over 53 comparisons then rejects nothing, so a 54-row board collapsed
 
 Tie groups say which rows a paired test could not tell from a leader; they are not an ordering, and the
 leader is picked after looking (so with many equal models one is separated more often than ``alpha``).
-:func:`rank_intervals` is the calibrated complement: each row's 95% range of ranks over the template
-bootstrap, resampling the same templates for every row at once (the arena-style rank spread).
+:func:`rank_intervals` is the calibrated complement: each row's range of ranks over the template bootstrap,
+resampling the same templates for every row at once (the arena-style rank spread), simultaneous over the
+rows by default (Bonferroni), so that equal models rarely look apart.
 
 The resampling itself is scipy's (``scipy.stats.bootstrap``, ``scipy.stats.permutation_test``); a
 cluster's contribution is its (sum, count) pair, resampled together, so the statistic is the ratio of sums
@@ -210,15 +211,18 @@ class RankInterval:
 
 
 def rank_intervals(values: Sequence[Sequence[float]], clusters: Sequence[Sequence[Any]], confidence: float = 0.95,
-                   resamples: int = 2000, seed: int = 0) -> list[Optional[RankInterval]]:
+                   resamples: int = 2000, seed: int = 0, simultaneous: bool = True) -> list[Optional[RankInterval]]:
     """Each row's rank and its ``confidence`` range of ranks under the template bootstrap.
 
     ``values[r]`` and ``clusters[r]`` are row r's samples and their clusters. One bootstrap draw resamples
     the union of the clusters with replacement, the same draw for every row (rows are compared on the same
     resampled problems); each row's mean is over its samples in the drawn clusters, and the rows are ranked
     (rank = 1 + the number of rows with a strictly higher mean). The interval is the percentile range of a
-    row's ranks over the draws (marginal, per row, like an arena board's rank spread). A row with no value
-    gets None; a draw in which a row has no sample leaves that row out of the draw's ranking."""
+    row's ranks over the draws. ``simultaneous`` (the default) takes each row's range at level
+    1 - (1 - confidence) / rows (Bonferroni over the rows), so all the intervals hold together at
+    ``confidence``: marginal ones (``simultaneous=False``, an arena board's rank spread) make two of ten
+    equal models look apart on one board in eight. A row with no value gets None; a draw in which a row has
+    no sample leaves that row out of the draw's ranking."""
     cleaned = [_clean(v, c) for v, c in zip(values, clusters)]
     labels = sorted({str(x) for _, c in cleaned for x in c})
     if not labels:
@@ -238,7 +242,7 @@ def rank_intervals(values: Sequence[Sequence[float]], clusters: Sequence[Sequenc
     ok = denom > 0
     means = (weights @ sums.T) / np.where(ok, denom, 1.0)
     ranks = _ranks(means, ok)
-    tail = (1 - confidence) / 2
+    tail = (1 - confidence) / 2 / (int(present.sum()) if simultaneous else 1)
     out: list[Optional[RankInterval]] = []
     for r in range(len(cleaned)):
         if not present[r]:

@@ -91,20 +91,34 @@ def model_rows(frame, board: Board) -> list[dict[str, Any]]:
     return rows
 
 
-def _paired_values(frame, a: dict, b: dict, metric: str):
-    """The two rows' values on the samples both answered (joined on sample id and epoch)."""
+def _paired_values(frame, a: dict, b: dict, metric: str, by_row: Optional[dict] = None):
+    """The two rows' values on the samples both answered (joined on sample id and epoch). ``by_row`` (from
+    :func:`_split_rows`) saves filtering the whole frame for every comparison of a large board."""
     def pick(row):
-        sel = frame[(frame["model"] == row["model"]) & (frame["harness"] == row["harness"])
-                    & (frame["task"] == row["task"])]
+        if by_row is not None:
+            sel = by_row.get((row["model"], row["harness"], row["task"]))
+            if sel is None:
+                return frame.iloc[0:0][["sample_id", "epoch", "cluster", metric]]
+        else:
+            sel = _row_frame(frame, row)
         return sel[["sample_id", "epoch", "cluster", metric]].dropna(subset=[metric])
 
     joined = pick(a).merge(pick(b), on=["sample_id", "epoch"], suffixes=("_a", "_b"))
     return joined[f"{metric}_a"].to_numpy(float), joined[f"{metric}_b"].to_numpy(float), joined["cluster_a"].tolist()
 
 
+def _split_rows(data) -> dict:
+    """The scored frame split once by model × harness × task."""
+    return {key: g for key, g in data.groupby(list(ROW_KEYS), sort=False, dropna=False)}
+
+
 def _row_frame(frame, row: dict):
     return frame[(frame["model"] == row["model"]) & (frame["harness"] == row["harness"])
                  & (frame["task"] == row["task"])]
+
+
+def _picked(by_row: dict, row: dict):
+    return by_row[(row["model"], row["harness"], row["task"])]
 
 
 def _ranked_pool(rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
@@ -117,9 +131,9 @@ def _ranked_pool(rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any
 def coverage(frame, rows: list[dict[str, Any]], board: Board) -> dict[int, set]:
     """Mark each ranked row with ``coverage`` (its clusters over the most clusters any row of the task has)
     and ``partial`` (coverage below 1); return each row's set of clusters (keyed by ``id(row)``)."""
-    data = scored(frame)
+    by_row = _split_rows(scored(frame))
     pool = _ranked_pool(rows, board)
-    covered = {id(r): set(_row_frame(data, r).dropna(subset=[board.primary])["cluster"]) for r in pool}
+    covered = {id(r): set(_picked(by_row, r).dropna(subset=[board.primary])["cluster"]) for r in pool}
     most = max((len(c) for c in covered.values()), default=0)
     for r in pool:
         r["coverage"] = len(covered[id(r)]) / most if most else None
@@ -146,6 +160,7 @@ def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str
     number of clusters shared."""
     st, metric = board.statistics, board.primary
     data = scored(frame)
+    by_row = _split_rows(data)
     covered = coverage(frame, rows, board)
     comparisons: list[dict[str, Any]] = []
     pool = _ranked_pool(rows, board)
@@ -165,7 +180,7 @@ def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str
             comparisons.append({"a": _label(r), "b": _label(leader), "verdict": "not comparable",
                                 "shared_clusters": len(covered[id(r)] & covered[id(leader)]),
                                 "group_of_leader": group})
-        tests = [stats.paired_test(*_paired_values(data, r, leader, metric),
+        tests = [stats.paired_test(*_paired_values(data, r, leader, metric, by_row),
                                    names=(_label(r), _label(leader)), confidence=st.confidence,
                                    resamples=st.resamples, seed=st.seed) for r in rest]
         raw = [t.p_value for t in tests]
@@ -188,13 +203,13 @@ def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str
 def rank_intervals(frame, rows: list[dict[str, Any]], board: Board) -> None:
     """Set ``rank``, ``rank_low`` and ``rank_high`` on the rows of the first task whose coverage is at least
     ``min_overlap`` (:func:`finchain_tasks.leaderboard.stats.rank_intervals`: the template bootstrap's range of
-    ranks, the calibrated statement about order); other rows get None."""
+    ranks, simultaneous over the rows, the calibrated statement about order); other rows get None."""
     st, metric = board.statistics, board.primary
-    data = scored(frame)
+    by_row = _split_rows(scored(frame))
     if any("coverage" not in r for r in _ranked_pool(rows, board)):
         coverage(frame, rows, board)
     pool = [r for r in _ranked_pool(rows, board) if (r.get("coverage") or 0) >= st.min_overlap]
-    picked = [_row_frame(data, r) for r in pool]
+    picked = [_picked(by_row, r) for r in pool]
     found = stats.rank_intervals([g[metric].to_numpy(float) for g in picked], [g["cluster"].tolist() for g in picked],
                                  st.confidence, st.resamples, st.seed)
     for row in rows:

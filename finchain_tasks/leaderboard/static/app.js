@@ -130,8 +130,8 @@
     $("table-note").textContent = view.rows.length + " of " + LB.rows.length + " rows. Intervals: " +
       Math.round((LB.board.statistics || {}).confidence * 100) + "% bootstrap over templates; tie group 1 = " +
       "not distinguishable from the leader on " + primary + " at " + (LB.board.statistics || {}).alpha +
-      " (paired tests, " + (LB.board.statistics || {}).correction + " correction). Ranks: 95% bootstrap range of " +
-      "ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader.";
+      " (paired tests, " + (LB.board.statistics || {}).correction + " correction). Ranks: simultaneous 95% bootstrap " +
+      "range of ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader.";
   }
   function csvField(s) { s = String(s); return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
   function viewCSV() {
