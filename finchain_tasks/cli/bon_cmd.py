@@ -1,5 +1,8 @@
 """``finchain bon RUN_DIR``: Best-of-N curves from the pools a run logged (no generating model is called).
 
+The table, CSV and plot carry each selector's accuracy with an interval that holds with few clusters, and its
+paired difference from majority vote and from random selection on the same subsets (docs/best-of-n.md).
+
 ``--prm SPEC`` re-scores the saved candidates with another PRM than the run's (cached per candidate in the
 run directory, so a second invocation scores nothing); the output names the PRM that scored."""
 
@@ -31,7 +34,13 @@ def bon(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the files (default: RUN_DIR)."),
     ns: str = typer.Option("1,2,4,8,16", "--ns", help="The values of N."),
     subsamples: int = typer.Option(200, "--subsamples", min=1, help="Random subsets of N per problem."),
-    bootstrap: int = typer.Option(1000, "--bootstrap", min=0, help="Cluster-bootstrap resamples for the 95% CI."),
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=0, help="With --interval percentile: cluster-bootstrap "
+                                  "resamples for the 95% CI (0: no interval)."),
+    interval: str = typer.Option("t", "--interval", help="t: Korn-Graubard interval for the means, cluster-robust t "
+                                 "for the paired differences (hold with few clusters; the default); percentile: the "
+                                 "cluster bootstrap."),
+    protocol: str = typer.Option("independent", "--protocol", help="independent: each N draws its own subsets; "
+                                 "nested: the first N of one permutation per problem, paired across N."),
     seed: int = typer.Option(0, "--seed", help="Seed of the subsets and the bootstrap."),
     plot: bool = typer.Option(True, "--plot/--no-plot", help="Also write bon_curves.png (needs matplotlib)."),
     prm: Optional[str] = typer.Option(None, "--prm", help="Re-score the saved candidates with this PRM spec (calc, "
@@ -41,7 +50,8 @@ def bon(
     registry: Optional[Path] = typer.Option(None, "--registry", "-r", help="With --prm judge:...: a registry YAML "
                                             "file (default: the shipped one)."),
 ) -> None:
-    """Accuracy and ChainEval against N for every selector: bon_curves.csv, bon_curves.md, bon_curves.png."""
+    """Accuracy and ChainEval against N for every selector, and each selector minus majority and minus random on
+    the same problems (the paired claim): bon_curves.csv, bon_curves.md, bon_curves.png."""
     from finchain_tasks.prm.runs import load_pools, write_csv, write_markdown, write_plot
     from scorers.prm.curves import curves
 
@@ -49,7 +59,8 @@ def bon(
     rescore = _rescore_request(prm, prm_agg, prm_zeta, registry)
     pools, prms = load_pools(run_dir, rescore=rescore)
     note = _note(rescore)
-    rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed)
+    rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed, protocol=protocol,
+                  interval=interval)
     target = out or run_dir
     target.mkdir(parents=True, exist_ok=True)
     write_csv(rows, target / "bon_curves.csv")

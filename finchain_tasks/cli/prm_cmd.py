@@ -60,13 +60,16 @@ def train_cmd(
     seed: int = typer.Option(0, "--seed"),
     max_length: int = typer.Option(4096, "--max-length"),
     lora_r: int = typer.Option(0, "--lora-r", help="LoRA rank (peft; 0: train the whole backbone)."),
+    step_average: str = typer.Option("trace", "--step-average", help="trace (the paper: each trace's steps "
+                                     "averaged, then the traces) or step (all steps of a batch at once)."),
 ) -> None:
-    """Train a Fin-PRM on labelled traces and save a checkpoint the hf backend loads."""
+    """Train a Fin-PRM on labelled traces and save a checkpoint the hf backend loads (``--base tiny``: a
+    plumbing check, not a PRM)."""
     from finchain_tasks.prm.train_job import run_train
     from scorers.prm.training import TrainConfig
 
     config = TrainConfig(steps=steps, batch_size=batch_size, lr=lr, lam=lam, seed=seed, eval_every=eval_every,
-                         grad_accum=grad_accum, device=device)
+                         grad_accum=grad_accum, device=device, step_average=step_average)
     summary = run_train(labels, out, base, mode, config, eval_share, max_length,
                         log=lambda row: console.print(row, highlight=False), lora_r=lora_r)
     console.print(f"checkpoint: {out}  (PRM spec {summary['spec']})")

@@ -192,6 +192,11 @@ def cflue_grader(extract: str) -> Grader:
     return grade
 
 
+def cflue_cluster(state: TaskState) -> str:
+    """A CFLUE pool's cluster is its exam (the unit the board resamples too), as ``exam:<name>``."""
+    return "exam:" + str((state.metadata or {}).get("exam") or state.sample_id)
+
+
 def cflue_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_agg: str = DEFAULT_AGG,
                    prm_zeta: float = DEFAULT_ZETA, temperature: float = DEFAULT_TEMPERATURE, extract: str,
                    max_tokens: int, system_prompt: str, metadata: dict, version: Any):
@@ -203,7 +208,7 @@ def cflue_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_agg
 
     samples = check_samples(samples, temperature)
     spec = prm or "calc"
-    scorer_ = bon_scorer_for(cflue_grader(extract), spec, prm_agg, prm_zeta, False, lambda s: str(s.sample_id))
+    scorer_ = bon_scorer_for(cflue_grader(extract), spec, prm_agg, prm_zeta, False, cflue_cluster)
     return Task(
         dataset=MemoryDataset(samples_list, name="cflue"),
         solver=[system_message(system_prompt), sample_candidates(samples, temperature)],

@@ -21,7 +21,7 @@ METRICS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok", "no
            "sentence_bleu")
 _KEYS = {"name", "title", "description", "tasks", "metrics", "profile", "models", "sources", "reported",
          "statistics"}
-_STAT_KEYS = {"resamples", "seed", "confidence", "alpha", "correction"}
+_STAT_KEYS = {"resamples", "seed", "confidence", "alpha", "correction", "min_shared", "min_overlap"}
 
 
 class BoardError(ValueError):
@@ -37,6 +37,10 @@ class Statistics:
     confidence: float = 0.95
     alpha: float = 0.05
     correction: str = "holm"
+    min_shared: int = 2
+    """Two rows sharing fewer clusters (templates, exams) than this are "not comparable", never "tied"."""
+    min_overlap: float = 0.5
+    """... nor when the clusters they share are under this fraction of either row's own clusters."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,8 @@ def parse_board(raw: Any, where: str, path: Optional[Path] = None) -> Board:
     statistics = Statistics(**stats)
     if not 0 < statistics.confidence < 1 or not 0 < statistics.alpha < 1 or statistics.resamples < 100:
         raise BoardError(f"{where}: statistics: confidence and alpha in (0, 1), resamples >= 100")
+    if statistics.min_shared < 2 or not 0 < statistics.min_overlap <= 1:
+        raise BoardError(f"{where}: statistics: min_shared >= 2 and min_overlap in (0, 1]")
     if statistics.correction not in ("holm", "none"):
         raise BoardError(f"{where}: statistics: correction: holm or none")
     name = str(raw.get("name") or (path.stem if path else ""))

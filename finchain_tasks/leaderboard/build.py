@@ -47,11 +47,14 @@ def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_pat
     frame = frame[frame["model"].isin(keep) & frame["task"].isin(board.tasks)].reset_index(drop=True)
     rows = table.model_rows(frame, board)
     comparisons = table.tie_groups(frame, rows, board)
+    table.rank_intervals(frame, rows, board)
     for row in rows:
         row["label"] = f"{row['model']} ({row['harness']})"
-        row.setdefault("tie_group", None)
+        for key in ("tie_group", "coverage", "partial"):
+            row.setdefault(key, None)
         if str(row.get("task") or "").startswith("cflue"):  # every CFLUE figure names its profile
             row["display_name"] = f"{row['display_name']} [profile {row.get('profile') or 'unrecorded'}]"
+    rows = table.ordered(rows, board)
     payload = {
         "board": {**{k: v for k, v in asdict(board).items() if k not in ("path", "sources")},
                   "primary": board.primary},

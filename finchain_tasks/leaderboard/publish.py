@@ -27,8 +27,9 @@ def release_name(built: Built) -> str:
 
 
 def _flat(row: dict[str, Any], metrics: tuple[str, ...]) -> dict[str, Any]:
-    out = {k: row.get(k) for k in ("tie_group", "model", "display_name", "category", "open_weights", "params_b",
-                                   "harness", "harness_version", "task", "task_version", "profile", "n", "templates")}
+    out = {k: row.get(k) for k in ("tie_group", "rank", "rank_low", "rank_high", "partial", "coverage", "model",
+                                   "display_name", "category", "open_weights", "params_b", "harness", "harness_version",
+                                   "task", "task_version", "profile", "n", "templates")}
     for m in metrics:
         s = row["metrics"].get(m) or {}
         out.update({m: s.get("mean"), f"{m}_low": s.get("low"), f"{m}_high": s.get("high"),
@@ -49,21 +50,22 @@ def tex(text: Any) -> str:
 def latex_table(built: Built) -> str:
     """A booktabs table of the primary metric and the next two, with intervals and tie groups."""
     metrics = built.board.metrics[:3]
-    lines = [r"\begin{tabular}{rll" + "r" * len(metrics) + "}", r"\toprule",
-             "Group & Model & Harness & " + " & ".join(tex(m) for m in metrics) + r" \\", r"\midrule"]
-    rows = sorted(built.payload["rows"], key=lambda r: (r.get("tie_group") or 99,
-                                                        -(r["metrics"][built.board.primary].get("mean") or 0)))
-    for r in rows:
+    lines = [r"\begin{tabular}{rrll" + "r" * len(metrics) + "}", r"\toprule",
+             "Group & Ranks & Model & Harness & " + " & ".join(tex(m) for m in metrics) + r" \\", r"\midrule"]
+    for r in built.payload["rows"]:  # the table's order (finchain_tasks.leaderboard.table.ordered)
         cells = []
         for m in metrics:
             s = r["metrics"].get(m) or {}
             cells.append("--" if s.get("mean") is None else
                          f"{s['mean']:.3f} [{_n(s.get('low'))}, {_n(s.get('high'))}]")
-        lines.append(f"{r.get('tie_group') or '--'} & {tex(r['display_name'])} & {tex(r['harness'])} & "
-                     + " & ".join(cells) + r" \\")
+        ranks = "--" if r.get("rank_low") is None else f"{r['rank_low']}--{r['rank_high']}"
+        mark = r"$^\dagger$" if r.get("partial") else ""
+        lines.append(f"{r.get('tie_group') or '--'} & {ranks} & {tex(r['display_name'])}{mark} & "
+                     f"{tex(r['harness'])} & " + " & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}",
               f"% {round(built.board.statistics.confidence * 100)}% intervals: bootstrap over templates; "
-              "group 1: not distinguishable from the leader (paired tests, Holm)."]
+              "group 1: not distinguishable from the leader (paired tests, Holm); -- : not comparable (too few shared "
+              "templates); ranks: simultaneous 95% bootstrap range of ranks; $^\\dagger$: partial coverage."]
     return "\n".join(lines) + "\n"
 
 
@@ -102,7 +104,8 @@ def _card(built: Built) -> str:
             f"Data release of the `{b.name}` leaderboard, made by finchain-tasks "
             f"{built.payload['finchain_tasks_version']} on {built.payload['generated']}.\n\n"
             "- `leaderboard.csv` / `leaderboard.json`: one row per model × harness × task, means with "
-            f"{round(b.statistics.confidence * 100)}% template-bootstrap intervals, per-sample intervals, tie groups\n"
+            f"{round(b.statistics.confidence * 100)}% template-bootstrap intervals, per-sample intervals, tie groups, "
+            "rank intervals (`rank_low`-`rank_high`), `partial` coverage\n"
             "- `samples.parquet`: every sample of every model (scores, tokens, cost, output)\n"
             "- `reported.json`: figures published by others, reported, not reproduced\n"
             "- `leaderboard.tex`: a LaTeX table\n")

@@ -176,13 +176,22 @@ CFLUE questions cluster by exam). Each mean's {level}% interval is a percentile 
 and takes the mean over the samples drawn. Beside it, in small print, the plain per-sample bootstrap interval,
 which treats every sample as independent and is too narrow on clustered data.</p>
 <h2>Comparisons and tie groups</h2>
-<p>Models are compared on the samples both answered. The p-value is a paired sign-flip permutation test
-(<code>scipy.stats.permutation_test</code>, swapping the two models within each template; exact for few
-templates), two-sided; the difference's interval is a template bootstrap. Ranks are replaced by tie groups:
-the leader (best mean of <code>{e(board.primary)}</code>) and every model that is not distinguishable from it at
-{st.alpha:g} after a {e('Holm' if st.correction == 'holm' else 'no')} correction over the comparisons with that
-leader (family-wise error control) form group 1; the others repeat the procedure. A row sharing no samples
-with its leader is not placed.</p>
+<p>Models are compared on the samples both answered. The p-value is a paired sign-flip test over templates,
+two-sided: exact (every sign pattern enumerated) up to 15 shared templates, above that the cluster-robust t test
+on the template-level differences (CR1 variance, templates − 1 degrees of freedom); neither is floored by a
+resample count, so Holm's correction still separates rows on a 54-row board. The difference's interval is a
+template bootstrap. Tie groups: the leader (best mean of <code>{e(board.primary)}</code> among rows of full
+coverage) and every model that is not distinguishable from it at {st.alpha:g} after a
+{e('Holm' if st.correction == 'holm' else 'no')} correction over the comparisons with that leader (family-wise
+error control) form group 1; the others repeat the procedure. Two rows sharing fewer than {st.min_shared}
+templates, or under {st.min_overlap:g} of either row's templates, are <em>not comparable</em>: such a row gets
+no group and is listed last, never "tied". Rows covering fewer templates than the most complete row are marked
+† (partial) and come after the full rows of their group.</p>
+<p>Tie groups are not an ordering, and their leader is chosen after looking. The calibrated statement about
+order is the <em>rank interval</em>: each row's range of ranks over the same template bootstrap (every row
+resampled on the same drawn templates; rank 1 = best), simultaneous at {level}% (each row's range at
+1 − {1 - st.confidence:g}/rows, Bonferroni over the rows, so all of them hold together), shown as
+<code>ranks</code> on the board and as <code>rank_low</code> / <code>rank_high</code> in the CSV and JSON.</p>
 <h2>Reported rows</h2>
 <p>Rows marked "reported, not reproduced" are typed in from their source and shown apart; they never enter a
 statistic.</p><ul>{sources}</ul>

@@ -1,5 +1,6 @@
 """From the per-sample table to what a board shows: one row per model × harness × task with intervals, tie
-groups from paired tests, domain × level cells, and the fresh-seed gap. Statistics come from
+groups from paired tests, rank intervals from the template bootstrap, the table's order, domain × level cells,
+and the fresh-seed gap. Statistics come from
 :mod:`finchain_tasks.leaderboard.stats`; reported figures never enter here."""
 
 from __future__ import annotations
@@ -90,50 +91,146 @@ def model_rows(frame, board: Board) -> list[dict[str, Any]]:
     return rows
 
 
-def _paired_values(frame, a: dict, b: dict, metric: str):
-    """The two rows' values on the samples both answered (joined on sample id and epoch)."""
+def _paired_values(frame, a: dict, b: dict, metric: str, by_row: Optional[dict] = None):
+    """The two rows' values on the samples both answered (joined on sample id and epoch). ``by_row`` (from
+    :func:`_split_rows`) saves filtering the whole frame for every comparison of a large board."""
     def pick(row):
-        sel = frame[(frame["model"] == row["model"]) & (frame["harness"] == row["harness"])
-                    & (frame["task"] == row["task"])]
+        if by_row is not None:
+            sel = by_row.get((row["model"], row["harness"], row["task"]))
+            if sel is None:
+                return frame.iloc[0:0][["sample_id", "epoch", "cluster", metric]]
+        else:
+            sel = _row_frame(frame, row)
         return sel[["sample_id", "epoch", "cluster", metric]].dropna(subset=[metric])
 
     joined = pick(a).merge(pick(b), on=["sample_id", "epoch"], suffixes=("_a", "_b"))
     return joined[f"{metric}_a"].to_numpy(float), joined[f"{metric}_b"].to_numpy(float), joined["cluster_a"].tolist()
 
 
-def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
-    """Assign ``tie_group`` (1 = indistinguishable from the leader) to each row of the board's first task.
+def _split_rows(data) -> dict:
+    """The scored frame split once by model × harness × task."""
+    return {key: g for key, g in data.groupby(list(ROW_KEYS), sort=False, dropna=False)}
 
-    The leader is the best mean of the primary metric; every other row is compared with it by a paired test
-    on their shared samples, and the p-values are Holm-corrected over those comparisons (family-wise error
-    at ``alpha``). Rows not rejected join the leader's group; the rest repeat the procedure with their own
-    leader. A row with no samples in common with its leader cannot be placed (``tie_group`` None)."""
+
+def _row_frame(frame, row: dict):
+    return frame[(frame["model"] == row["model"]) & (frame["harness"] == row["harness"])
+                 & (frame["task"] == row["task"])]
+
+
+def _picked(by_row: dict, row: dict):
+    return by_row[(row["model"], row["harness"], row["task"])]
+
+
+def _ranked_pool(rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
+    """The rows of the board's first task that have a mean of the primary metric, best first."""
+    metric = board.primary
+    pool = [r for r in rows if r["task"] == board.tasks[0] and r["metrics"].get(metric, {}).get("mean") is not None]
+    return sorted(pool, key=lambda r: -r["metrics"][metric]["mean"])
+
+
+def coverage(frame, rows: list[dict[str, Any]], board: Board) -> dict[int, set]:
+    """Mark each ranked row with ``coverage`` (its clusters over the most clusters any row of the task has)
+    and ``partial`` (coverage below 1); return each row's set of clusters (keyed by ``id(row)``)."""
+    by_row = _split_rows(scored(frame))
+    pool = _ranked_pool(rows, board)
+    covered = {id(r): set(_picked(by_row, r).dropna(subset=[board.primary])["cluster"]) for r in pool}
+    most = max((len(c) for c in covered.values()), default=0)
+    for r in pool:
+        r["coverage"] = len(covered[id(r)]) / most if most else None
+        r["partial"] = bool(most and len(covered[id(r)]) < most)
+    return covered
+
+
+def _comparable(a: set, b: set, st) -> bool:
+    shared = len(a & b)
+    return shared >= st.min_shared and shared >= st.min_overlap * max(len(a), len(b))
+
+
+def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
+    """Assign ``tie_group`` (1 = not shown different from the leader) to each row of the board's first task.
+
+    The leader is the best mean of the primary metric among the rows of full coverage (any row when none
+    has it). A row sharing too few clusters with the leader (:class:`~finchain_tasks.leaderboard.board.Statistics`
+    ``min_shared`` / ``min_overlap``) is "not comparable": no group, never "tied". Every other row is compared
+    with the leader by a paired test on their shared samples, and the p-values are Holm-corrected over those
+    comparisons (family-wise error at ``alpha``). Rows not rejected join the leader's group; the rest repeat
+    the procedure with their own leader. A partial row shown better than the leader on their shared clusters
+    joins the leader's group (its mean is over other templates, so it is listed after the full rows). Each
+    comparison records its ``verdict`` (tied, different, better (partial coverage), not comparable) and the
+    number of clusters shared."""
     st, metric = board.statistics, board.primary
     data = scored(frame)
+    by_row = _split_rows(data)
+    covered = coverage(frame, rows, board)
     comparisons: list[dict[str, Any]] = []
-    pool = [r for r in rows if r["task"] == board.tasks[0] and r["metrics"].get(metric, {}).get("mean") is not None]
-    pool.sort(key=lambda r: -r["metrics"][metric]["mean"])
+    pool = _ranked_pool(rows, board)
     group = 0
     while pool:
         group += 1
-        leader, rest = pool[0], pool[1:]
+        leader = next((r for r in pool if not r.get("partial")), pool[0])
         leader["tie_group"] = group
-        tests = [stats.paired_test(*_paired_values(data, r, leader, metric),
+        rest = []
+        for r in pool:
+            if r is leader:
+                continue
+            if _comparable(covered[id(r)], covered[id(leader)], st):
+                rest.append(r)
+                continue
+            r["tie_group"] = None
+            comparisons.append({"a": _label(r), "b": _label(leader), "verdict": "not comparable",
+                                "shared_clusters": len(covered[id(r)] & covered[id(leader)]),
+                                "group_of_leader": group})
+        tests = [stats.paired_test(*_paired_values(data, r, leader, metric, by_row),
                                    names=(_label(r), _label(leader)), confidence=st.confidence,
                                    resamples=st.resamples, seed=st.seed) for r in rest]
         raw = [t.p_value for t in tests]
         adjusted = stats.holm(raw) if st.correction == "holm" else raw
         remaining = []
         for row, test, p_adj in zip(rest, tests, adjusted):
-            comparisons.append({**test.to_dict(), "p_adjusted": _num(p_adj), "group_of_leader": group})
-            if test.n == 0:
-                row["tie_group"] = None
-            elif math.isnan(p_adj) or p_adj >= st.alpha:
+            tied = test.n > 0 and (math.isnan(p_adj) or p_adj >= st.alpha)
+            better = not tied and test.diff > 0  # only a partial row can beat a full-coverage leader
+            verdict = "tied" if tied else "better (partial coverage)" if better else "different"
+            comparisons.append({**test.to_dict(), "p_adjusted": _num(p_adj), "group_of_leader": group,
+                                "shared_clusters": test.clusters, "verdict": verdict})
+            if tied or better:  # never below a leader it beat; listed after the full rows (other templates)
                 row["tie_group"] = group
-            else:
+            elif test.n > 0:
                 remaining.append(row)
         pool = remaining
     return comparisons
+
+
+def rank_intervals(frame, rows: list[dict[str, Any]], board: Board) -> None:
+    """Set ``rank``, ``rank_low`` and ``rank_high`` on the rows of the first task whose coverage is at least
+    ``min_overlap`` (:func:`finchain_tasks.leaderboard.stats.rank_intervals`: the template bootstrap's range of
+    ranks, simultaneous over the rows, the calibrated statement about order); other rows get None."""
+    st, metric = board.statistics, board.primary
+    by_row = _split_rows(scored(frame))
+    if any("coverage" not in r for r in _ranked_pool(rows, board)):
+        coverage(frame, rows, board)
+    pool = [r for r in _ranked_pool(rows, board) if (r.get("coverage") or 0) >= st.min_overlap]
+    picked = [_picked(by_row, r) for r in pool]
+    found = stats.rank_intervals([g[metric].to_numpy(float) for g in picked], [g["cluster"].tolist() for g in picked],
+                                 st.confidence, st.resamples, st.seed)
+    for row in rows:
+        row.update(rank=None, rank_low=None, rank_high=None)
+    for row, ri in zip(pool, found):
+        if ri is not None:
+            row.update(rank=ri.rank, rank_low=ri.low, rank_high=ri.high)
+
+
+def ordered(rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
+    """The table's order: by task, then placed rows by tie group (full coverage before partial inside a group,
+    then best mean), then the rows with no group (not comparable with their leader) last. A row is never
+    above one it was not shown to equal: a group is above the next only because its leader was shown better."""
+    tasks = {t: i for i, t in enumerate(board.tasks)}
+
+    def key(r: dict[str, Any]):
+        mean = (r["metrics"].get(board.primary) or {}).get("mean")
+        return (tasks.get(r["task"], len(tasks)), r.get("tie_group") is None, r.get("tie_group") or 0,
+                bool(r.get("partial")), -(mean if mean is not None else -math.inf), _label(r))
+
+    return sorted(rows, key=key)
 
 
 def _label(row: dict[str, Any]) -> str:

@@ -109,7 +109,8 @@ class CflueBoNFilter(Filter):
         out: list[BoNRecord | None] = [None] * len(pools)
         for (spec, agg, zeta), idx in groups.items():
             records = pool_records([docs[k]["prompt"] for k in idx], [grade(docs[k], pools[k]) for k in idx],
-                                   _prm(spec, agg, zeta), [str(docs[k]["id"]) for k in idx],
+                                   _prm(spec, agg, zeta),
+                                   ["exam:" + str(docs[k].get("exam") or docs[k]["id"]) for k in idx],  # as the board
                                    [str(docs[k]["id"]) for k in idx])
             for k, record in zip(idx, records):
                 out[k] = BoNRecord(record)

@@ -28,7 +28,7 @@ from typing import Any
 
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMScore, prm_input
 from scorers.prm.curves import CurveRow, Pool
-from scorers.prm.selectors import SELECTORS, Candidate
+from scorers.prm.selectors import Candidate
 
 __all__ = ["CACHE_FILE", "SCORES_FILE", "Rescore", "find_sources", "load_pools", "write_csv", "write_markdown",
            "write_plot"]
@@ -211,7 +211,10 @@ def _rescore(run_dir: Path, rows: list[dict], rescore: Rescore) -> list[dict]:
 
 
 FIELDS = ("n", "selector", "accuracy", "accuracy_lo", "accuracy_hi", "chaineval", "chaineval_lo", "chaineval_hi",
-          "n_problems", "n_short", "subsamples")
+          "vs_majority", "vs_majority_lo", "vs_majority_hi", "vs_random", "vs_random_lo", "vs_random_hi",
+          "n_problems", "clusters", "n_short", "subsamples", "protocol", "interval")
+INTERVAL_NAMES = {"t": "Korn-Graubard clustered-proportion interval for means, cluster-robust t (CR1, G-1 df) "
+                       "for differences", "percentile": "percentile cluster bootstrap (draws shared by every selector)"}
 
 
 def write_csv(rows: Sequence[CurveRow], path: Path) -> None:
@@ -228,58 +231,84 @@ def _fmt(value) -> str:
     return f"{value:.6f}" if isinstance(value, float) else str(value)
 
 
-def write_markdown(rows: Sequence[CurveRow], path: Path, prms: set[str], note: str = "") -> None:
-    """Accuracy per N (rows) and selector (columns) with 95% intervals; mean ChainEval below.
-    ``note`` (e.g. that the candidates were re-scored by another PRM than the run's) goes under the title."""
+def _table(rows: Sequence[CurveRow], value: str, selectors: list[str]) -> list[str]:
+    """One markdown table: N per line, selector per column, ``value`` with its interval (and the clusters)."""
     ns = sorted({r.n for r in rows})
     cell = {(r.n, r.selector): r for r in rows}
-    head = "| N | problems | short | " + " | ".join(SELECTORS) + " |"
-    rule = "|---" * (3 + len(SELECTORS)) + "|"
+    lines = ["| N | problems | clusters | short | " + " | ".join(selectors) + " |", "|---" * (4 + len(selectors)) + "|"]
+    for n in ns:
+        first = cell[(n, selectors[0])]
+        lines.append(f"| {n} | {first.n_problems} | {first.clusters} | {first.n_short} | " + " | ".join(
+            _ci(getattr(cell[(n, s)], value), getattr(cell[(n, s)], f"{value}_lo"),
+                getattr(cell[(n, s)], f"{value}_hi")) for s in selectors) + " |")
+    return lines
+
+
+def write_markdown(rows: Sequence[CurveRow], path: Path, prms: set[str], note: str = "") -> None:
+    """Accuracy per N (rows) and selector (columns) with 95% intervals, then each selector minus majority and
+    minus random on the same subsets (the paired claim), then mean ChainEval. ``note`` (e.g. that the
+    candidates were re-scored by another PRM than the run's) goes under the title."""
+    selectors = list(dict.fromkeys(r.selector for r in rows))
+    first = rows[0] if rows else None
+    protocol = first.protocol if first else "independent"
+    method = INTERVAL_NAMES.get(first.interval if first else "t", "")
+    oracles = [s for s in ("oracle_chaineval", "pass_at_n") if s in selectors]
     lines = [f"# Best-of-N (PRM: {', '.join(sorted(prms)) or 'unknown'})", "", *([note, ""] if note else []),
-             "Final-answer accuracy, mean over random subsets of N, 95% interval resampling templates "
-             "(FinChain) or questions (CFLUE). `oracle_chaineval` and `pass_at_n` read the gold.", "", head, rule]
-    for n in ns:
-        first = cell[(n, next(iter(SELECTORS)))]
-        lines.append(f"| {n} | {first.n_problems} | {first.n_short} | " + " | ".join(
-            _ci(cell[(n, s)].accuracy, cell[(n, s)].accuracy_lo, cell[(n, s)].accuracy_hi) for s in SELECTORS) + " |")
-    lines += ["", "Mean ChainEval of the chosen candidate:", "", head, rule]
-    for n in ns:
-        first = cell[(n, next(iter(SELECTORS)))]
-        lines.append(f"| {n} | {first.n_problems} | {first.n_short} | " + " | ".join(
-            _ci(cell[(n, s)].chaineval, cell[(n, s)].chaineval_lo, cell[(n, s)].chaineval_hi) for s in SELECTORS)
-            + " |")
+             f"Final-answer accuracy, mean over random subsets of N ({protocol} subsets: "
+             + ("each N draws its own" if protocol == "independent" else "the first N of one fixed permutation, "
+                "paired across N") + f"). 95% intervals: {method}, over templates (FinChain) or exams (CFLUE); "
+             "`clusters` is their number. " + (f"{' and '.join(f'`{o}`' for o in oracles)} read the gold."
+                                                if oracles else ""), "", *_table(rows, "accuracy", selectors)]
+    for base in ("majority", "random"):
+        others = [s for s in selectors if s != base]
+        lines += ["", f"Paired difference, selector minus `{base}` on the same problems and subsets "
+                      "(positive: the selector is better):", "", *_table(rows, f"vs_{base}", others)]
+    if any(r.chaineval is not None for r in rows):
+        lines += ["", "Mean ChainEval of the chosen candidate:", "", *_table(rows, "chaineval", selectors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _ci(mean, lo, hi) -> str:
     if mean is None or math.isnan(mean):
         return "–"
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return f"{mean:.3f} (no interval: one cluster)"
     return f"{mean:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
 def write_plot(rows: Sequence[CurveRow], path: Path, title: str = "Best-of-N") -> None:
-    """Accuracy against N (log2 axis) for every selector, with its 95% band."""
+    """Accuracy against N (log2 axis) for every selector with its 95% band (left), and each selector minus
+    majority on the same subsets with its band (right: the paired claim, above zero = better than majority)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
-    for s in SELECTORS:
-        pts = sorted((r.n, r.accuracy, r.accuracy_lo, r.accuracy_hi) for r in rows
-                     if r.selector == s and not math.isnan(r.accuracy))
-        if not pts:
-            continue
-        ns, acc, lo, hi = zip(*pts)
+    fig, (ax, dx) = plt.subplots(1, 2, figsize=(12, 4.5), dpi=120)
+    for s in dict.fromkeys(r.selector for r in rows):
         style = "--" if s in ("oracle_chaineval", "pass_at_n") else "-"
-        ax.plot(ns, acc, style, marker="o", label=s)
-        ax.fill_between(ns, lo, hi, alpha=0.15)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("N (candidates)")
-    ax.set_ylabel("final-answer accuracy")
+        for axis, value in ((ax, "accuracy"), (dx, "vs_majority")):
+            pts = sorted((r.n, getattr(r, value), _nan(getattr(r, f"{value}_lo")), _nan(getattr(r, f"{value}_hi")))
+                         for r in rows if r.selector == s and getattr(r, value) is not None
+                         and not math.isnan(getattr(r, value)))
+            if not pts or (axis is dx and s == "majority"):
+                continue
+            ns, val, lo, hi = zip(*pts)
+            axis.plot(ns, val, style, marker="o", label=s)
+            axis.fill_between(ns, lo, hi, alpha=0.15)
+    dx.axhline(0.0, color="grey", lw=0.8)
+    for axis, label in ((ax, "final-answer accuracy"), (dx, "accuracy minus majority (paired)")):
+        axis.set_xscale("log", base=2)
+        axis.set_xlabel("N (candidates)")
+        axis.set_ylabel(label)
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8)
     ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    dx.set_title("Paired difference vs majority vote, 95% band")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def _nan(value) -> float:
+    return float("nan") if value is None else value

@@ -6,6 +6,12 @@ A share of the groups (FinChain templates, else traces) is held out for evaluati
 the reported AUCs are on templates the model never saw. The checkpoint loads with ``hf:<out>``.
 With ``lora_r`` the backbone trains through LoRA adapters (peft, the ``lora`` extra), merged into the
 weights before saving so the checkpoint is a plain one.
+
+``tiny`` is a plumbing check: a randomly initialised two-layer model with a 32-wide hidden state and no
+pretraining, so its AUCs say the loop, the labels and the checkpoint work, not that a PRM was learned (on
+new templates it stays near chance). The run says so at its start and in its summary (``plumbing_check``).
+The held-out AUCs are on whole templates (:func:`scorers.prm.training.group_of`), named in the summary
+(``held_out``).
 """
 
 from __future__ import annotations
@@ -19,7 +25,10 @@ from typing import Any
 from scorers.prm.hf import ANSWER_TOKEN, STEP_TOKEN, FinPRM, _heads
 from scorers.prm.training import Example, TrainConfig, add_lora, evaluate, examples_from_labels, merge_lora, train
 
-__all__ = ["build_prm", "read_labels", "run_train", "split_by_group"]
+__all__ = ["TINY_NOTE", "build_prm", "read_labels", "run_train", "split_by_group"]
+
+TINY_NOTE = ("--base tiny is a plumbing check (a randomly initialised 2-layer model, hidden 32, no pretraining): "
+             "its AUCs show the loop runs, not that a PRM was learned; train a real backbone with --base <hf model>")
 
 
 def read_labels(path: str | Path) -> list[dict]:
@@ -75,6 +84,8 @@ def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str
     if not examples:
         raise ValueError(f"{labels}: no trace with a known label")
     train_set, eval_set = split_by_group(examples, eval_share, config.seed)
+    if base == "tiny" and log:
+        log(TINY_NOTE)
     prm = build_prm(base, mode, config.seed, max_length)
     if lora_r:
         add_lora(prm, lora_r)
@@ -85,7 +96,11 @@ def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str
     prm.save_pretrained(out)
     summary = {"base": base, "mode": mode, "rows": len(rows), "skipped_unknown": len(rows) - len(examples),
                "train": len(train_set), "eval": len(eval_set), "lambda": config.lam, "steps": config.steps,
-               "lora_r": lora_r, "before": before, "final": history[-1], "history": history,
-               "spec": f"hf:{out}:{mode}"}
+               "lora_r": lora_r, "step_average": config.step_average, "plumbing_check": base == "tiny",
+               "held_out": {"unit": "template", "groups": len({e.group for e in eval_set}),
+                            "train_groups": len({e.group for e in train_set})},
+               "before": before, "final": history[-1], "history": history, "spec": f"hf:{out}:{mode}"}
+    if base == "tiny":
+        summary["note"] = TINY_NOTE
     (Path(out) / "train_summary.json").write_text(json.dumps(summary, indent=1))
     return summary

@@ -7,16 +7,35 @@ the result follows from the operands. It never sees the gold answer.
 Grammar (operators as models write them): numbers with thousands commas and currency symbols
 (``$1,200.50``), ``x%`` (= x/100), ``+ - − –``, ``× * ·``, ``÷ /``, ``^`` and ``**`` (right
 associative), unary minus, parentheses, ``√x`` and ``⌈x⌉``, and scale words after a result
-(``= 5.2 million``). A result written with ``%`` also matches an expression that already multiplied by
-100 (``235.05 ÷ 26,270 × 100 = 0.8947%``).
+(``= 5.2 million``). Operators written as words or in ASCII or LaTeX are read as what they are before
+anything is parsed (:func:`rewrite`): ``x`` / ``X`` between operands, ``times``, ``multiplied by``, ``of``
+after a percent (``5% of 200``), ``\\times``, ``\\cdot``, ``\\div``, ``\\frac{a}{b}`` (as ``((a)/(b))``),
+``\\sqrt{x}``, and LaTeX braces (``^{2}``).
+
+Percent readings. A percent is ambiguous only where the text leaves it so:
+
+* ``x% / 100`` (and ``÷ 100``) is the conversion of a percent figure to its decimal (``1.3% / 100 =
+  0.013``): the ``%`` is a label there, read once, not divided twice.
+* A result written with ``%`` after an expression with no ``%`` has two readings: a percent figure (``235.05
+  ÷ 26,270 × 100 = 0.8947%``) or a fraction (``0.05 × 2 = 10%``), the fraction only up to 100% unless the
+  expression is a return (it holds a bare 1: ``(57,317 / 12,054) − 1 = 375.50%``): ``(7.6 + 7.9) ÷ 2 =
+  775%`` (7.75 as a fraction would be 775%) is the 100-fold slip it looks like and is wrong.
+* When both sides carry explicit percents (``5% + 3% = 0.08%``) the result is read as written; the figure
+  reading is allowed only if the expression also holds a bare number other than 1 (``10 × (1 − 67%) =
+  3.3%``: ROE 10, a percent figure without its sign; ``(… − 1) × 100 = 6.73%``).
 
 Verdicts: a step is 1.0 when every check in it holds, 0.0 when any fails, and ``None`` (no verdict,
 neutral, counted) when it holds no checkable ``expression = result``: a plain statement, a function
-the grammar does not know (``ln(…)``, ``N(d1)``), words inside the expression, an unbalanced
-parenthesis, division by zero, an overflow. Nothing here raises on any text.
+the grammar does not know (``ln(…)``, ``N(d1)``), words inside the expression, an expression that starts
+right after a word the grammar cannot read as an operator (``P (1 + r)``, ``119,492 by (1 − 34%)``: read
+from the parenthesis it would be a wrong verdict on a truncated expression), an unbalanced parenthesis,
+division by zero, an overflow. Nothing here raises on any text.
 
 Tolerance: a result holds if it is within half a unit of its last written decimal, or within
 :data:`REL_TOL` of the computed value (models round intermediate values and carry them on).
+
+Measured on the FinChain authors' model generations by ``benchmarks/calc_bench.py`` (figures in
+docs/best-of-n.md, "calc on real generations").
 """
 
 from __future__ import annotations
@@ -30,7 +49,7 @@ from functools import lru_cache
 from scorers.numbers import normalize
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMInput, PRMScore, make_score
 
-__all__ = ["REL_TOL", "CalcPRM", "Check", "check_step", "checks", "evaluate"]
+__all__ = ["REL_TOL", "CalcPRM", "Check", "check_step", "checks", "evaluate", "rewrite"]
 
 REL_TOL = 5e-3
 MAX_EXPR = 400
@@ -54,6 +73,38 @@ class _Bad(Exception):
 _SCAN = re.compile(_TOKEN.pattern + r"|\s*(?P<bad>\S)")
 _PLAIN = re.compile(r"\s*(?P<sign>[-−–]?)\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<pct>%?)\s*")
 _NEEDS_NORMALIZE = re.compile(r"[\\\uFF01-\uFF5E\u200B-\u200D\u2028\u2029\uFEFF\u00AD\r]|\$(?=[^\s\d$])")
+
+
+_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_LATEX_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+_OPERAND = r"(?=[ \t]*[-−–]?[ \t]*[\d(.$€£¥₹√⌈])"
+_TIMES_X = re.compile(r"(?<=[\d)%])[ \t]*[xX][ \t]*" + _OPERAND)
+_TIMES_WORD = re.compile(r"(?<=[\d)%])[ \t]+(?:times|multiplied[ \t]+by)[ \t]*" + _OPERAND, re.I)
+_PCT_OF = re.compile(r"(?<=%)[ \t]+of[ \t]*" + _OPERAND, re.I)
+_PCT_CONVERT = re.compile(r"(?<=\d)[ \t]*%(?=[ \t]*[/÷][ \t]*100(?![\d.,]))")
+_OPERATOR_WORDS = frozenset({"x", "times", "by", "of", "plus", "minus", "over", "per", "into", "divided",
+                             "multiplied", "less", "and"})
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]*$")
+_FIGURE = re.compile(r"(\d[\d,]*(?:\.\d+)?|\.\d+)[ \t]*(%?)")
+
+
+def rewrite(text: str) -> str:
+    """The text with operators in words, ASCII and LaTeX turned into the grammar's symbols (see the module
+    docstring); LaTeX is unfolded first (``\\frac`` fully bracketed, so ``6 / \\frac{1}{2}`` stays 12)."""
+    s = text
+    if "\\" in s:
+        for _ in range(4):
+            s, n = _LATEX_FRAC.subn(lambda m: f"(({m.group(1)})/({m.group(2)}))", s)
+            s, k = _LATEX_SQRT.subn(lambda m: f"√({m.group(1)})", s)
+            if not n + k:
+                break
+    if _NEEDS_NORMALIZE.search(s):
+        s = normalize(s)
+    s = s.replace("{", "(").replace("}", ")")
+    s = _TIMES_X.sub(" × ", s)
+    s = _TIMES_WORD.sub(" × ", s)
+    s = _PCT_OF.sub(" × ", s)
+    return _PCT_CONVERT.sub("", s)
 
 
 def _tokens(expr: str) -> list[tuple[str, str]]:
@@ -194,6 +245,9 @@ def _left(s: str, end: int, floor: int) -> str | None:
     start = j + 1
     if j >= floor and s[j].isalnum() and start < end and not s[start].isspace():
         return None
+    word = _WORD_BEFORE.search(s, floor, start)
+    if word and (word.group(1).lower() in _OPERATOR_WORDS or (len(word.group(1)) == 1 and word.group(1) != "a")):
+        return None  # "P (1 + r)", "119,492 by (1 - 34%)": the expression began before; no verdict on a part
     return s[start:end].strip()
 
 
@@ -212,22 +266,36 @@ def _decimals(text: str) -> int:
     return len(m.group(1)) if m else 0
 
 
-def _holds(computed: float, written: float, result: str, factor: float = 1.0) -> bool:
-    """Within half a unit of the last written decimal, or within :data:`REL_TOL`, of one reading of
-    the result: as written, as a percentage figure (``0.89%`` after ``× 100``), or without its scale word."""
+def _holds(computed: float, written: float, result: str, factor: float = 1.0, expression: str = "") -> bool:
+    """Within half a unit of the last written decimal, or within :data:`REL_TOL`, of one reading of the
+    result: as written, as a percentage figure (``0.89%`` after ``× 100``) where the percent is ambiguous
+    (module docstring), or without its scale word."""
     pct = result.rstrip().endswith("%")
     half = 0.5 * 10.0 ** -_decimals(result) * (0.01 if pct else 1.0) * factor
-    targets = [(written, half)]
+    targets = []
     if pct:
-        targets.append((written * 100.0, half * 100.0))
+        figures = _FIGURE.findall(expression)
+        explicit = any(sign for _, sign in figures)
+        bare = any(not sign and _num(n) != 1.0 for n, sign in figures)
+        ones = any(not sign and _num(n) == 1.0 for n, sign in figures)  # a return: ratio - 1, (1 + r)^n - 1
+        if explicit or ones or abs(written) <= 1.0 + 1e-12:  # else a fraction read as a percent: at most 100%
+            targets.append((written, half))
+        if not explicit or bare:
+            targets.append((written * 100.0, half * 100.0))
+    else:
+        targets.append((written, half))
     if factor != 1.0:
         targets.append((written / factor, half / factor))
     return any(abs(computed - t) <= max(h * 1.000001, REL_TOL * abs(t)) for t, h in targets)
 
 
+def _num(text: str) -> float:
+    return float(text.replace(",", "")) if text.strip(",.") else float("nan")
+
+
 def checks(text: str) -> list[Check]:
     """Every checkable ``expression = result`` in a step, in order."""
-    s = normalize(text) if _NEEDS_NORMALIZE.search(text) else text
+    s = rewrite(text)
     eqs = [m.start() for m in _EQ.finditer(s)]
     found = []
     for n, pos in enumerate(eqs):
@@ -245,7 +313,7 @@ def checks(text: str) -> list[Check]:
         if ops == 0:
             continue
         written *= factor
-        found.append(Check(left, result, computed, written, _holds(computed, written, result, factor)))
+        found.append(Check(left, result, computed, written, _holds(computed, written, result, factor, left)))
     return found
 
 

@@ -1,28 +1,52 @@
-"""Accuracy-versus-N curves for Best-of-N selection, with cluster-bootstrap 95% intervals.
+"""Accuracy-versus-N curves for Best-of-N selection, with intervals that hold with few clusters, and the
+paired differences the Fin-PRM claim rests on.
 
 For each N, every problem whose pool holds at least N candidates contributes the mean, over
 ``subsamples`` random subsets of N of its candidates, of each selector's accuracy and of the ChainEval
 of its pick (an unbiased estimate of the expected accuracy at N). A problem with fewer than N
-candidates is left out of that N and counted in ``n_short``: a pool is never padded. The 95% interval
-resamples clusters (FinChain: templates; CFLUE: questions) with replacement, ``bootstrap`` times, and
-takes the 2.5 / 97.5 percentiles of the resampled means: problems of one template are not independent.
+candidates is left out of that N and counted in ``n_short``: a pool is never padded.
+
+Subsets (``protocol``): ``independent`` (the default) draws each N's subsets afresh; ``nested`` draws one
+permutation per problem and subsample and takes its first N for every N, so the curve is paired across N
+(the N = 8 subset contains the N = 4 one) and its steps are less noisy. Both estimate the same expectation.
+
+Intervals (``interval``, see :mod:`scorers.prm.intervals`) resample nothing by default (``t``): Korn and
+Graubard's clustered-proportion interval for each mean, the cluster-robust t interval for each paired
+difference. ``percentile`` is the cluster bootstrap, its draws shared by every selector and difference at
+one N. Either way the unit is the cluster (FinChain: templates; CFLUE: exams): problems of one template are
+not independent, and ``clusters`` (their number) stands beside every interval.
+
+Paired differences: each selector minus ``majority`` and minus ``random``, per problem on the same subsets,
+then averaged: Fin-PRM's claim (PRM selection beats majority vote on the same problems) is this difference,
+and its interval is far narrower than the two marginal intervals suggest.
+
+``oracle_chaineval`` is left out when no candidate has a ChainEval (CFLUE: no gold steps), instead of
+reporting "the first candidate" under an oracle's name.
 
 The selectors are vectorised over problems × subsamples with numpy and follow
 :mod:`scorers.prm.selectors` exactly (a subset keeps its candidates in pool order, so ties go to the
-earliest candidate, as there); the random selector picks a uniformly random member of the subset.
+earliest candidate, as there); the random selector's value is its expectation over the subset (the mean
+correctness and ChainEval of the subset's members), which is what a uniformly random pick averages to.
 """
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
+from scorers.prm import intervals
 from scorers.prm.selectors import SELECTORS, Candidate
 
-__all__ = ["DEFAULT_NS", "CurveRow", "Pool", "curves", "pool_arrays"]
+__all__ = ["DEFAULT_NS", "INTERVALS", "PROTOCOLS", "CurveRow", "Pool", "curves", "pool_arrays", "selectors_of"]
+
+PROTOCOLS = ("independent", "nested")
+INTERVALS = ("t", "percentile")
 
 DEFAULT_NS = (1, 2, 4, 8, 16)
 CHUNK_CELLS = 4_000_000
@@ -39,19 +63,28 @@ class Pool:
 
 @dataclass(frozen=True)
 class CurveRow:
-    """One selector at one N."""
+    """One selector at one N; ``vs_majority`` / ``vs_random``: its accuracy minus theirs on the same subsets."""
 
     n: int
     selector: str
     accuracy: float
-    accuracy_lo: float
-    accuracy_hi: float
+    accuracy_lo: float | None
+    accuracy_hi: float | None
     chaineval: float | None
     chaineval_lo: float | None
     chaineval_hi: float | None
     n_problems: int
     n_short: int
     subsamples: int
+    clusters: int = 0
+    vs_majority: float | None = None
+    vs_majority_lo: float | None = None
+    vs_majority_hi: float | None = None
+    vs_random: float | None = None
+    vs_random_lo: float | None = None
+    vs_random_hi: float | None = None
+    protocol: str = "independent"
+    interval: str = "t"
 
 
 def pool_arrays(pools: Sequence[Pool], k: int) -> dict[str, np.ndarray]:
@@ -103,64 +136,98 @@ def _choices(arr: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generat
     }, take
 
 
-def _per_problem(arr: dict[str, np.ndarray], n: int, subsamples: int, rng: np.random.Generator):
-    """(selector -> per-problem mean accuracy, selector -> per-problem mean ChainEval) for one chunk."""
+def _per_problem(arr: dict[str, np.ndarray], n: int, subsamples: int, rng: np.random.Generator,
+                 perm: np.ndarray | None = None):
+    """(selector -> per-problem mean accuracy, selector -> per-problem mean ChainEval) for one chunk; ``perm``
+    (problems, subsamples, k): the nested protocol's fixed permutations (first N of each)."""
     p, k = arr["keys"].shape
-    idx = np.sort(np.argsort(rng.random((p, subsamples, k)), axis=-1)[..., :n], axis=-1)
+    if perm is None:
+        perm = np.argsort(rng.random((p, subsamples, k)), axis=-1)
+    idx = np.sort(perm[..., :n], axis=-1)
     chosen, take = _choices(arr, idx, rng)
     acc, ce = {}, {}
     for name, pos in chosen.items():
         acc[name] = np.take_along_axis(take["correct"], pos[..., None], axis=-1)[..., 0].mean(-1)
         ce[name] = np.take_along_axis(take["ce"], pos[..., None], axis=-1)[..., 0].mean(-1)
+    # the random pick's expectation over its subset, not one draw: the same mean, without the draw's noise
+    acc["random"] = take["correct"].mean(-1).mean(-1)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a subset with no ChainEval at all: NaN, as a pick's
+        ce["random"] = np.nanmean(np.nanmean(take["ce"], axis=-1), axis=-1)
     return acc, ce
 
 
-def _cluster_ci(values: np.ndarray, clusters: np.ndarray, bootstrap: int, rng: np.random.Generator):
-    """Mean and 95% percentile interval, resampling clusters with replacement."""
-    ok = ~np.isnan(values)
-    values, clusters = values[ok], clusters[ok]
-    if values.size == 0:
-        return None, None, None
-    ids, inverse = np.unique(clusters, return_inverse=True)
-    sums = np.bincount(inverse, weights=values, minlength=len(ids))
-    counts = np.bincount(inverse, minlength=len(ids)).astype(float)
-    mean = float(values.mean())
-    if bootstrap <= 0 or len(ids) < 2:
-        return mean, mean, mean
-    draws = rng.integers(0, len(ids), size=(bootstrap, len(ids)))
-    weights = np.zeros((bootstrap, len(ids)))
-    np.add.at(weights, (np.repeat(np.arange(bootstrap), len(ids)), draws.ravel()), 1.0)
-    est = (weights @ sums) / (weights @ counts)
-    lo, hi = np.percentile(est, [2.5, 97.5])
-    return mean, float(lo), float(hi)
+def selectors_of(pools: Sequence[Pool]) -> list[str]:
+    """The selectors that mean something on these pools: ``oracle_chaineval`` only when a candidate has a
+    ChainEval (CFLUE has none: the "oracle" would be the first candidate)."""
+    has_ce = any(c.chaineval is not None for p in pools for c in p.candidates)
+    return [s for s in SELECTORS if has_ce or s != "oracle_chaineval"]
 
 
-def curves(pools: Sequence[Pool], ns: Sequence[int] = DEFAULT_NS, subsamples: int = 200, bootstrap: int = 1000,
-           seed: int = 0) -> list[CurveRow]:
-    """Every selector at every N (see the module docstring); rows ordered by N, then selector."""
+def _fill(pools: Sequence[Pool], ns: Sequence[int], subsamples: int, seed: int, protocol: str):
+    """Per N: selector -> per-problem accuracy and ChainEval (NaN where the pool is short)."""
     rng = np.random.default_rng(seed)
     by_size: dict[int, list[int]] = defaultdict(list)
     for i, pool in enumerate(pools):
         by_size[len(pool.candidates)].append(i)
+    acc = {n: {s: np.full(len(pools), np.nan) for s in SELECTORS} for n in ns}
+    ce = {n: {s: np.full(len(pools), np.nan) for s in SELECTORS} for n in ns}
+    for k, members in sorted(by_size.items()):
+        step = max(1, CHUNK_CELLS // max(1, subsamples * k * k))
+        for start in range(0, len(members), step):
+            part = members[start:start + step]
+            arr = pool_arrays([pools[i] for i in part], k)
+            perm = None
+            if protocol == "nested":  # one permutation per problem and subsample, the same for every N
+                perm = np.argsort(np.random.default_rng([seed, k, start]).random((len(part), subsamples, k)), -1)
+            for n in ns:
+                if n <= k:
+                    a, c = _per_problem(arr, n, subsamples, rng, perm)
+                    for s in SELECTORS:
+                        acc[n][s][part], ce[n][s][part] = a[s], c[s]
+    return acc, ce
+
+
+def curves(pools: Sequence[Pool], ns: Sequence[int] = DEFAULT_NS, subsamples: int = 200, bootstrap: int = 1000,
+           seed: int = 0, protocol: str = "independent", interval: str = "t", confidence: float = 0.95
+           ) -> list[CurveRow]:
+    """Every selector at every N (see the module docstring); rows ordered by N, then selector. ``bootstrap``
+    is the number of resamples of the ``percentile`` interval (0: no interval); ``t`` resamples nothing."""
+    if protocol not in PROTOCOLS or interval not in INTERVALS:
+        raise ValueError(f"protocol: {' or '.join(PROTOCOLS)}; interval: {' or '.join(INTERVALS)}")
+    acc, ce = _fill(pools, ns, subsamples, seed, protocol)
     clusters_all = np.array([p.cluster for p in pools], dtype=object)
+    names = selectors_of(pools)
+    rng = np.random.default_rng([seed, 1])
     rows = []
     for n in ns:
-        acc = {s: np.full(len(pools), np.nan) for s in SELECTORS}
-        ce = {s: np.full(len(pools), np.nan) for s in SELECTORS}
-        for k, members in by_size.items():
-            if k < n:
-                continue
-            step = max(1, CHUNK_CELLS // max(1, subsamples * n * max(n, k)))
-            for start in range(0, len(members), step):
-                part = members[start:start + step]
-                a, c = _per_problem(pool_arrays([pools[i] for i in part], k), n, subsamples, rng)
-                for s in SELECTORS:
-                    acc[s][part], ce[s][part] = a[s], c[s]
-        eligible = ~np.isnan(acc["random"])
-        n_short = int((~eligible).sum())
-        for s in SELECTORS:
-            m, lo, hi = _cluster_ci(acc[s][eligible], clusters_all[eligible], bootstrap, rng)
-            cm, clo, chi = _cluster_ci(ce[s][eligible], clusters_all[eligible], bootstrap, rng)
-            rows.append(CurveRow(n, s, m if m is not None else float("nan"), lo or 0.0, hi or 0.0, cm, clo, chi,
-                                 int(eligible.sum()), n_short, subsamples))
+        eligible = ~np.isnan(acc[n]["random"])
+        cl = clusters_all[eligible]
+        g = len(set(cl.tolist()))
+        weights = intervals.cluster_weights(g, bootstrap, rng) if interval == "percentile" else None
+
+        at = {s: acc[n][s][eligible] for s in SELECTORS}
+        ci = partial(_interval, clusters=cl, interval=interval, weights=weights, confidence=confidence)
+        for s in names:
+            m, lo, hi = ci(at[s])
+            cm, clo, chi = ci(ce[n][s][eligible])
+            vm = ci(at[s] - at["majority"], proportion=False)
+            vr = ci(at[s] - at["random"], proportion=False)
+            rows.append(CurveRow(n, s, m, _none(lo), _none(hi), _none(cm), _none(clo), _none(chi), int(eligible.sum()),
+                                 int((~eligible).sum()), subsamples, g, *map(_none, vm), *map(_none, vr),
+                                 protocol, interval))
     return rows
+
+
+def _interval(values: np.ndarray, clusters: np.ndarray, interval: str, weights: np.ndarray | None,
+              confidence: float, proportion: bool = True) -> tuple[float, float, float]:
+    """(mean, low, high) by the chosen method: a proportion or a paired difference (see the module docstring)."""
+    if interval == "percentile":
+        return intervals.percentile_interval(values, clusters, weights, confidence)
+    fn = intervals.proportion_interval if proportion else intervals.mean_interval
+    return fn(values, clusters, confidence)
+
+
+def _none(value) -> float | None:
+    """NaN (no data, no interval) as None, so files show an empty cell."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)

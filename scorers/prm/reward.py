@@ -9,6 +9,23 @@ one float per completion (TRL passes the dataset's other columns as keyword list
 
 With TRL's own weighting the paper's reward is ``reward_funcs=[OutcomeReward(), PRMReward(prm)]`` and
 ``reward_weights=[1, δ]``: the trainer logs each function's mean, so both terms stay visible.
+
+The paper's objective is not TRL's default. Fin-PRM (Sec. 5.3) optimises GRPO as Shao et al. (2024) define
+it: group-normalised advantages ``A = (r − mean) / std`` over the N completions of a prompt, the clipped
+ratio, and a KL penalty to the reference policy, each completion's token losses averaged over its own length
+before the completions are averaged. TRL 1.x defaults to ``beta = 0.0`` (no KL term, no reference model) and
+``loss_type = "dapo"`` (token losses averaged over the whole batch's tokens). :data:`PAPER_GRPO` holds the
+settings that match: ``loss_type = "grpo"``, ``beta = 0.04`` (the paper gives no value; 0.04 is Shao et al.'s),
+``epsilon = 0.2``, ``scale_rewards = "group"``; :func:`paper_grpo_kwargs` adds ``reward_weights = [1, δ]``::
+
+    from trl import GRPOConfig, GRPOTrainer
+    config = GRPOConfig(output_dir="out", **paper_grpo_kwargs(delta=1.0))
+    trainer = GRPOTrainer(model=policy, args=config, train_dataset=data,
+                          reward_funcs=[OutcomeReward(), PRMReward(prm)])
+
+The paper's offline selection (Sec. 5.1: "the top 1000 highest-scoring trajectories" over the whole pool,
+ζ = 1) is ``finchain prm select POOL --prm hf:<ckpt> --overall -k 1000 --zeta 1``; the default
+(``-k 1`` per question) is the per-question variant.
 """
 
 from __future__ import annotations
@@ -21,7 +38,16 @@ from scorers.params import resolve
 from scorers.prm.base import PRM, prm_input
 from scorers.steps import extract_final_answer
 
-__all__ = ["FinPRMReward", "OutcomeReward", "PRMReward", "completion_text"]
+__all__ = ["PAPER_GRPO", "FinPRMReward", "OutcomeReward", "PRMReward", "completion_text", "paper_grpo_kwargs"]
+
+PAPER_GRPO: dict[str, Any] = {"loss_type": "grpo", "beta": 0.04, "epsilon": 0.2, "scale_rewards": "group"}
+"""``GRPOConfig`` settings of the paper's objective (module docstring); TRL's defaults differ in the first two."""
+
+
+def paper_grpo_kwargs(delta: float = 1.0) -> dict[str, Any]:
+    """Keyword arguments for ``trl.GRPOConfig`` that give the paper's objective with reward
+    ``r_out + δ · R`` (with ``reward_funcs=[OutcomeReward(), PRMReward(prm)]``)."""
+    return {**PAPER_GRPO, "reward_weights": [1.0, float(delta)]}
 
 
 def completion_text(value: Any) -> str:

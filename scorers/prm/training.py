@@ -1,9 +1,13 @@
 """Training a Fin-PRM (``dual`` or ``release`` heads on a Hugging Face backbone) on labelled traces.
 
-Loss, ``dual`` (the paper): BCE over the known step labels (mean over the batch's steps) + λ · BCE over
-the known trajectory labels. ``release``: the shared 2-class head with cross-entropy at every
-placeholder, the trajectory's label at the answer placeholder (the authors' collator mislabels
-trajectories; this one does not). Unknown labels (``None``) are masked out, never guessed.
+Loss, ``dual`` (the paper): BCE over the known step labels + λ · BCE over the known trajectory labels.
+The step term follows the paper (Eq. 12: "the average BCE loss over all steps in a reasoning trace"): each
+trace's known steps are averaged, then the traces (``step_average="trace"``, the default), so a long trace
+weighs as much as a short one. ``step_average="step"`` averages over all the batch's steps at once (long
+traces weigh more), the behaviour before; the summary names which one trained. ``release``: the shared
+2-class head with cross-entropy at every placeholder, the trajectory's label at the answer placeholder
+(the authors' collator mislabels trajectories; this one does not).
+Unknown labels (``None``) are masked out, never guessed.
 
 A plain PyTorch loop (AdamW, one device, optional gradient accumulation): the tiny model trains on a CPU
 in seconds, a real backbone on a GPU with the same code (``finchain prm train --device cuda``). Evaluation
@@ -21,8 +25,10 @@ from typing import Any
 
 from scorers.prm.base import PRMInput
 
-__all__ = ["Example", "TrainConfig", "add_lora", "auc", "evaluate", "examples_from_labels", "joint_loss", "merge_lora",
-           "train"]
+__all__ = ["STEP_AVERAGES", "Example", "TrainConfig", "add_lora", "auc", "evaluate", "examples_from_labels",
+           "group_of", "joint_loss", "merge_lora", "step_loss", "train"]
+
+STEP_AVERAGES = ("trace", "step")
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,8 @@ class TrainConfig:
     eval_every: int = 100
     grad_accum: int = 1
     device: str = "cpu"
+    step_average: str = "trace"
+    """``trace`` (the paper: mean over each trace's steps, then over traces) or ``step`` (over all steps)."""
     history: list[dict] = field(default_factory=list)
 
 
@@ -74,9 +82,22 @@ def examples_from_labels(rows: Sequence[dict]) -> list[Example]:
         if not row.get("steps") or (all(v is None for v in labels) and row.get("traj_label") is None):
             continue
         item = PRMInput(row.get("question", ""), tuple(row["steps"]), row.get("final_answer", ""))
-        group = (row.get("meta") or {}).get("template", "") or row.get("id", "")
-        out.append(Example(item, labels, row.get("traj_label"), group))
+        out.append(Example(item, labels, row.get("traj_label"), group_of(row)))
     return out
+
+
+def group_of(row: dict) -> str:
+    """The unit a held-out evaluation keeps apart: the template (``meta.template``, else the template part of
+    ``meta.problem_id`` or of a FinChain id ``finchain/<domain>/<topic>/<template>/<seed>``), else the id.
+    Holding out traces of seen templates measures memory of the template, not a PRM that transfers."""
+    meta = row.get("meta") or {}
+    if meta.get("template"):
+        return str(meta["template"])
+    for ident in (meta.get("problem_id"), row.get("id")):
+        parts = str(ident or "").split("/")
+        if len(parts) >= 5 and parts[0] == "finchain":
+            return "/".join(parts[1:4])
+    return str(row.get("id", ""))
 
 
 def auc(scores: Sequence[float], labels: Sequence[int]) -> float | None:
@@ -127,20 +148,48 @@ def forward_logits(prm: Any, batch: Sequence[Example], device: str = "cpu"):
     return prm.heads["score"](steps), prm.heads["score"](answers)
 
 
-def joint_loss(prm: Any, batch: Sequence[Example], lam: float = 1.0, device: str = "cpu"):
-    """BCE_step + λ · BCE_traj (``dual``) or the shared head's cross-entropy (``release``)."""
+def step_loss(logits, labels: Sequence[int | None], trace_of: Sequence[int], mode: str = "dual",
+              average: str = "trace"):
+    """The step term: BCE (``dual``, logits of shape (steps,)) or cross-entropy (``release``, (steps, 2)) over
+    the known labels, averaged per trace then over traces (``trace``), or over all known steps (``step``)."""
+    import torch
+    import torch.nn.functional as F
+
+    if average not in STEP_AVERAGES:
+        raise ValueError(f"step_average: {' or '.join(STEP_AVERAGES)}, got {average!r}")
+    device = logits.device
+    known, target = _masked(labels, str(device))
+    if not known.any():
+        return torch.zeros((), device=device)
+    if mode == "dual":
+        each = F.binary_cross_entropy_with_logits(logits[known], target[known], reduction="none")
+    else:
+        each = F.cross_entropy(logits[known], target[known].long(), reduction="none")
+    if average == "step":
+        return each.mean()
+    trace = torch.tensor(list(trace_of), device=device)[known]
+    n = int(trace.max()) + 1
+    sums = torch.zeros(n, device=device).index_add(0, trace, each)
+    counts = torch.zeros(n, device=device).index_add(0, trace, torch.ones_like(each))
+    present = counts > 0
+    return (sums[present] / counts[present]).mean()
+
+
+def joint_loss(prm: Any, batch: Sequence[Example], lam: float = 1.0, device: str = "cpu", step_average: str = "trace"):
+    """L_step + λ · L_traj: BCE (``dual``) or the shared head's cross-entropy (``release``); the step term per
+    :func:`step_loss` (``step_average``)."""
     import torch
     import torch.nn.functional as F
 
     step_out, traj_out = forward_logits(prm, batch, device)
-    s_known, s_target = _masked([v for e in batch for v in e.step_labels], device)
+    labels = [v for e in batch for v in e.step_labels]
+    trace_of = [i for i, e in enumerate(batch) for _ in e.step_labels]
+    step = step_loss(step_out, labels, trace_of, prm.mode, step_average)
     t_known, t_target = _masked([e.traj_label for e in batch], device)
     zero = torch.zeros((), device=device)
     if prm.mode == "dual":
-        step = F.binary_cross_entropy_with_logits(step_out[s_known], s_target[s_known]) if s_known.any() else zero
         traj = F.binary_cross_entropy_with_logits(traj_out[t_known], t_target[t_known]) if t_known.any() else zero
     else:
-        step = F.cross_entropy(step_out[s_known], s_target[s_known].long()) if s_known.any() else zero
         traj = F.cross_entropy(traj_out[t_known], t_target[t_known].long()) if t_known.any() else zero
     return step + lam * traj
 
@@ -183,7 +232,7 @@ def train(prm: Any, examples: Sequence[Example], config: TrainConfig, eval_examp
             if len(order) < config.batch_size:
                 order.extend(rng.sample(range(len(examples)), len(examples)))
             batch = [examples[order.pop()] for _ in range(config.batch_size)]
-            loss = joint_loss(prm, batch, config.lam, config.device) / config.grad_accum
+            loss = joint_loss(prm, batch, config.lam, config.device, config.step_average) / config.grad_accum
             loss.backward()
             total += float(loss.detach())
         opt.step()

@@ -67,9 +67,9 @@ class Script:
 
 
 def _random_pick_correct(q: int) -> bool:
-    """The random selector's pick, from its documented seed (crc32 of "<cluster>|<id>", both the question id)."""
+    """The random selector's pick, from its documented seed (crc32 of "<cluster>|<id>": the exam, the question id)."""
     rid = RECORDS[q].id
-    k = random.Random(zlib.crc32(f"{rid}|{rid}".encode())).randrange(N)
+    k = random.Random(zlib.crc32(f"exam:{RECORDS[q].exam}|{rid}".encode())).randrange(N)
     return {0: k % 4 == 3, 1: k % 4 == 3, 2: True, 3: False}[q]
 
 
@@ -103,7 +103,7 @@ def test_cflue_bon_against_the_fake_server_reports_every_selector():
     records = [json.loads(s["filtered_resps"][0]) for s in samples]
     assert [r["selected"]["prm_best"] for r in records] == [3, 3, 0, 10]
     first = records[0]
-    assert first["n"] == N and first["prm"] == "calc" and first["cluster"] == RECORDS[0].id
+    assert first["n"] == N and first["prm"] == "calc" and first["cluster"] == f"exam:{RECORDS[0].exam}"
     assert first["question"] == record_prompt(RECORDS[0])  # what the PRM read: the prompt, options included
     assert [c["correct"] for c in first["candidates"]] == [k % 4 == 3 for k in range(N)]  # candidates in order
     assert records[3]["candidates"][12]["key"] is None and records[3]["candidates"][12]["answer"] == "X"

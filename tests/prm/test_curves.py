@@ -63,11 +63,15 @@ def test_short_pools_are_reported_not_padded():
 def test_interval_resamples_clusters():
     # two clusters: one always right, one always wrong -> bootstrap means lie in {0, 0.5, 1} with cluster draws
     pools = [Pool("right", [Candidate("a", True, 1.0, 1.0)] * 2)] * 5 + [Pool("wrong", [Candidate("b")] * 2)] * 5
-    [row] = [r for r in curves(pools, [2], subsamples=5, bootstrap=2000, seed=1) if r.selector == "majority"]
-    assert row.accuracy == 0.5 and row.accuracy_lo == 0.0 and row.accuracy_hi == 1.0
+    [row] = [r for r in curves(pools, [2], subsamples=5, bootstrap=2000, seed=1, interval="percentile")
+             if r.selector == "majority"]
+    assert row.accuracy == 0.5 and row.accuracy_lo == 0.0 and row.accuracy_hi == 1.0 and row.clusters == 2
+    # one cluster says nothing about the next: no interval (not a zero-width one)
     one = [Pool("only", [Candidate("a", True, 1.0, 1.0), Candidate("b")])] * 4
-    [row] = [r for r in curves(one, [2], subsamples=5, bootstrap=100) if r.selector == "prm_best"]
-    assert row.accuracy == row.accuracy_lo == row.accuracy_hi == 1.0
+    for interval in ("t", "percentile"):
+        rows = curves(one, [2], subsamples=5, bootstrap=100, interval=interval)
+        [row] = [r for r in rows if r.selector == "prm_best"]
+        assert row.accuracy == 1.0 and row.accuracy_lo is None and row.accuracy_hi is None and row.clusters == 1
 
 
 def _record(cluster: str, cands: list[tuple[str | None, bool, float, float]], prm: str = "calc") -> dict:
@@ -104,7 +108,7 @@ def test_finchain_bon_command_writes_csv_markdown_and_plot(tmp_path, monkeypatch
     at4 = {line.split(",")[1]: line.split(",") for line in csv_rows[1:] if line.startswith("4,")}
     # 3 × "x" (wrong, R 0.1) and 1 × "y" (right, R 0.9): majority is wrong, the PRM is right, all four are in
     assert float(at4["majority"][2]) == 0.0 and float(at4["prm_best"][2]) == 1.0 and float(at4["random"][2]) == 0.25
-    assert "| 4 | 6 | 0 |" in (run / "bon_curves.md").read_text()
+    assert "| 4 | 6 | 2 | 0 |" in (run / "bon_curves.md").read_text()  # N, problems, clusters, short
     if importlib.util.find_spec("matplotlib"):
         assert (run / "bon_curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     else:  # without the plot extra: everything else is written, and one line says why there is no plot

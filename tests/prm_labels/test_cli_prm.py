@@ -48,7 +48,10 @@ def test_label_train_select(candidates, tmp_path):
     res = runner.invoke(app, ["prm", "train", str(labels), "--out", str(ckpt), "--steps", "3", "--eval-every", "3",
                               "--eval-share", "0.5"])
     assert res.exit_code == 0, res.output
-    assert json.loads((ckpt / "train_summary.json").read_text())["final"]["step"] == 3
+    assert "--base tiny is a plumbing check" in " ".join(res.output.split())  # said before any figure
+    trained = json.loads((ckpt / "train_summary.json").read_text())
+    assert trained["final"]["step"] == 3 and trained["plumbing_check"] is True
+    assert trained["held_out"]["unit"] == "template" and trained["step_average"] == "trace"
     res = runner.invoke(app, ["prm", "select", str(path), "--prm", f"hf:{ckpt}", "--out", str(tmp_path / "sel")])
     assert res.exit_code == 0, res.output
     sel = json.loads((tmp_path / "sel" / "selection.json").read_text())

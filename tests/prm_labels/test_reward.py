@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorers.prm.calc import CalcPRM
-from scorers.prm.reward import FinPRMReward, OutcomeReward, PRMReward
+from scorers.prm.reward import FinPRMReward, OutcomeReward, PRMReward, paper_grpo_kwargs
 
 PROMPTS = ["What is (2 + 2) × 3?"] * 3
 COMPLETIONS = ["Step 1: 2 + 2 = 4\nStep 2: 4 × 3 = 12\nFinal answer: 12",   # right, arithmetic holds
@@ -52,6 +52,12 @@ def test_grpo_trainer_logs_both_rewards(tmp_path):
     policy = Qwen3ForCausalLM(config)
     data = Dataset.from_dict({"prompt": ["What is 2 + 2?", "Rate 5% of 200?"] * 2, "answer": [4.0, 10.0] * 2})
     delta = 0.5
+    defaults = {f.name: f.default for f in GRPOConfig.__dataclass_fields__.values()}
+    # what reward.py's docstring says TRL defaults to (not the paper's objective): if TRL changes them, the
+    # documentation must be read again; TRL takes the paper's settings as they are written there
+    assert (defaults["beta"], defaults["loss_type"]) == (0.0, "dapo")
+    paper = GRPOConfig(output_dir=str(tmp_path), report_to="none", use_cpu=True, **paper_grpo_kwargs(delta))
+    assert (paper.beta, paper.loss_type, paper.reward_weights) == (0.04, "grpo", [1.0, delta])
     args = GRPOConfig(output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2,
                       max_completion_length=8, max_steps=2, logging_steps=1, report_to="none", use_cpu=True,
                       bf16=False, save_strategy="no", seed=0, reward_weights=[1.0, delta])

@@ -23,8 +23,12 @@
   /* ------------------------------------------------------------------ main table */
   function columns() {
     var cols = [
-      { key: "tie_group", label: "tie group", value: function (r) { return r.tie_group; },
-        text: function (r) { return r.tie_group === null ? "—" : String(r.tie_group); } },
+      /* sorting by tie group keeps the board's own order (table.ordered): partial rows after full ones in a group */
+      { key: "tie_group", label: "tie group", value: function (r) { return r.tie_group === null ? null : LB.rows.indexOf(r); },
+        text: function (r) {
+          if (r.tie_group !== null && r.tie_group !== undefined) return String(r.tie_group) + (r.partial ? " †" : "");
+          return r.partial ? "not comparable †" : "—";
+        } },
       { key: "display_name", label: "model", value: function (r) { return r.display_name; } },
       { key: "category", label: "category", value: function (r) { return r.category; } },
       { key: "open_weights", label: "open", value: function (r) { return r.open_weights; },
@@ -32,7 +36,9 @@
       { key: "params_b", label: "size (B)", num: true, value: function (r) { return r.params_b; },
         text: function (r) { return r.params_b === null ? "—" : String(r.params_b); } },
       { key: "harness", label: "harness", value: function (r) { return r.harness + " " + (r.harness_version || ""); } },
-      { key: "n", label: "n", num: true, value: function (r) { return r.n; } }
+      { key: "n", label: "n", num: true, value: function (r) { return r.n; } },
+      { key: "ranks", label: "ranks (95%)", num: true, value: function (r) { return r.rank_low === undefined ? null : r.rank_low; },
+        text: function (r) { return r.rank_low === null || r.rank_low === undefined ? "—" : r.rank_low + "–" + r.rank_high; } }
     ];
     (LB.board.metrics || []).forEach(function (m) {
       cols.push({ key: m, label: m, num: true, metric: true,
@@ -124,7 +130,8 @@
     $("table-note").textContent = view.rows.length + " of " + LB.rows.length + " rows. Intervals: " +
       Math.round((LB.board.statistics || {}).confidence * 100) + "% bootstrap over templates; tie group 1 = " +
       "not distinguishable from the leader on " + primary + " at " + (LB.board.statistics || {}).alpha +
-      " (paired tests, " + (LB.board.statistics || {}).correction + " correction).";
+      " (paired tests, " + (LB.board.statistics || {}).correction + " correction). Ranks: simultaneous 95% bootstrap " +
+      "range of ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader.";
   }
   function csvField(s) { s = String(s); return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
   function viewCSV() {
