@@ -111,18 +111,21 @@ def _generation(spec: Any) -> dict[str, Any]:
 
 def _chaineval_settings(paths: Sequence[Path]) -> dict[str, Any]:
     """The ChainEval parameters of the first Inspect log found (all runs of a board should share them)."""
+    logs = [log for path in paths for log in (sorted(Path(path).rglob("*.eval")) if Path(path).is_dir()
+                                              else [Path(path)] if Path(path).suffix == ".eval" else [])]
+    if not logs:  # Inspect is slow to import: only for its logs
+        return {}
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
         return {}
-    for path in paths:
-        for log in sorted(Path(path).rglob("*.eval")) if Path(path).is_dir() else [Path(path)]:
-            try:
-                meta = read_eval_log(str(log), header_only=True).eval.metadata or {}
-            except Exception:
-                continue
-            if isinstance(meta.get("chaineval"), dict):
-                return dict(meta["chaineval"])
+    for log in logs:
+        try:
+            meta = read_eval_log(str(log), header_only=True).eval.metadata or {}
+        except Exception:
+            continue
+        if isinstance(meta.get("chaineval"), dict):
+            return dict(meta["chaineval"])
     return {}
 
 
@@ -147,7 +150,8 @@ def sample_payload(frame) -> dict[str, Any]:
                  "gold_answer": first["gold_answer"], "models": []}
         for _, r in group.iterrows():
             entry["models"].append({
-                "label": f"{r['model']} ({r['harness']})", "harness": r["harness"], "output": r["output"] or "", "steps": _steps(r["output"]),
+                "label": f"{r['model']} ({r['harness']})", "harness": r["harness"], "output": r["output"] or "",
+                "steps": _steps(r["output"]),
                 "answer": None if r["answer"] is None or r["answer"] != r["answer"] else str(r["answer"]),
                 "chaineval": _f(r["chaineval"]), "fac": _f(r["fac"]), "first_error_step": _f(r["first_error_step"]),
                 "no_error": _f(r["no_error"]),

@@ -182,11 +182,16 @@ def first_error_from_buckets(metrics: dict[str, float]) -> Optional[int]:
 
 
 # ------------------------------------------------------------------------------------------ lm-eval
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _lm_eval_facts(results: dict[str, Any], record: dict[str, Any], model: str) -> dict[str, Any]:
-    configs = results.get("configs") or {}
-    first = next(iter(configs.values()), {}) if configs else {}
-    run = (first.get("metadata") or {}).get("finchain_run") or {}
-    chaineval = run.get("chaineval") if isinstance(run.get("chaineval"), dict) else {}
+    """What a results file says of the run; a field of the wrong shape says nothing (the samples still count)."""
+    configs = _object(results.get("configs"))
+    first = _object(next(iter(configs.values()), {}))
+    run = _object(_object(first.get("metadata")).get("finchain_run"))
+    chaineval = _object(run.get("chaineval"))
     date = results.get("date")
     return {"model": model, "display_name": record.get("display_name"), "category": record.get("category"),
             "params_b": record.get("params_b"), "harness": "lm-eval",
@@ -258,7 +263,7 @@ def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, prob
 
 
 def _lm_eval_model(results: dict[str, Any]) -> str:
-    args = str((results.get("config") or {}).get("model_args") or "")
+    args = str(_object(results.get("config")).get("model_args") or "")
     for part in args.split(","):
         if part.startswith("model="):
             return part.removeprefix("model=")
@@ -325,9 +330,10 @@ def _manifest_records(run_dir: Path) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
     try:
-        manifest = _mapping(json.loads(path.read_text("utf-8")), "run.json")
+        manifest = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise IngestError(f"run.json: {reason_of(exc)}") from None
+    manifest = _mapping(manifest, "run.json")
     models = manifest.get("models") or []
     if not isinstance(models, list):
         raise IngestError(f"run.json: models: expected a list, found {type(models).__name__}")
@@ -425,8 +431,9 @@ def source_rows(path: Path, problems: Problems = None) -> Iterator[dict]:
             yield from _guarded(f"{path.name}/{log.name}", problems, inspect_rows, log, None, f"{path.name}/")
     elif any(path.rglob("results_*.json")):
         for results in newest_lm_eval_results(path):
-            where = f"{path.name}/{results.relative_to(path)}"
-            yield from _guarded(where, problems, lm_eval_rows, results, None, None, f"{path.name}/", problems)
+            folder = "/".join((path.name, *results.parent.relative_to(path).parts)) + "/"
+            yield from _guarded(f"{folder}{results.name}", problems, lm_eval_rows, results, None, None, folder,
+                                problems)
     elif path.is_dir():  # a folder of run directories (./finchain-runs)
         for child in sorted(p for p in path.iterdir() if p.is_dir()):
             yield from source_rows(child, problems)
