@@ -144,8 +144,8 @@ def sample_payload(frame) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for sid, group in frame.groupby("sample_id", sort=True):
         first = group.iloc[0]
-        entry = {"id": sid, "task": first["task"], "domain": first["domain"], "topic": first["topic"],
-                 "template": first["template"], "level": first["level"], "question": first["question"],
+        where = {k: _present(first[k]) for k in ("domain", "topic", "template", "level")}
+        entry = {"id": sid, "task": first["task"], **where, "question": first["question"],
                  "gold_steps": json.loads(first["gold_steps"]) if isinstance(first["gold_steps"], str) else [],
                  "gold_answer": first["gold_answer"], "models": []}
         for _, r in group.iterrows():
@@ -159,6 +159,13 @@ def sample_payload(frame) -> dict[str, Any]:
                 "error": r["error"] if isinstance(r["error"], str) else None})
         out[sid] = entry
     return out
+
+
+def _present(value: Any) -> Any:
+    """A value, or None for pandas' missing markers (NaN, NA): JSON has no NaN."""
+    import pandas as pd
+
+    return None if value is None or pd.isna(value) else value
 
 
 def _f(value: Any) -> Optional[float]:
