@@ -112,6 +112,7 @@
         var td = el("td", { "class": (c.num ? "num" : "") + (c.opt ? " opt" : "") });
         if (c.key === "display_name") {
           td.appendChild(modelButton(r));
+          td.appendChild(el("span", { "class": "harness-tag" }, r.harness));  /* shown when the harness column is not */
         } else if (c.key === "tie_group") {
           td.appendChild(el("span", { "class": "tie" + (r.tie_group === 1 ? " g1" : "") }, cellText(c, r)));
         } else if (c.metric && r.metrics[c.key] && r.metrics[c.key].mean !== null) {
@@ -200,7 +201,7 @@
       box.appendChild(el("h3", {}, sources[key].title || key));
       box.appendChild(el("p", { "class": "note" }, "Source: ", el("a", { href: sources[key].url || "#", rel: "noopener noreferrer" }, sources[key].url || key),
         ". " + (sources[key].note || "")));
-      box.appendChild(el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body));
+      box.appendChild(el("div", { "class": "scroll" }, el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body)));
     });
   }
   function initIndex() {
@@ -488,7 +489,7 @@
           el("td", { "class": "num" }, fmt(a.similarity)), el("td", { "class": "num" }, fmt(a.gate, 1)),
           el("td", {}, a.matched ? "yes" : "no")));
       });
-      t.appendChild(body); card.appendChild(t);
+      t.appendChild(body); card.appendChild(el("div", { "class": "scroll" }, t));
       if (!m.alignment.length) card.appendChild(el("p", { "class": "note" }, "no model step matched a gold step"));
       if (m.harness === "lm-eval") card.appendChild(el("p", { "class": "note" }, "lm-eval logs the scores only: this alignment was " +
         "recomputed by the build with the same scorer and parameters, and its ChainEval equals the logged one."));
