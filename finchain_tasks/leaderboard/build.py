@@ -33,15 +33,16 @@ def _registry(path: Optional[str]) -> Any:
 
 
 def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_path: Optional[str] = None,
-            models: Optional[Sequence[str]] = None) -> Built:
+            models: Optional[Sequence[str]] = None, realign: bool = True) -> Built:
     """Everything a board shows. ``sources`` replaces the board's own; ``models`` (names, or ``["all"]``)
-    replaces its model selection."""
+    replaces its model selection; ``realign`` recomputes the step alignment of lm-eval rows for the sample
+    viewer (one ChainEval pass per lm-eval sample)."""
     registry = _registry(registry_path)
     paths = list(sources) if sources else board.source_paths()
     if not paths:
         raise BoardError(f"{board.name}: no sources: list run directories under `sources:` or pass --source")
     problems: list[Skipped] = []
-    frame = ingest(paths, registry, problems)
+    frame = ingest(paths, registry, problems, realign)
     if not len(frame) and problems:
         listed = "; ".join(f"{p.path}: {p.reason}" for p in problems[:5])
         raise BoardError(f"{board.name}: no readable source ({len(problems)} unreadable: {listed})")

@@ -227,9 +227,10 @@ def _resp_text(sample: dict[str, Any]) -> str:
 
 
 def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, model: Optional[str] = None,
-                 source: str = "", problems: Problems = None) -> Iterator[dict]:
+                 source: str = "", problems: Problems = None, realign: bool = True) -> Iterator[dict]:
     """The rows of one lm-eval results file and the ``samples_*.jsonl`` written with it (``--log_samples``).
-    A bad samples file or line is listed in ``problems`` (when given) and the rest are read."""
+    A bad samples file or line is listed in ``problems`` (when given) and the rest are read; ``realign``
+    recomputes the step alignment lm-eval does not log (:mod:`finchain_tasks.leaderboard.realign`)."""
     try:
         results = _mapping(json.loads(results_path.read_text("utf-8")), "results")
     except (OSError, ValueError) as exc:
@@ -240,10 +241,11 @@ def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, mo
     for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
         task = path.name.removeprefix("samples_").removesuffix(f"_{stamp}.jsonl")
         where = f"{source}{path.name}"
-        yield from _guarded(where, problems, _samples_file, path, facts, task, where, problems)
+        yield from _guarded(where, problems, _samples_file, path, facts, task, where, problems, realign)
 
 
-def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, problems: Problems) -> Iterator[dict]:
+def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, problems: Problems,
+                  realign: bool = True) -> Iterator[dict]:
     """One ``samples_*.jsonl``. Lines end at ``\n`` only: a model's answer may hold U+2028, NEL or a form feed,
     which ``str.splitlines`` would cut inside a JSON string. A bad line is listed and skipped."""
     rows: list[dict] = []
@@ -254,7 +256,7 @@ def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, prob
         got = _guarded(f"{where}:{number}", problems, _sample_line, line, facts, task, where)
         rows.extend(got)
         docs.extend(r.pop("_doc") for r in got)
-    if rows and rows[0]["task"] == "finchain":
+    if realign and rows and rows[0]["task"] == "finchain":
         try:
             add_alignment(rows, docs)
         except Exception:  # the viewer then says the log has no alignment; the scores stand as logged
@@ -371,7 +373,7 @@ def newest_lm_eval_results(folder: Path) -> list[Path]:
     return sorted(newest.values())
 
 
-def run_dir_rows(run_dir: Path, problems: Problems = None) -> Iterator[dict]:
+def run_dir_rows(run_dir: Path, problems: Problems = None, realign: bool = True) -> Iterator[dict]:
     """Every row of a ``finchain eval``/``bench`` run directory (Inspect logs and lm-eval outputs). A bad
     ``run.json`` costs only the model records it would add (names, sizes, prices); a bad log only itself."""
     prefix = f"{run_dir.name}/"
@@ -391,7 +393,7 @@ def run_dir_rows(run_dir: Path, problems: Problems = None) -> Iterator[dict]:
             parts = results.relative_to(lm_root).parts
             model, task_set = parts[0], (parts[1] if len(parts) > 2 else None)
             rows = _guarded(f"{prefix}lm_eval/{'/'.join(parts)}", problems, lm_eval_rows, results, records.get(model),
-                            model, prefix, problems)
+                            model, prefix, problems, realign)
             for row in rows:
                 yield {**row, "task_set": task_set or row["task_set"]}
 
@@ -412,7 +414,7 @@ def _with_record(rows: Iterable[dict], records: dict[str, dict[str, Any]]) -> It
         yield row
 
 
-def source_rows(path: Path, problems: Problems = None) -> Iterator[dict]:
+def source_rows(path: Path, problems: Problems = None, realign: bool = True) -> Iterator[dict]:
     """The rows of one source: a run directory, an Inspect log or folder of logs, or an lm-eval output folder.
     With ``problems`` (a list), every file that cannot be read is listed there with its reason and the rest
     are read; without, the first such file raises :class:`IngestError`."""
@@ -423,9 +425,9 @@ def source_rows(path: Path, problems: Problems = None) -> Iterator[dict]:
     if path.is_file() and path.suffix == ".eval":
         yield from _guarded(f"{here}{path.name}", problems, inspect_rows, path, None, here)
     elif path.is_file() and path.name.startswith("results_") and path.suffix == ".json":
-        yield from _guarded(f"{here}{path.name}", problems, lm_eval_rows, path, None, None, here, problems)
+        yield from _guarded(f"{here}{path.name}", problems, lm_eval_rows, path, None, None, here, problems, realign)
     elif (path / "run.json").is_file() or (path / "logs").is_dir() or (path / "lm_eval").is_dir():
-        yield from run_dir_rows(path, problems)
+        yield from run_dir_rows(path, problems, realign)
     elif any(path.glob("*.eval")):
         for log in newest_inspect_logs(path, problems, f"{path.name}/"):
             yield from _guarded(f"{path.name}/{log.name}", problems, inspect_rows, log, None, f"{path.name}/")
@@ -433,10 +435,10 @@ def source_rows(path: Path, problems: Problems = None) -> Iterator[dict]:
         for results in newest_lm_eval_results(path):
             folder = "/".join((path.name, *results.parent.relative_to(path).parts)) + "/"
             yield from _guarded(f"{folder}{results.name}", problems, lm_eval_rows, results, None, None, folder,
-                                problems)
+                                problems, realign)
     elif path.is_dir():  # a folder of run directories (./finchain-runs)
         for child in sorted(p for p in path.iterdir() if p.is_dir()):
-            yield from source_rows(child, problems)
+            yield from source_rows(child, problems, realign)
     else:
         raise IngestError(f"source {path.name!r}: not a run directory, Inspect log or lm-eval output")
 
@@ -472,7 +474,7 @@ def to_frame(rows: list[dict]):
     return frame
 
 
-def ingest(paths: Iterable[Path], registry: Any = None, problems: Problems = None):
+def ingest(paths: Iterable[Path], registry: Any = None, problems: Problems = None, realign: bool = True):
     """Every source's rows, enriched from the registry, as one DataFrame (see :data:`COLUMNS`). With
     ``problems`` (a list), a source or file that cannot be read is listed there (path and reason) and the
     build goes on with the rest; without, the first one raises :class:`IngestError`."""
@@ -480,13 +482,13 @@ def ingest(paths: Iterable[Path], registry: Any = None, problems: Problems = Non
     for path in paths:
         path = Path(path)
         if problems is None:
-            rows.extend(source_rows(path))
+            rows.extend(source_rows(path, None, realign))
             continue
         if not path.exists():  # named, never with its local path (the list reaches the site)
             problems.append(Skipped(path.name, "does not exist"))
             continue
         try:
-            rows.extend(source_rows(path, problems))
+            rows.extend(source_rows(path, problems, realign))
         except IngestError as exc:  # nothing a host writes
             problems.append(Skipped(path.name, str(exc).removeprefix(f"source {path.name!r}: ")))
     return to_frame(enrich(rows, registry))
