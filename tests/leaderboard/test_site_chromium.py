@@ -216,6 +216,8 @@ def test_at_400_px_a_score_is_visible_and_headers_sort_from_the_keyboard(chrome,
         scores = chrome.find_elements("css selector", f"#board tbody td:nth-child({column})")
         assert len(scores) == 3 and all(_shown(chrome, td) for td in scores)  # on screen, not scrolled away
         assert all("[" in td.text for td in scores)
+        tags = [t.text for t in chrome.find_elements("css selector", "#board tbody .harness-tag")]
+        assert sorted(tags) == ["inspect", "inspect", "lm-eval"]  # the harness column is hidden: said under the name
     finally:
         chrome.set_window_size(1300, 1000)
     heads = chrome.find_elements("css selector", "#board thead th")
