@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-import yaml
-
 REPO_BOARDS = Path(__file__).resolve().parents[2] / "leaderboards"
 """The boards of a source checkout (the top-level ``leaderboards/`` folder)."""
 TASKS = ("finchain", "cflue", "cflue_application")
@@ -133,11 +131,13 @@ def parse_board(raw: Any, where: str, path: Optional[Path] = None) -> Board:
 
 def load_board(name_or_path: str) -> Board:
     """Read a board by name (``leaderboards/<name>.yaml``) or path."""
+    from finchain_tasks.models.registry import RegistryError, _read_yaml
+
     path = find_board(name_or_path)
-    try:
-        raw = yaml.safe_load(path.read_text("utf-8"))
-    except yaml.YAMLError as exc:
-        raise BoardError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
+    try:  # the registry's loader: no aliases (a few hundred bytes of them expand to gigabytes), no deep nesting
+        raw = _read_yaml(path, str(path))
+    except RegistryError as exc:
+        raise BoardError(str(exc).replace("in a registry", "in a board")) from None
     return parse_board(raw, str(path), path)
 
 

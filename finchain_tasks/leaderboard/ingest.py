@@ -12,10 +12,12 @@ The table keeps no local paths and no keys: ``source`` is the run directory's na
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.leaderboard.realign import add_alignment
 from scorers.params import METRIC_KEYS
 
 CFLUE_KEYS = ("accuracy", "invalid_strict", "invalid_robust")
@@ -32,6 +34,50 @@ COLUMNS = ("model", "display_name", "category", "open_weights", "params_b", "har
 
 class IngestError(ValueError):
     """A source that cannot be read; one line naming it."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file (or one line of a file) a build left out, and why, in one line. ``path`` is relative to the
+    folder holding the source it came from (no local path reaches a page)."""
+
+    path: str
+    reason: str
+
+
+Problems = Optional[list[Skipped]]
+"""Where a reader records what it skipped; None: raise :class:`IngestError` at the first bad file instead."""
+
+
+def reason_of(exc: BaseException) -> str:
+    """One line saying why a file could not be read, whatever raised (never a traceback)."""
+    if isinstance(exc, IngestError):
+        return str(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    if isinstance(exc, OSError):
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    text = " ".join(str(exc).split())
+    return f"unexpected content ({type(exc).__name__}{': ' + text[:120] if text else ''})"
+
+
+def _guarded(where: str, problems: Problems, rows_of: Callable[..., Iterable[dict]], *args: Any) -> list[dict]:
+    """Every row of ``rows_of(*args)`` (one file), or none and the file listed in ``problems`` with its reason."""
+    try:
+        return list(rows_of(*args))
+    except Exception as exc:
+        if problems is None:
+            raise exc if isinstance(exc, IngestError) else IngestError(f"{where}: {reason_of(exc)}") from None
+        problems.append(Skipped(where, reason_of(exc).removeprefix(f"{Path(where).name}: ")))
+        return []
+
+
+def _mapping(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise IngestError(f"{what}: expected a JSON object, found {type(value).__name__}")
+    return value
 
 
 # ------------------------------------------------------------------------------------------ Inspect
@@ -137,12 +183,18 @@ def first_error_from_buckets(metrics: dict[str, float]) -> Optional[int]:
 
 
 # ------------------------------------------------------------------------------------------ lm-eval
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _lm_eval_facts(results: dict[str, Any], record: dict[str, Any], model: str) -> dict[str, Any]:
-    configs = results.get("configs") or {}
-    first = next(iter(configs.values()), {}) if configs else {}
-    run = (first.get("metadata") or {}).get("finchain_run") or {}
-    chaineval = run.get("chaineval") if isinstance(run.get("chaineval"), dict) else {}
-    cflue = (first.get("metadata") or {}).get("cflue_run") or (first.get("metadata") or {}).get("cflue_app_run") or {}
+    """What a results file says of the run; a field of the wrong shape says nothing (the samples still count)."""
+    configs = _object(results.get("configs"))
+    first = _object(next(iter(configs.values()), {}))
+    meta = _object(first.get("metadata"))
+    run = _object(meta.get("finchain_run"))
+    chaineval = _object(run.get("chaineval"))
+    cflue = _object(meta.get("cflue_run") or meta.get("cflue_app_run"))
     date = results.get("date")
     return {"model": model, "display_name": record.get("display_name"), "category": record.get("category"),
             "params_b": record.get("params_b"), "harness": "lm-eval",
@@ -178,24 +230,45 @@ def _resp_text(sample: dict[str, Any]) -> str:
 
 
 def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, model: Optional[str] = None,
-                 source: str = "") -> Iterator[dict]:
-    """The rows of one lm-eval results file and the ``samples_*.jsonl`` written with it (``--log_samples``)."""
+                 source: str = "", problems: Problems = None, realign: bool = True) -> Iterator[dict]:
+    """The rows of one lm-eval results file and the ``samples_*.jsonl`` written with it (``--log_samples``).
+    A bad samples file or line is listed in ``problems`` (when given) and the rest are read; ``realign``
+    recomputes the step alignment lm-eval does not log (:mod:`finchain_tasks.leaderboard.realign`)."""
     try:
-        results = json.loads(results_path.read_text("utf-8"))
+        results = _mapping(json.loads(results_path.read_text("utf-8")), "results")
     except (OSError, ValueError) as exc:
-        raise IngestError(f"{results_path.name}: not a readable lm-eval results file ({exc})") from None
+        raise IngestError(f"{results_path.name}: not a readable lm-eval results file ({reason_of(exc)})") from None
     name = model or (record or {}).get("name") or _lm_eval_model(results)
     facts = _lm_eval_facts(results, record or {}, name)
     stamp = results_path.stem.removeprefix("results_")
     for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
         task = path.name.removeprefix("samples_").removesuffix(f"_{stamp}.jsonl")
-        for line in path.read_text("utf-8").splitlines():
-            if line.strip():
-                yield _lm_eval_row(json.loads(line), facts, task, f"{source}{path.name}")
+        where = f"{source}{path.name}"
+        yield from _guarded(where, problems, _samples_file, path, facts, task, where, problems, realign)
+
+
+def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, problems: Problems,
+                  realign: bool = True) -> Iterator[dict]:
+    """One ``samples_*.jsonl``. Lines end at ``\n`` only: a model's answer may hold U+2028, NEL or a form feed,
+    which ``str.splitlines`` would cut inside a JSON string. A bad line is listed and skipped."""
+    rows: list[dict] = []
+    docs: list[dict] = []
+    for number, line in enumerate(path.read_text("utf-8").split("\n"), start=1):
+        if not line.strip():
+            continue
+        got = _guarded(f"{where}:{number}", problems, _sample_line, line, facts, task, where)
+        rows.extend(got)
+        docs.extend(r.pop("_doc") for r in got)
+    if realign and rows and rows[0]["task"] == "finchain":
+        try:
+            add_alignment(rows, docs)
+        except Exception:  # the viewer then says the log has no alignment; the scores stand as logged
+            pass
+    yield from rows
 
 
 def _lm_eval_model(results: dict[str, Any]) -> str:
-    args = str((results.get("config") or {}).get("model_args") or "")
+    args = str(_object(results.get("config")).get("model_args") or "")
     for part in args.split(","):
         if part.startswith("model="):
             return part.removeprefix("model=")
@@ -222,8 +295,21 @@ def _application_values(doc: dict[str, Any], response: str) -> dict[str, float]:
     return record_scores(doc["task_slug"], doc.get("sub_task") or "", gold, response, doc.get("profile") or "default")
 
 
+def _sample_line(line: str, facts: dict[str, Any], task: str, where: str) -> list[dict]:
+    return [_lm_eval_row(_mapping(json.loads(line), "sample"), facts, task, where)]
+
+
+def _filtered_answer(sample: dict[str, Any]) -> Optional[str]:
+    """The final answer the task's filter read from the reply (``filtered_resps``: ChainEval's filter hands on
+    the answer it parsed), or None when the log has none."""
+    value = sample.get("filtered_resps")
+    while isinstance(value, list) and value:
+        value = value[0]
+    return value if isinstance(value, str) and value else None
+
+
 def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: str) -> dict[str, Any]:
-    doc = s.get("doc") or {}
+    doc = _mapping(s.get("doc") or {}, "sample doc")
     metrics = {k: float(s[k]) for k in (*METRIC_KEYS, *CFLUE_KEYS, "acc") if isinstance(s.get(k), (int, float))}
     if "acc" in metrics:
         metrics["accuracy"] = metrics.pop("acc")
@@ -240,7 +326,7 @@ def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: st
             "sub_task": doc.get("sub_task"), "question": doc.get("question") or doc.get("prompt"),
             "gold_steps": _gold_texts({"steps": steps}), "gold_answer": _gold_answer(doc, doc.get("reference")),
             "first_error_step": first_error_from_buckets(metrics),
-            "output": _resp_text(s), "source": source, "error": None}
+            "output": _resp_text(s), "answer": _filtered_answer(s), "source": source, "error": None, "_doc": doc}
 
 
 # ------------------------------------------------------------------------------------------ run directories
@@ -250,16 +336,36 @@ def _manifest_records(run_dir: Path) -> dict[str, dict[str, Any]]:
         return {}
     try:
         manifest = json.loads(path.read_text("utf-8"))
-    except ValueError:
-        raise IngestError(f"{run_dir.name}/run.json: not valid JSON") from None
-    return {m["name"]: m for m in manifest.get("models", []) if isinstance(m, dict) and "name" in m}
+    except (OSError, ValueError) as exc:
+        raise IngestError(f"run.json: {reason_of(exc)}") from None
+    manifest = _mapping(manifest, "run.json")
+    models = manifest.get("models") or []
+    if not isinstance(models, list):
+        raise IngestError(f"run.json: models: expected a list, found {type(models).__name__}")
+    return {str(m["name"]): m for m in models if isinstance(m, dict) and isinstance(m.get("name"), str)}
 
 
-def newest_inspect_logs(log_dir: Path) -> list[Path]:
-    """The newest log of each task of an eval-set folder (as the run summary picks them)."""
-    from finchain_tasks.runs.summary import latest_logs
+def newest_inspect_logs(log_dir: Path, problems: Problems = None, prefix: str = "") -> list[Path]:
+    """The newest log of each task of an eval-set folder (the run summary's rule: by last write per task id).
+    A log whose header cannot be read is listed in ``problems`` (when given) and the others are still picked."""
+    if not Path(log_dir).is_dir():
+        return []
+    from inspect_ai.log import list_eval_logs, read_eval_log
 
-    return [Path(str(h.location).removeprefix("file://")) for h in latest_logs(log_dir)]
+    newest: dict[str, tuple[float, str, Path]] = {}
+    for info in list_eval_logs(str(log_dir), recursive=False):
+        path = Path(str(info.name).removeprefix("file://"))
+        try:
+            header = read_eval_log(str(path), header_only=True)
+            key = str(header.eval.task_id)
+        except Exception as exc:
+            if problems is None:
+                raise IngestError(f"{path.name}: not a readable Inspect log ({type(exc).__name__})") from None
+            problems.append(Skipped(f"{prefix}{path.name}", f"not a readable Inspect log ({reason_of(exc)})"))
+            continue
+        if key not in newest or (info.mtime or 0) >= newest[key][0]:
+            newest[key] = (info.mtime or 0, str(header.eval.created), path)
+    return [p for _, _, p in sorted(newest.values(), key=lambda t: (t[1], str(t[2])))]
 
 
 def newest_lm_eval_results(folder: Path) -> list[Path]:
@@ -270,18 +376,28 @@ def newest_lm_eval_results(folder: Path) -> list[Path]:
     return sorted(newest.values())
 
 
-def run_dir_rows(run_dir: Path) -> Iterator[dict]:
-    """Every row of a ``finchain eval``/``bench`` run directory (Inspect logs and lm-eval outputs)."""
-    records = _manifest_records(run_dir)
+def run_dir_rows(run_dir: Path, problems: Problems = None, realign: bool = True) -> Iterator[dict]:
+    """Every row of a ``finchain eval``/``bench`` run directory (Inspect logs and lm-eval outputs). A bad
+    ``run.json`` costs only the model records it would add (names, sizes, prices); a bad log only itself."""
     prefix = f"{run_dir.name}/"
-    for log in newest_inspect_logs(run_dir / "logs"):
-        yield from _with_record(inspect_rows(log, None, prefix), records)
+    try:
+        records = _manifest_records(run_dir)
+    except IngestError as exc:
+        if problems is None:
+            raise IngestError(f"{run_dir.name}/{exc}") from None
+        problems.append(Skipped(f"{prefix}run.json", str(exc).removeprefix("run.json: ")))
+        records = {}
+    for log in newest_inspect_logs(run_dir / "logs", problems, f"{prefix}logs/"):
+        rows = _guarded(f"{prefix}logs/{log.name}", problems, inspect_rows, log, None, prefix)
+        yield from _with_record(rows, records)
     lm_root = run_dir / "lm_eval"
     if lm_root.is_dir():
         for results in newest_lm_eval_results(lm_root):
-            model = results.relative_to(lm_root).parts[0]
-            task_set = results.relative_to(lm_root).parts[1] if len(results.relative_to(lm_root).parts) > 2 else None
-            for row in lm_eval_rows(results, records.get(model), model, prefix):
+            parts = results.relative_to(lm_root).parts
+            model, task_set = parts[0], (parts[1] if len(parts) > 2 else None)
+            rows = _guarded(f"{prefix}lm_eval/{'/'.join(parts)}", problems, lm_eval_rows, results, records.get(model),
+                            model, prefix, problems, realign)
+            for row in rows:
                 yield {**row, "task_set": task_set or row["task_set"]}
 
 
@@ -292,31 +408,40 @@ def _with_record(rows: Iterable[dict], records: dict[str, dict[str, Any]]) -> It
         rec = records.get(row["model"], {})
         row = {**row, **{k: rec.get(k) for k in ("display_name", "category", "params_b") if rec.get(k) is not None}}
         price = rec.get("price")
-        if row.get("cost") is None and price and row.get("input_tokens") is not None:
-            row["cost"] = (row["input_tokens"] * price["input"] + (row["output_tokens"] or 0) * price["output"]) / 1e6
+        if row.get("cost") is None and isinstance(price, dict) and row.get("input_tokens") is not None:
+            try:
+                row["cost"] = (row["input_tokens"] * float(price["input"])
+                               + (row["output_tokens"] or 0) * float(price["output"])) / 1e6
+            except (KeyError, TypeError, ValueError):
+                pass  # a price the run recorded badly: the cost stays unknown, never a guess
         yield row
 
 
-def source_rows(path: Path) -> Iterator[dict]:
-    """The rows of one source: a run directory, an Inspect log or folder of logs, or an lm-eval output folder."""
+def source_rows(path: Path, problems: Problems = None, realign: bool = True) -> Iterator[dict]:
+    """The rows of one source: a run directory, an Inspect log or folder of logs, or an lm-eval output folder.
+    With ``problems`` (a list), every file that cannot be read is listed there with its reason and the rest
+    are read; without, the first such file raises :class:`IngestError`."""
     if not path.exists():
         raise IngestError(f"source {path.name!r} does not exist ({path.resolve()}): "
                           "run `finchain bench` or pass --source")
+    here = f"{path.parent.name}/"
     if path.is_file() and path.suffix == ".eval":
-        yield from inspect_rows(path, None, f"{path.parent.name}/")
+        yield from _guarded(f"{here}{path.name}", problems, inspect_rows, path, None, here)
     elif path.is_file() and path.name.startswith("results_") and path.suffix == ".json":
-        yield from lm_eval_rows(path, None, None, f"{path.parent.name}/")
+        yield from _guarded(f"{here}{path.name}", problems, lm_eval_rows, path, None, None, here, problems, realign)
     elif (path / "run.json").is_file() or (path / "logs").is_dir() or (path / "lm_eval").is_dir():
-        yield from run_dir_rows(path)
+        yield from run_dir_rows(path, problems, realign)
     elif any(path.glob("*.eval")):
-        for log in newest_inspect_logs(path):
-            yield from inspect_rows(log, None, f"{path.name}/")
+        for log in newest_inspect_logs(path, problems, f"{path.name}/"):
+            yield from _guarded(f"{path.name}/{log.name}", problems, inspect_rows, log, None, f"{path.name}/")
     elif any(path.rglob("results_*.json")):
         for results in newest_lm_eval_results(path):
-            yield from lm_eval_rows(results, None, None, f"{path.name}/")
+            folder = "/".join((path.name, *results.parent.relative_to(path).parts)) + "/"
+            yield from _guarded(f"{folder}{results.name}", problems, lm_eval_rows, results, None, None, folder,
+                                problems, realign)
     elif path.is_dir():  # a folder of run directories (./finchain-runs)
         for child in sorted(p for p in path.iterdir() if p.is_dir()):
-            yield from source_rows(child)
+            yield from source_rows(child, problems, realign)
     else:
         raise IngestError(f"source {path.name!r}: not a run directory, Inspect log or lm-eval output")
 
@@ -352,9 +477,21 @@ def to_frame(rows: list[dict]):
     return frame
 
 
-def ingest(paths: Iterable[Path], registry: Any = None):
-    """Every source's rows, enriched from the registry, as one DataFrame (see :data:`COLUMNS`)."""
+def ingest(paths: Iterable[Path], registry: Any = None, problems: Problems = None, realign: bool = True):
+    """Every source's rows, enriched from the registry, as one DataFrame (see :data:`COLUMNS`). With
+    ``problems`` (a list), a source or file that cannot be read is listed there (path and reason) and the
+    build goes on with the rest; without, the first one raises :class:`IngestError`."""
     rows: list[dict] = []
     for path in paths:
-        rows.extend(source_rows(Path(path)))
+        path = Path(path)
+        if problems is None:
+            rows.extend(source_rows(path, None, realign))
+            continue
+        if not path.exists():  # named, never with its local path (the list reaches the site)
+            problems.append(Skipped(path.name, "does not exist"))
+            continue
+        try:
+            rows.extend(source_rows(path, problems, realign))
+        except IngestError as exc:  # nothing a host writes
+            problems.append(Skipped(path.name, str(exc).removeprefix(f"source {path.name!r}: ")))
     return to_frame(enrich(rows, registry))

@@ -9,8 +9,13 @@ split: ``samples/index.js`` lists the sample ids by chunk, one chunk per templat
 template: :data:`CHUNK_SIZE` to a chunk), and the sample page adds the script tag of the one chunk it shows
 when it shows it (0.6 MiB at most there). Every string from a
 log is model or user text, hence untrusted: the pages build the DOM with ``textContent`` only, the JSON is
-written with ``<``, ``>``, ``&`` and the line separators escaped, and the methods page (rendered here) escapes
-everything it prints."""
+written with ``<``, ``>``, ``&`` and the line separators escaped, the methods page (rendered here) escapes
+everything it prints, and every page carries a Content-Security-Policy that lets it load its own files only
+(no inline script, no other origin).
+
+A site folder is the project's: :func:`claim_folder` writes only into a folder that is missing, empty or holds
+the marker (:data:`MARKER`, with the list of files written) of an earlier build, and a rebuild removes only
+files that list names (stale sample chunks), never anything it did not write."""
 
 from __future__ import annotations
 
@@ -58,13 +63,64 @@ def sample_chunks(samples: dict[str, Any]) -> dict[str, list[str]]:
     return {f"{n:04d}": ids for n, ids in enumerate(ordered)}
 
 
+MARKER = ".finchain-leaderboard.json"
+"""Written into every site folder: says the project wrote it and lists the files it wrote (relative paths)."""
+
+
+class SiteFolderError(ValueError):
+    """A folder the site must not be written into; one line."""
+
+
+def _marker(out: Path) -> Optional[dict[str, Any]]:
+    try:
+        data = json.loads((out / MARKER).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
+
+
+def claim_folder(out: Path, allow_foreign: bool = False) -> set[str]:
+    """Check that ``out`` is ours to write: missing, empty, or written by an earlier build (its marker).
+    Returns the files the earlier builds wrote. A non-empty folder without the marker is refused unless
+    ``allow_foreign`` (then nothing already there is ever removed: the earlier list is empty)."""
+    if out.exists() and not out.is_dir():
+        raise SiteFolderError(f"{out} is a file, not a folder")
+    marker = _marker(out) if out.is_dir() else None
+    if marker is not None:
+        return {f for f in marker["files"] if isinstance(f, str)}
+    if out.is_dir() and any(out.iterdir()) and not allow_foreign:
+        raise SiteFolderError(f"{out} is not empty and was not written by `finchain leaderboard` (no {MARKER}): "
+                              "give a new or empty folder, or --allow-nonempty to write into it (nothing of "
+                              "it is removed; files of the same name are replaced)")
+    return set()
+
+
+def record_written(out: Path, files: list[Path], forget: frozenset[str] = frozenset()) -> None:
+    """Add ``files`` (paths under ``out``) to the marker's list, and drop the ``forget`` names from it."""
+    known = set((_marker(out) or {}).get("files") or []) - set(forget)
+    known |= {p.relative_to(out).as_posix() for p in files}
+    (out / MARKER).write_text(json.dumps({"written_by": "finchain-tasks leaderboard", "files": sorted(known)},
+                                         indent=1), encoding="utf-8")
+
+
+def _remove_stale(out: Path, earlier: set[str], written: set[str]) -> frozenset[str]:
+    """Remove the sample chunks an earlier build wrote and this one did not (templates no longer shown): only
+    names from the marker, only inside ``out``, never a link. Returns the names removed."""
+    root, removed = out.resolve(), set()
+    for name in sorted(earlier - written):
+        path = out / name
+        if name.startswith(f"{SAMPLE_DIR}/") and path.is_file() and not path.is_symlink() \
+                and path.resolve().is_relative_to(root):
+            path.unlink()
+            removed.add(name)
+    return frozenset(removed)
+
+
 def write_samples(out: Path, samples: dict[str, Any]) -> dict[str, int]:
-    """``samples/index.js`` and one ``samples/<chunk>.js`` per chunk (the folder is replaced: no stale chunk
-    of an earlier build survives); returns each file's size in bytes."""
+    """``samples/index.js`` and one ``samples/<chunk>.js`` per chunk; returns each file's size in bytes (a
+    chunk an earlier build left is removed by :func:`write_site`, which knows what it wrote)."""
     folder = out / SAMPLE_DIR
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    (out / "samples.js").unlink(missing_ok=True)  # the single file of earlier versions
+    folder.mkdir(parents=True, exist_ok=True)
     chunks = sample_chunks(samples)
     files = {"index.js": f"window.LB_SAMPLE_INDEX = {js_literal(chunks)};\n"}
     for name, ids in chunks.items():
@@ -96,9 +152,16 @@ def _nav(current: str) -> str:
     return f'<nav>{" ".join(links)}</nav>'
 
 
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
+       "form-action 'none'")
+"""Every page's Content-Security-Policy: its own scripts, style and images only; no inline script, no other
+origin (a model output that slipped past the escaping could still run nothing)."""
+
+
 def _shell(page: str, title: str, body: str, scripts: tuple[str, ...] = ("data.js",)) -> str:
     tags = "".join(f'<script src="{s}"></script>' for s in (*scripts, "assets/app.js"))
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{html.escape(title)}</title><link rel="stylesheet" href="assets/style.css"></head>'
             f'<body data-page="{page}"><header><h1 id="title">{html.escape(title)}</h1>{_nav(page + ".html")}'
@@ -116,7 +179,16 @@ INDEX_BODY = """
   <button id="dl-csv" type="button">Download CSV</button> <button id="dl-json" type="button">Download JSON</button>
 </section>
 <p class="note" id="table-note"></p>
-<table id="board"><thead></thead><tbody></tbody></table>
+<div class="scroll"><table id="board"><thead></thead><tbody></tbody></table></div>
+<aside id="details" tabindex="-1" hidden aria-labelledby="details-title">
+  <h2 id="details-title"></h2><button id="details-close" type="button">close</button>
+  <div id="details-body"></div>
+</aside>
+<h2>Reproduced beside published</h2>
+<p class="note">Each reproduced row beside the figure its authors published for the same model and metric, on their
+scale. The difference's interval is the reproduced mean's template-bootstrap interval, shifted: the published
+figure comes with no interval, and its protocol may differ (see the source's note below).</p>
+<section id="versus"></section>
 <h2>Reported, not reproduced</h2>
 <p class="note">Figures published by others, shown as printed (their scale, their ± spread). They are not
 re-run here and enter no interval, test or tie group.</p>
@@ -125,8 +197,11 @@ re-run here and enter no interval, test or tie group.</p>
 HEATMAP_BODY = """
 <label>Model <select id="hm-model"></select></label>
 <p class="note" id="hm-note"></p>
-<table id="heatmap"><thead></thead><tbody></tbody></table>
+<div class="scroll"><table id="heatmap"><thead></thead><tbody></tbody></table></div>
 <section id="drill"></section>
+<h2>Models × domains</h2>
+<p class="note" id="matrix-note"></p>
+<div class="scroll"><table id="matrix"><thead></thead><tbody></tbody></table></div>
 """
 FRONTIER_BODY = """
 <h2>Score versus cost per sample</h2><div id="cost-chart" class="chart"></div><p class="note" id="cost-note"></p>
@@ -216,17 +291,23 @@ def _num(value: Optional[float]) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def write_site(out: Path, board: Board, payload: dict[str, Any], samples: dict[str, Any]) -> Path:
-    """Write every page, the data scripts and the vendored assets under ``out``."""
+def write_site(out: Path, board: Board, payload: dict[str, Any], samples: dict[str, Any],
+               allow_foreign: bool = False) -> Path:
+    """Write every page, the data scripts and the vendored assets under ``out`` (see :func:`claim_folder`)."""
+    earlier = claim_folder(out, allow_foreign)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(STATIC, out / "assets", dirs_exist_ok=True)
     (out / "data.js").write_text(f"window.LB = {js_literal(payload)};\n", encoding="utf-8")
-    write_samples(out, samples)
+    written = {"data.js", *(f"assets/{p.name}" for p in STATIC.iterdir() if p.is_file())}
+    written |= set(write_samples(out, samples))
     pages = {"index": INDEX_BODY, "heatmap": HEATMAP_BODY, "frontier": FRONTIER_BODY, "sample": SAMPLE_BODY,
              "methods": methods_html(board, payload)}
     for page, body in pages.items():
         scripts = ("data.js", f"{SAMPLE_DIR}/index.js") if page == "sample" else ("data.js",)
         (out / f"{page}.html").write_text(_shell(page, board.title, body, scripts), encoding="utf-8")
+        written.add(f"{page}.html")
+    removed = _remove_stale(out, earlier, written)
+    record_written(out, [out / name for name in written], forget=removed)
     return out / "index.html"
 
 

@@ -1,6 +1,7 @@
 """The README's screenshots: ``python -m tests.leaderboard.screenshots SITE leaderboards/screenshots`` takes one PNG
-of each page of a built site in headless Chromium (the heat map with a cell opened, the sample page on the
-sample with the hostile output)."""
+of each page of a built site in headless Chromium (the leaderboard with its first model's details open, the heat
+map with a cell opened, the sample page on the sample with the hostile output), and the leaderboard in a
+400-px-wide window (``index-400px.png``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ def take(site: Path, out: Path, sample: str = "") -> list[Path]:
                 cells = driver.find_elements("css selector", "#heatmap td.cell")
                 if cells:
                     cells[-1].click()
+            if page == "index":
+                models = driver.find_elements("css selector", "#board button.model-link")
+                if models:
+                    models[-1].click()
             end = time.time() + 10  # the sample page shows its sample once the chunk's script has loaded
             while page == "sample" and not driver.find_elements("css selector", ".model-output") and time.time() < end:
                 time.sleep(0.1)
@@ -33,6 +38,11 @@ def take(site: Path, out: Path, sample: str = "") -> list[Path]:
             path = out / f"{page}.png"
             driver.save_screenshot(str(path))
             shots.append(path)
+        driver.set_window_size(400, 900)
+        driver.get((site / "index.html").as_uri())
+        time.sleep(0.3)
+        driver.save_screenshot(str(out / "index-400px.png"))
+        shots.append(out / "index-400px.png")
     finally:
         driver.quit()
     return shots

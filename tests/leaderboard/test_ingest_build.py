@@ -2,6 +2,7 @@
 comparable row each, the per-sample table holds every column and no local path or key, reported rows stay
 apart, and a board file with a mistake fails in one line."""
 
+import json
 
 import pytest
 from typer.testing import CliRunner
@@ -36,6 +37,13 @@ def test_the_same_model_through_both_hosts_gives_comparable_rows(frame):
     # lm-eval logs the first broken step only as err_k shares; read back, it is the position Inspect logged
     assert joined["first_error_step_i"].fillna(0).tolist() == joined["first_error_step_l"].fillna(0).tolist()
     assert joined["gold_answer_i"].notna().all() and joined["gold_answer_l"].notna().all()
+    # lm-eval logs the answer ChainEval read (filtered_resps) and, recomputed at build, the alignment behind it
+    assert joined["answer_l"].tolist() == joined["answer_i"].tolist() and joined["answer_l"].notna().all()
+    for a_i, a_l in zip(joined["alignment_i"], joined["alignment_l"]):
+        pairs_i, pairs_l = json.loads(a_i), json.loads(a_l)
+        assert [(p["gold"], p["pred"], p["matched"]) for p in pairs_l] == [(p["gold"], p["pred"], p["matched"])
+                                                                          for p in pairs_i]
+        assert [p["similarity"] for p in pairs_l] == pytest.approx([p["similarity"] for p in pairs_i], abs=1e-6)
     assert set(joined["fac_i"]) == {0.0, 1.0}  # fake-a is right on some problems and wrong on others
     for col in ("domain", "topic", "template", "level", "task_version", "profile", "finchain_tasks_version"):
         assert joined[f"{col}_i"].tolist() == joined[f"{col}_l"].tolist(), col

@@ -108,14 +108,23 @@ def _wait_for(path, timeout=30.0):
     raise AssertionError(f"no download at {path}")
 
 
-def test_the_csv_download_matches_the_table(chrome, lb_local_site):
+def test_the_csv_download_is_the_table_in_numbers(chrome, lb_local_site):
+    """Issue 31, item 10: a metric is three numeric columns (mean, low, high), not the display string."""
     _open(chrome, lb_local_site, "index.html")
     chrome.find_element("css selector", "#board th[data-key=harness]").click()
-    heads, rows = _table(chrome)
+    shown = _models(chrome)
     chrome.find_element("id", "dl-csv").click()
     text = _wait_for(chrome.downloads / "paper26-leaderboard.csv")
-    parsed = list(csv.reader(io.StringIO(text)))
-    assert parsed[0] == heads and parsed[1:] == rows and len(rows) == 2
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [f"{r['display_name']}/{r['harness']}" for r in rows] == [s.replace(LOCAL, rows[0]["display_name"])
+                                                                     for s in shown]
+    payload = {r["harness"]: r for r in sitedata.payload(lb_local_site)["rows"]}
+    for r in rows:
+        for metric in ("chaineval", "fac"):
+            m = payload[r["harness"]]["metrics"][metric]
+            assert [float(r[metric]), float(r[f"{metric}_low"]), float(r[f"{metric}_high"])] == \
+                [m["mean"], m["low"], m["high"]]  # full precision, parseable
+        assert r["input_tokens"] == ("" if r["harness"] == "lm-eval" else str(payload["inspect"]["input_tokens"]))
     chrome.find_element("id", "dl-json").click()
     assert f'"model": "{LOCAL}"' in _wait_for(chrome.downloads / "paper26-leaderboard.json")
 
@@ -186,3 +195,147 @@ def test_the_other_pages_render(chrome, lb_local_site, page):
     else:
         assert "Holm" in chrome.find_element("tag name", "main").text
     assert _errors(chrome) == []
+
+
+# ---------------------------------------------------------------------------------------- issue 31, items 11-13
+def _shown(chrome, element):
+    return chrome.execute_script("var r = arguments[0].getBoundingClientRect(); return r.width > 0 && "
+                                 "r.right <= window.innerWidth + 0.5 && getComputedStyle(arguments[0]).display "
+                                 "!== 'none';", element)
+
+
+def test_at_400_px_a_score_is_visible_and_headers_sort_from_the_keyboard(chrome, lb_site):
+    from selenium.webdriver.common.keys import Keys
+
+    chrome.set_window_size(400, 900)
+    try:
+        _open(chrome, lb_site, "index.html")
+        assert chrome.execute_script("return window.innerWidth") <= 400
+        keys = [th.get_attribute("data-key") for th in chrome.find_elements("css selector", "#board thead th")]
+        column = keys.index("chaineval") + 1  # the primary metric
+        scores = chrome.find_elements("css selector", f"#board tbody td:nth-child({column})")
+        assert len(scores) == 3 and all(_shown(chrome, td) for td in scores)  # on screen, not scrolled away
+        assert all("[" in td.text for td in scores)
+        tags = [t.text for t in chrome.find_elements("css selector", "#board tbody .harness-tag")]
+        assert sorted(tags) == ["inspect", "inspect", "lm-eval"]  # the harness column is hidden: said under the name
+    finally:
+        chrome.set_window_size(1300, 1000)
+    heads = chrome.find_elements("css selector", "#board thead th")
+    assert all(th.get_attribute("aria-sort") in ("none", "ascending", "descending") for th in heads)
+    assert all(th.find_element("tag name", "button").get_property("tabIndex") == 0 for th in heads)
+    chrome.find_element("css selector", "#board th[data-key=harness] button").send_keys(Keys.ENTER)
+    assert chrome.find_element("css selector", "#board th[data-key=harness]").get_attribute("aria-sort") == "ascending"
+    assert [m.split("/")[1] for m in _models(chrome)] == ["inspect", "inspect", "lm-eval"]
+    focused = chrome.switch_to.active_element  # the rebuilt header keeps the keyboard's place
+    focused.send_keys(Keys.SPACE)
+    assert chrome.find_element("css selector", "#board th[data-key=harness]").get_attribute("aria-sort") == "descending"
+    assert [m.split("/")[1] for m in _models(chrome)] == ["lm-eval", "inspect", "inspect"]
+    assert chrome.find_element("css selector", "#board th[data-key=tie_group]").get_attribute("aria-sort") == "none"
+
+
+def test_the_tables_view_and_the_open_model_are_in_the_url(chrome, lb_site):
+    _open(chrome, lb_site, "index.html")
+    _select(chrome, "f-harness", "inspect")
+    chrome.find_element("css selector", "#board th[data-key=chaineval]").click()  # best first
+    chrome.find_element("css selector", "#board button.model-link[data-model=fake-b]").click()
+    details = chrome.find_element("id", "details")
+    assert details.is_displayed() and chrome.find_element("id", "details-title").text == "Fake B"
+    facts = {dd.get_attribute("data-fact"): dd.text for dd in details.find_elements("css selector", "dd")}
+    assert facts["Hugging Face id"] == "test/fake-b" and facts["litellm id"] == "openai/fake-b"
+    assert facts["size (B)"] == "1" and "temperature = 0" in facts["generation settings (registry)"]
+    runs = details.find_elements("css selector", "table.runs tbody tr")
+    assert [r.get_attribute("data-harness") for r in runs] == ["inspect"] and "paper" in runs[0].text
+    url = chrome.current_url
+    assert "harness=inspect" in url and "sort=chaineval" in url and "dir=desc" in url and "model=fake-b" in url
+    shown = _models(chrome)
+    chrome.get("about:blank")
+    chrome.get(url)  # the permalink, opened afresh
+    assert _models(chrome) == shown == ["fake-b/inspect", "fake-a/inspect"]
+    assert chrome.find_element("id", "f-harness").get_attribute("value") == "inspect"
+    assert chrome.find_element("css selector", "#board th[data-key=chaineval]").get_attribute("aria-sort") == \
+        "descending"
+    assert chrome.find_element("id", "details").is_displayed()
+    chrome.find_element("id", "details-close").click()
+    assert "model=" not in chrome.current_url and not chrome.find_element("id", "details").is_displayed()
+    assert _errors(chrome) == []
+
+
+def test_lm_eval_rows_show_the_answer_and_the_alignment(chrome, lb_site):
+    samples = sitedata.samples(lb_site)
+    sid = next(k for k, s in samples.items() if all(m["output"] != HOSTILE for m in s["models"]))
+    chrome.get((lb_site / "sample.html").as_uri() + "#" + sid)
+    chrome.refresh()
+    cards = {c.get_attribute("data-label"): c for c in _wait_cards(chrome)}
+    lm, inspect = cards["fake-a (lm-eval)"], cards["fake-a (inspect)"]
+
+    def answer(card):
+        return next(p.text for p in card.find_elements("css selector", "p") if p.text.startswith("Final answer:"))
+
+    def pairs(card):
+        return [tr.text for tr in card.find_elements("css selector", "table tbody tr")]
+
+    assert answer(lm) == answer(inspect) != "Final answer: —"
+    assert pairs(lm) == pairs(inspect) and len(pairs(lm)) >= 1
+    assert "recomputed by the build" in lm.text and "recomputed" not in inspect.text
+
+
+def test_the_models_by_domains_matrix(chrome, lb_site):
+    _open(chrome, lb_site, "heatmap.html")
+    matrix = sitedata.payload(lb_site)["matrix"]
+    heads = [th.text for th in chrome.find_elements("css selector", "#matrix thead th")]
+    assert heads == ["model", "investment_analysis", "personal_finance"] == ["model", *matrix["columns"]]
+    rows = chrome.find_elements("css selector", "#matrix tbody tr")
+    assert [r.get_attribute("data-label") for r in rows] == ["fake-a (inspect)", "fake-a (lm-eval)", "fake-b (inspect)"]
+    for tr, row in zip(rows, matrix["rows"]):
+        for td in tr.find_elements("css selector", "td.cell"):
+            cell = row["cells"][td.get_attribute("data-column")]
+            assert td.find_element("tag name", "strong").text == f"{cell['mean']:.3f}"
+    assert _errors(chrome) == []
+
+
+@pytest.fixture(scope="module")
+def handmade_site(tmp_path_factory):
+    """A board built from lm-eval folders written by hand (no model run): a model the FinChain authors published
+    (gpt-4.1) and one whose name is a spreadsheet formula."""
+    from typer.testing import CliRunner
+
+    from finchain_tasks.cli.main import app
+    from tests.leaderboard.handmade import board_file, finchain_sample, write_lm_eval
+
+    root = tmp_path_factory.mktemp("handmade-site")
+    write_lm_eval(root / "runs" / "a", "gpt-4.1", "finchain_all", [finchain_sample(k, k / 8) for k in range(8)])
+    write_lm_eval(root / "runs" / "b", FORMULA, "finchain_all", [finchain_sample(k, 0.5) for k in range(8)])
+    board = board_file(root, "handmade", reported=("finchain-leaderboard",))
+    result = CliRunner().invoke(app, ["leaderboard", "build", str(board), "-s", str(root / "runs"), "-o",
+                                      str(root / "site")])
+    assert result.exit_code == 0, result.output
+    return root / "site"
+
+
+FORMULA = '=HYPERLINK("http://evil.example")'
+
+
+def test_reproduced_beside_published_with_the_difference(chrome, handmade_site):
+    _open(chrome, handmade_site, "index.html")
+    (entry,) = sitedata.payload(handmade_site)["versus_published"]
+    (tr,) = chrome.find_elements("css selector", "#versus-table tbody tr")
+    cells = [td.text.replace("\n", " ") for td in tr.find_elements("tag name", "td")]
+    assert cells[0] == "GPT-4.1" and cells[2] == "chaineval" and cells[4] == "56.92 ±6.12"  # the authors' figure
+    assert entry["reproduced"] == pytest.approx(100 * 3.5 / 8)  # the mean of k/8, k < 8, on their scale
+    assert cells[3] == f"{entry['reproduced']:.2f} [{entry['low']:.2f}, {entry['high']:.2f}]"
+    assert entry["difference"] == pytest.approx(entry["reproduced"] - 56.92)
+    assert entry["diff_low"] == pytest.approx(entry["low"] - 56.92)
+    assert cells[5] == f"{entry['difference']:.2f} [{entry['diff_low']:.2f}, {entry['diff_high']:.2f}]"
+    names = [r["display_name"] for r in csv.DictReader(io.StringIO(chrome.execute_script("return LBView.csv()")))]
+    assert sorted(names) == sorted(["GPT-4.1", "'" + FORMULA])  # issue 33: a name that is a formula stays text
+
+
+def test_the_pages_load_only_their_own_files(chrome, handmade_site):
+    """Issue 33, item 8: the Content-Security-Policy lets every page work from file:// and runs no inline script."""
+    for page in ("index.html", "heatmap.html", "frontier.html", "sample.html", "methods.html"):
+        _open(chrome, handmade_site, page)
+        assert _errors(chrome) == [], page
+    chrome.execute_script("var s = document.createElement('script'); s.textContent = 'window.__inline = 1';"
+                          "document.body.appendChild(s);")
+    assert chrome.execute_script("return window.__inline === undefined")
+    assert any("Content Security Policy" in e for e in _errors(chrome))

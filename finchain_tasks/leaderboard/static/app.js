@@ -30,18 +30,18 @@
           return r.partial ? "not comparable †" : "—";
         } },
       { key: "display_name", label: "model", value: function (r) { return r.display_name; } },
-      { key: "category", label: "category", value: function (r) { return r.category; } },
-      { key: "open_weights", label: "open", value: function (r) { return r.open_weights; },
+      { key: "category", label: "category", opt: true, value: function (r) { return r.category; } },
+      { key: "open_weights", label: "open", opt: true, value: function (r) { return r.open_weights; },
         text: function (r) { return r.open_weights === null ? "—" : (r.open_weights ? "yes" : "no"); } },
-      { key: "params_b", label: "size (B)", num: true, value: function (r) { return r.params_b; },
+      { key: "params_b", label: "size (B)", num: true, opt: true, value: function (r) { return r.params_b; },
         text: function (r) { return r.params_b === null ? "—" : String(r.params_b); } },
-      { key: "harness", label: "harness", value: function (r) { return r.harness + " " + (r.harness_version || ""); } },
-      { key: "n", label: "n", num: true, value: function (r) { return r.n; } },
-      { key: "ranks", label: "ranks (95%)", num: true, value: function (r) { return r.rank_low === undefined ? null : r.rank_low; },
+      { key: "harness", label: "harness", opt: true, value: function (r) { return r.harness + " " + (r.harness_version || ""); } },
+      { key: "n", label: "n", num: true, opt: true, value: function (r) { return r.n; } },
+      { key: "ranks", label: "ranks (95%)", num: true, opt: true, value: function (r) { return r.rank_low === undefined ? null : r.rank_low; },
         text: function (r) { return r.rank_low === null || r.rank_low === undefined ? "—" : r.rank_low + "–" + r.rank_high; } }
     ];
     (LB.board.metrics || []).forEach(function (m) {
-      cols.push({ key: m, label: m, num: true, metric: true,
+      cols.push({ key: m, label: m, num: true, metric: true, opt: m !== primary,
         value: function (r) { var s = r.metrics[m]; return s ? s.mean : null; },
         text: function (r) {
           var s = r.metrics[m];
@@ -49,12 +49,12 @@
           return fmt(s.mean) + " [" + fmt(s.low) + ", " + fmt(s.high) + "]";
         } });
     });
-    cols.push({ key: "tokens", label: "tokens in/out", num: true,
+    cols.push({ key: "tokens", label: "tokens in/out", num: true, opt: true,
       value: function (r) { return r.input_tokens === null ? null : r.input_tokens + r.output_tokens; },
       text: function (r) { return r.input_tokens === null ? "unknown" : r.input_tokens + "/" + r.output_tokens; } });
-    cols.push({ key: "cost_usd", label: "cost (USD)", num: true, value: function (r) { return r.cost_usd; },
+    cols.push({ key: "cost_usd", label: "cost (USD)", num: true, opt: true, value: function (r) { return r.cost_usd; },
       text: function (r) { return r.cost_usd === null ? "unknown" : fmt(r.cost_usd, 6); } });
-    cols.push({ key: "date", label: "date", value: function (r) { return r.date; } });
+    cols.push({ key: "date", label: "date", opt: true, value: function (r) { return r.date; } });
     return cols;
   }
   function cellText(col, r) {
@@ -63,7 +63,7 @@
     return v === null || v === undefined ? "—" : String(v);
   }
 
-  var state = { sortKey: "tie_group", dir: 1 };
+  var state = { sortKey: "tie_group", dir: 1, model: null };
   function filtered() {
     var cat = $("f-category").value, open = $("f-open").value, harness = $("f-harness").value;
     var size = parseFloat($("f-size").value), q = $("f-search").value.toLowerCase();
@@ -98,11 +98,16 @@
     clear(thead); clear(tbody);
     var tr = el("tr");
     view.cols.forEach(function (c) {
-      var th = el("th", { "data-key": c.key, scope: "col" }, c.label);
-      if (c.key === state.sortKey) th.className = state.dir > 0 ? "sorted-asc" : "sorted-desc";
+      /* the label is a button: focusable, Enter and Space sort; aria-sort says the order to a screen reader */
+      var sortedBy = c.key === state.sortKey;
+      var th = el("th", { "data-key": c.key, scope: "col", "class": (c.opt ? "opt " : "") + (sortedBy ? (state.dir > 0 ? "sorted-asc" : "sorted-desc") : ""),
+        "aria-sort": sortedBy ? (state.dir > 0 ? "ascending" : "descending") : "none" },
+        el("button", { type: "button", "class": "sort" }, c.label));
       th.addEventListener("click", function () {
         state.dir = state.sortKey === c.key ? -state.dir : (c.metric || c.num ? -1 : 1);
-        state.sortKey = c.key; renderTable();
+        state.sortKey = c.key; renderTable(); writeHash();
+        var again = document.querySelector("#board th[data-key='" + c.key + "'] button");
+        if (again) again.focus();  /* the header was rebuilt: keep the keyboard where it was */
       });
       tr.appendChild(th);
     });
@@ -110,8 +115,11 @@
     view.rows.forEach(function (r) {
       var row = el("tr", { "data-model": r.model, "data-harness": r.harness });
       view.cols.forEach(function (c) {
-        var td = el("td", { "class": c.num ? "num" : "" });
-        if (c.key === "tie_group") {
+        var td = el("td", { "class": (c.num ? "num" : "") + (c.opt ? " opt" : "") });
+        if (c.key === "display_name") {
+          td.appendChild(modelButton(r));
+          td.appendChild(el("span", { "class": "harness-tag" }, r.harness));  /* shown when the harness column is not */
+        } else if (c.key === "tie_group") {
           td.appendChild(el("span", { "class": "tie" + (r.tie_group === 1 ? " g1" : "") }, cellText(c, r)));
         } else if (c.metric && r.metrics[c.key] && r.metrics[c.key].mean !== null) {
           var s = r.metrics[c.key];
@@ -133,11 +141,41 @@
       " (paired tests, " + (LB.board.statistics || {}).correction + " correction). Ranks: simultaneous 95% bootstrap " +
       "range of ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader.";
   }
-  function csvField(s) { s = String(s); return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
+  /* CSV: numbers as numbers (a metric is three columns: mean, low, high), text that starts like a spreadsheet
+   * formula (= + - @ tab CR) behind an apostrophe, the same rule as the release's leaderboard.csv */
+  function csvField(v) {
+    if (v === null || v === undefined) return "";
+    var s = String(v);
+    if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = "'" + s;
+    return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+  function csvColumns(cols) {
+    var out = [];
+    cols.forEach(function (c) {
+      if (c.metric) {
+        ["mean", "low", "high"].forEach(function (k) {
+          out.push({ head: k === "mean" ? c.key : c.key + "_" + k, value: function (r) { return (r.metrics[c.key] || {})[k]; } });
+        });
+      } else if (c.key === "tokens") {
+        out.push({ head: "input_tokens", value: function (r) { return r.input_tokens; } });
+        out.push({ head: "output_tokens", value: function (r) { return r.output_tokens; } });
+      } else if (c.key === "ranks") {
+        out.push({ head: "rank_low", value: function (r) { return r.rank_low; } });
+        out.push({ head: "rank_high", value: function (r) { return r.rank_high; } });
+      } else if (c.key === "harness") {
+        out.push({ head: "harness", value: function (r) { return r.harness; } });
+        out.push({ head: "harness_version", value: function (r) { return r.harness_version; } });
+      } else {
+        out.push({ head: c.key, value: c.value });
+      }
+    });
+    return out;
+  }
   function viewCSV() {
-    var v = currentView();
-    return [v.cols.map(function (c) { return csvField(c.label); }).join(",")].concat(
-      v.cells.map(function (cells) { return cells.map(csvField).join(","); })).join("\r\n") + "\r\n";
+    var v = currentView(), cols = csvColumns(v.cols);
+    return [cols.map(function (c) { return csvField(c.head); }).join(",")].concat(v.rows.map(function (r) {
+      return cols.map(function (c) { return csvField(c.value(r)); }).join(",");
+    })).join("\r\n") + "\r\n";
   }
   function viewJSON() { return JSON.stringify(currentView().rows, null, 2); }
   function download(name, text, type) {
@@ -173,18 +211,94 @@
       box.appendChild(el("h3", {}, sources[key].title || key));
       box.appendChild(el("p", { "class": "note" }, "Source: ", el("a", { href: sources[key].url || "#", rel: "noopener noreferrer" }, sources[key].url || key),
         ". " + (sources[key].note || "")));
-      box.appendChild(el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body));
+      box.appendChild(el("div", { "class": "scroll" }, el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body)));
     });
   }
   function initIndex() {
     options($("f-category"), uniq(LB.rows.map(function (r) { return r.category; })));
     options($("f-harness"), uniq(LB.rows.map(function (r) { return r.harness; })));
-    ["f-category", "f-open", "f-harness", "f-size", "f-search"].forEach(function (id) {
-      $(id).addEventListener("input", renderTable); $(id).addEventListener("change", renderTable);
+    Object.keys(FILTERS).forEach(function (k) {
+      function changed() { renderTable(); writeHash(); }
+      $(FILTERS[k]).addEventListener("input", changed); $(FILTERS[k]).addEventListener("change", changed);
     });
     $("dl-csv").addEventListener("click", function () { download(LB.board.name + "-leaderboard.csv", viewCSV(), "text/csv"); });
     $("dl-json").addEventListener("click", function () { download(LB.board.name + "-leaderboard.json", viewJSON(), "application/json"); });
-    renderTable(); renderReported();
+    $("details-close").addEventListener("click", function () { state.model = null; renderDetails(); writeHash(); });
+    window.addEventListener("hashchange", function () { readHash(); renderTable(); renderDetails(); });
+    readHash(); renderTable(); renderDetails(); renderVersus(); renderReported();
+  }
+
+  /* ------------------------------------------------------------------ permalinks: the table's filters, sort and
+   * open model live in the URL's fragment (#harness=lm-eval&sort=chaineval&dir=desc&model=…), as the sample page's
+   * id does, so a view can be linked; the fragment works from file:// and any static host */
+  var FILTERS = { category: "f-category", open: "f-open", harness: "f-harness", size: "f-size", q: "f-search" };
+  function readHash() {
+    var p = new URLSearchParams(location.hash.slice(1));
+    Object.keys(FILTERS).forEach(function (k) { $(FILTERS[k]).value = p.get(k) || ""; });
+    state.sortKey = p.get("sort") || "tie_group";
+    state.dir = p.get("dir") === "desc" ? -1 : (p.get("dir") === "asc" ? 1 : (p.get("sort") ? -1 : 1));
+    state.model = p.get("model") || null;
+  }
+  function writeHash() {
+    var p = new URLSearchParams();
+    Object.keys(FILTERS).forEach(function (k) { var v = $(FILTERS[k]).value; if (v) p.set(k, v); });
+    if (state.sortKey !== "tie_group" || state.dir !== 1) { p.set("sort", state.sortKey); p.set("dir", state.dir > 0 ? "asc" : "desc"); }
+    if (state.model) p.set("model", state.model);
+    var hash = p.toString() ? "#" + p.toString() : location.pathname.split("/").pop();
+    try { history.replaceState(null, "", hash); } catch (e) { location.replace("#" + p.toString()); }
+  }
+
+  /* ------------------------------------------------------------------ model details */
+  function modelButton(r) {
+    var b = el("button", { type: "button", "class": "model-link", "data-model": r.model, title: "details of " + r.model }, r.display_name);
+    b.addEventListener("click", function () { state.model = r.model; renderDetails(); writeHash(); $("details").focus(); });
+    return b;
+  }
+  function renderDetails() {
+    var box = $("details"), body = $("details-body"), d = (LB.models || {})[state.model];
+    clear(body);
+    if (!d) { box.hidden = true; return; }
+    box.hidden = false;
+    $("details-title").textContent = d.display_name || d.model;
+    var gen = Object.keys(d.generation || {}).map(function (k) {
+      var v = d.generation[k]; return k + " = " + (typeof v === "object" ? JSON.stringify(v) : v);
+    });
+    var facts = [["registry name", d.model], ["Hugging Face id", d.hf_id], ["litellm id", d.litellm_model],
+      ["category", d.category], ["open weights", d.open_weights === null || d.open_weights === undefined ? null : (d.open_weights ? "yes" : "no")],
+      ["size (B)", d.params_b], ["generation settings (registry)", gen.length ? gen.join(", ") : "the task's defaults"],
+      ["notes", d.notes]];
+    var dl = el("dl", { "class": "facts" });
+    facts.forEach(function (f) { dl.appendChild(el("dt", {}, f[0])); dl.appendChild(el("dd", { "data-fact": f[0] }, f[1] === null || f[1] === undefined ? "—" : f[1])); });
+    body.appendChild(dl);
+    if (!d.in_registry) body.appendChild(el("p", { "class": "note" }, "Not in the registry this board was built with: only what the logs say is shown."));
+    var runs = el("tbody");
+    d.runs.forEach(function (r) {
+      runs.appendChild(el("tr", { "data-harness": r.harness }, el("td", {}, r.harness + " " + (r.harness_version || "")), el("td", {}, r.task),
+        el("td", {}, r.task_version === null ? "—" : r.task_version), el("td", {}, r.profile === null ? "—" : r.profile),
+        el("td", {}, r.date === null ? "—" : r.date), el("td", { "class": "num" }, r.n)));
+    });
+    body.appendChild(el("table", { "class": "runs" }, el("thead", {}, el("tr", {}, el("th", {}, "harness"), el("th", {}, "task"),
+      el("th", {}, "task version"), el("th", {}, "profile"), el("th", {}, "run date"), el("th", {}, "n"))), runs));
+  }
+
+  /* ------------------------------------------------------------------ reproduced beside published */
+  function renderVersus() {
+    var box = $("versus"), rows = LB.versus_published || [];
+    clear(box);
+    if (!rows.length) { box.appendChild(el("p", { "class": "note" }, "No reproduced row has a published figure of the same metric to compare with.")); return; }
+    var body = el("tbody");
+    rows.forEach(function (v) {
+      var diff = el("td", { "class": "num diff" + (v.diff_low > 0 || v.diff_high < 0 ? " differs" : "") },
+        (v.difference >= 0 ? "+" : "") + fmt(v.difference, 2), el("span", { "class": "ci" }, "[" + fmt(v.diff_low, 2) + ", " + fmt(v.diff_high, 2) + "]"));
+      body.appendChild(el("tr", { "data-model": v.model, "data-harness": v.harness, "data-metric": v.metric },
+        el("td", {}, v.display_name), el("td", { "class": "opt" }, v.harness), el("td", {}, v.metric),
+        el("td", { "class": "num" }, fmt(v.reproduced, 2), el("span", { "class": "ci" }, "[" + fmt(v.low, 2) + ", " + fmt(v.high, 2) + "]")),
+        el("td", { "class": "num" }, fmt(v.published, 2) + (v.spread === null || v.spread === undefined ? "" : " ±" + fmt(v.spread, 2))),
+        diff, el("td", { "class": "opt" }, v.profile === null ? "—" : v.profile)));
+    });
+    box.appendChild(el("div", { "class": "scroll" }, el("table", { id: "versus-table" }, el("thead", {}, el("tr", {}, el("th", {}, "model"),
+      el("th", { "class": "opt" }, "harness"), el("th", {}, "metric"), el("th", {}, "reproduced [interval]"), el("th", {}, "published (±spread)"),
+      el("th", {}, "difference [interval]"), el("th", { "class": "opt" }, "our profile"))), body)));
   }
 
   /* ------------------------------------------------------------------ heat map */
@@ -247,7 +361,28 @@
   function initHeatmap() {
     options($("hm-model"), Object.keys(LB.cells));
     $("hm-model").addEventListener("change", renderHeatmap);
-    renderHeatmap();
+    renderHeatmap(); renderMatrix();
+  }
+  /* every model × domain at once (HELM's view): a row per model and harness, a cell per domain */
+  function renderMatrix() {
+    var m = LB.matrix || { columns: [], rows: [] }, table = $("matrix");
+    clear(table.tHead); clear(table.tBodies[0]);
+    $("matrix-note").textContent = m.rows.length ? "Mean " + m.metric + " per model and " + m.by +
+      " with a template-bootstrap interval; blank: the model has no sample there." : "No grouping (domain, sub-task or exam) in these samples.";
+    if (!m.rows.length) return;
+    table.tHead.appendChild(el.apply(null, ["tr", {}, el("th", {}, "model")].concat(m.columns.map(function (c) { return el("th", {}, c); }))));
+    m.rows.forEach(function (r) {
+      var tr = el("tr", { "data-label": r.label }, el("th", { scope: "row" }, r.label));
+      m.columns.forEach(function (c) {
+        var cell = r.cells[c];
+        if (!cell) { tr.appendChild(el("td", { "class": "empty" }, "—")); return; }
+        var td = el("td", { "class": "cell", "data-column": c }, el("strong", {}, fmt(cell.mean)),
+          el("span", { "class": "ci" }, "[" + fmt(cell.low) + ", " + fmt(cell.high) + "]"), el("span", { "class": "ci" }, "n = " + cell.n));
+        td.style.background = color(cell.mean);
+        tr.appendChild(td);
+      });
+      table.tBodies[0].appendChild(tr);
+    });
   }
 
   /* ------------------------------------------------------------------ frontier */
@@ -336,7 +471,8 @@
     box.appendChild(el("h2", {}, s.id));
     box.appendChild(el("p", { "class": "note" }, [s.domain, s.topic, s.template, s.level].join(" · ")));
     box.appendChild(el("h3", {}, "Question"));
-    box.appendChild(el("pre", { "class": "text", id: "question" }, s.question || ""));
+    if (s.withheld) box.appendChild(el("p", { "class": "note", id: "withheld" }, s.withheld));
+    else box.appendChild(el("pre", { "class": "text", id: "question" }, s.question || ""));
     var gold = el("ol", { "class": "steps" });
     (s.gold_steps || []).forEach(function (t) { gold.appendChild(el("li", {}, t)); });
     var grid = el("div", { "class": "sample-grid" },
@@ -363,8 +499,10 @@
           el("td", { "class": "num" }, fmt(a.similarity)), el("td", { "class": "num" }, fmt(a.gate, 1)),
           el("td", {}, a.matched ? "yes" : "no")));
       });
-      t.appendChild(body); card.appendChild(t);
+      t.appendChild(body); card.appendChild(el("div", { "class": "scroll" }, t));
       if (!m.alignment.length) card.appendChild(el("p", { "class": "note" }, "no model step matched a gold step"));
+      if (m.harness === "lm-eval") card.appendChild(el("p", { "class": "note" }, "lm-eval logs the scores only: this alignment was " +
+        "recomputed by the build with the same scorer and parameters, and its ChainEval equals the logged one."));
     } else {
       card.appendChild(el("p", { "class": "note" }, "no step alignment in this harness's log"));
     }
