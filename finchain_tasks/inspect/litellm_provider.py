@@ -72,6 +72,39 @@ _CONFIG_PARAMS = {
 """Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
 
 
+try:  # Inspect's command line prints a PrerequisiteError as its message alone, without a traceback
+    from inspect_ai._util.error import PrerequisiteError as _Plain
+except ImportError:  # private API moved: the error then comes with a traceback, nothing worse
+    _Plain = Exception  # type: ignore[misc,assignment]
+
+
+class MissingKey(_Plain, RuntimeError):
+    """No key for a provider that needs one: litellm would report it as a 500 on every attempt, and Inspect
+    would retry that for many minutes. Raised before the first request, on either request path."""
+
+    def __init__(self, message: str) -> None:
+        RuntimeError.__init__(self, message)
+        self.message = message
+
+
+def missing_key(litellm: Any, model: str, key: str | None, base_url: str | None) -> str | None:
+    """One line naming the environment variable(s) this model needs and lacks, or None when it can be called.
+
+    litellm's ``validate_environment`` knows each provider's variables; only key variables count (a base URL
+    variable such as ``OLLAMA_API_BASE`` is satisfied by ``api_base``)."""
+    if key:
+        return None
+    try:
+        missing = litellm.validate_environment(model).get("missing_keys") or []
+    except Exception:  # an unknown provider: let litellm say what it needs at call time
+        return None
+    keys = [name for name in missing if "KEY" in name or "TOKEN" in name]
+    if not keys or any(os.environ.get(name) for name in keys):
+        return None
+    keyless = " (a server that needs no key: -M api_key=none)" if base_url else ""
+    return (f"litellm/{model} needs an API key: set {' or '.join(keys)}, or pass -M api_key_env=NAME{keyless}")
+
+
 class MalformedResponse(Exception):
     """A reply with HTTP 200 that holds no usable answer (no choices, or null content): a transient fault."""
 
@@ -117,6 +150,9 @@ class LiteLLMAPI(ModelAPI):
         self.registry_name = model_args.pop("finchain_model", None)
         forced = model_args.pop("request_path", None)
         self.extra = model_args
+        lacking = missing_key(self.litellm, model_name, self._key() or self.extra.get("api_key"), self.base_url)
+        if lacking:
+            raise MissingKey(lacking)
         self._priced: bool | None = None
         self.request_path, self.request_path_reason = openai_fast.choose_path(model_name, self.base_url, model_args,
                                                                                forced)
