@@ -55,6 +55,7 @@ from inspect_ai.model._model_call import ModelCall
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from finchain_tasks.inspect import openai_fast
+from finchain_tasks.inspect.errors import Plain
 from finchain_tasks.redaction import is_secret_name
 
 PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model",
@@ -72,13 +73,7 @@ _CONFIG_PARAMS = {
 """Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
 
 
-try:  # Inspect's command line prints a PrerequisiteError as its message alone, without a traceback
-    from inspect_ai._util.error import PrerequisiteError as _Plain
-except ImportError:  # private API moved: the error then comes with a traceback, nothing worse
-    _Plain = Exception  # type: ignore[misc,assignment]
-
-
-class MissingKey(_Plain, RuntimeError):
+class MissingKey(Plain, RuntimeError):  # type: ignore[misc,valid-type]
     """No key for a provider that needs one: litellm would report it as a 500 on every attempt, and Inspect
     would retry that for many minutes. Raised before the first request, on either request path."""
 
