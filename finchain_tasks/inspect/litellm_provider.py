@@ -56,7 +56,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from finchain_tasks.inspect import openai_fast
 from finchain_tasks.inspect.errors import Plain
-from finchain_tasks.redaction import is_secret_name
+from finchain_tasks.redaction import configured_secrets, is_secret_name, redact_exception
 
 PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model",
                  "request_path")
@@ -188,8 +188,9 @@ class LiteLLMAPI(ModelAPI):
         except _api_error() as ex:
             # Inspect renders every failed attempt's traceback with rich, in the event loop: litellm's
             # chained 50-frame tracebacks take about a second each on a small CPU and stall every request
-            # in flight. The exception (status, headers, message) is unchanged; only its stack is cut here.
-            raise ex.with_traceback(None) from None
+            # in flight. The exception (status, headers) is unchanged but for its stack, cut here, and any
+            # configured secret in its message: a provider or proxy may echo the request's key in the body.
+            raise redact_exception(ex, configured_secrets([key, fast_key])).with_traceback(None) from None
 
     def _cache(self, request: dict[str, Any]) -> tuple[Any, str]:
         """The response cache for this call and the request's key there, or (None, "") without a cache."""

@@ -23,7 +23,7 @@ from typing import Any
 
 import finchain_tasks
 from finchain_tasks.lm_eval import TASKS_DIR
-from finchain_tasks.redaction import is_secret_name
+from finchain_tasks.redaction import configured_secrets, is_secret_name
 
 REDACTED = "<redacted>"
 INSTALL_DIR = "finchain_tasks"
@@ -187,8 +187,9 @@ def secret_values(args: Any) -> set[str]:
         for key in ("model_args", "metadata"):
             value = loaded.get(key)
             sources.append(simple_parse_args_string(value) if isinstance(value, str) else value)
-    return {str(v) for src in sources if isinstance(src, dict) for k, v in src.items()
-            if is_secret_name(k) and v is not None and len(str(v)) >= 4}
+    given = {str(v) for src in sources if isinstance(src, dict) for k, v in src.items()
+             if is_secret_name(k) and v is not None and len(str(v)) >= 4}
+    return given | configured_secrets(given)  # and the environment's keys, which a server may echo back
 
 
 def redact(text: str, secrets: set[str]) -> str:

@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.redaction import write_redacted
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
 
@@ -373,7 +374,7 @@ def _cache_entries(path: Path) -> Optional[int]:
 def write_summary(run_dir: str | Path, summary: dict[str, Any]) -> Path:
     path = Path(run_dir) / SUMMARY
     tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_redacted(tmp, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     tmp.replace(path)
     return path
 
