@@ -8,6 +8,7 @@ starts with ``auth``. Whole words only, so ``max_tokens`` and ``top_k`` are ordi
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -42,14 +43,16 @@ def configured_secrets(extra: Iterable[object] = ()) -> set[str]:
     return whole | {v[-TAIL:] for v in whole if len(v) > TAIL}
 
 
-def _registry_key_names() -> set[str]:
-    """The ``api_key_env`` names of the shipped registry (custom names such as ``MY_PROVIDER_KEY``)."""
+@functools.lru_cache(maxsize=1)
+def _registry_key_names() -> frozenset[str]:
+    """The ``api_key_env`` names of the shipped registry (custom names such as ``MY_PROVIDER_KEY``); read once
+    per process, since the response cache redacts every answer it stores."""
     try:
         from finchain_tasks.models.registry import load_registry
 
-        return {spec.api_key_env for spec in load_registry().models.values() if spec.api_key_env}
+        return frozenset(spec.api_key_env for spec in load_registry().models.values() if spec.api_key_env)
     except Exception:  # a broken registry must not stop redaction of the environment's keys
-        return set()
+        return frozenset()
 
 
 def redact(text: str, secrets: Iterable[str] | None = None) -> str:
