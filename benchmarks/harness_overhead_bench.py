@@ -1,12 +1,17 @@
 """Harness overhead: requests per second that each way of running FinChain drives through a zero-latency
 OpenAI-compatible server (FakeOpenAI on 127.0.0.1, in this process; every client in its own subprocess).
 
-    .venv/bin/python benchmarks/harness_overhead_bench.py [--samples 200] [--connections 8] [--repeats 1]
-        [--only "finchain bench (,openai-api/)"] [--profile]
+    .venv/bin/python benchmarks/harness_overhead_bench.py [--seeds 1] [--domain personal_finance] [--connections 8]
+        [--repeats 1] [--only "finchain bench (,openai-api/)"] [--profile]
 
 ``--only`` keeps the harnesses whose name contains one of the comma-separated strings; ``--profile`` runs
 ``finchain bench`` (Inspect, fast path) under cProfile and prints where its event loop spends its time (the thread
 that sends requests; scoring runs in a worker thread, whose cost shows as the loop waiting).
+
+Every row sends the same requests: every template (of ``--domain``, default all 290) at seeds ``0..seeds-1``,
+selected the way each harness selects problems (``-T seeds=K``, lm-eval's ``finchain_seeds``, a registry task set
+with ``seeds: K``) and never by ``--limit``, whose meaning differs between hosts (lm-eval's is per leaf task: the two
+lm-eval rows once sent 33 and 1,185 requests). The table says how many each row sent and flags a mismatch.
 
 Compared, on the same server, the same problems and the same concurrency:
 - ``finchain bench`` (eval-set + our ``litellm/`` provider + the response cache + ChainEval scoring), on the
@@ -23,8 +28,9 @@ Throughput is measured at the server from request arrival times, so process star
 are left out: ``req/s`` over the whole request loop (first to last arrival) and ``steady`` over its second
 half (after one-off costs inside the loop, such as a scorer loading its model on the first sample). Printed as
 ratios on the steady rate: ``fastest/this`` and ``inspect/this`` (Inspect's own ``openai-api/`` provider with
-scoring, measured in the same run, over this one: the issue's target for ``finchain bench`` is <= 1.2). Also
-printed: the wall time and the CPU time (user + system) of each whole command.
+scoring, measured in the same run, over this one: the issue's target for ``finchain bench`` is <= 1.2). Beside the
+rates: the wall time, the CPU time (user + system) of each whole command and its CPU milliseconds per request,
+which a rate measured at the server hides (a harness can keep the server busy while burning twice the CPU).
 """
 
 from __future__ import annotations
@@ -64,45 +70,44 @@ def env() -> dict[str, str]:
     return out
 
 
-def bench_problems(per_domain: int = 50) -> list:
-    """Up to ``per_domain`` templates of every domain at seed 0 (every template, as the benchmark has always used;
-    the test helpers' ``plan_problems`` now takes a small fixed set)."""
-    from finchain_tasks.engine import get
-    from finchain_tasks.runs.engine import stratified_templates
+def bench_problems(domain: str | None = None) -> list:
+    """Every template (of ``domain``) at seed 0: the set each row draws its problems from."""
+    from finchain_tasks.engine import select
 
-    return [get(tid).generate(0) for tid in stratified_templates(per_domain)]
+    return [t.generate(0) for t in select([domain] if domain else [], (), (), ())]
 
 
-def commands(base_url: str, work: Path, n: int, conns: int) -> dict[str, list[str]]:
-    problems = bench_problems()
-    registry = write_registry(work / "registry.yaml", base_url, ["fake"], [p.template_id for p in problems])
-    seeds = max(1, -(-n // len(problems)))
-    registry.write_text(registry.read_text().replace("seeds: [0]", f"seeds: {list(range(seeds))}")
-                        + f"  every:\n    task: finchain\n    args: {{seeds: {seeds}}}\n")
-    inspect_args = ["finchain_tasks/finchain", "--limit", str(n), "-T", f"seeds={seeds}", "--max-connections",
-                    str(conns), "--display", "none"]
+def expected_requests(domain: str | None, seeds: int) -> int:
+    """What every row must send: one request per template and seed."""
+    return len(bench_problems(domain)) * seeds
+
+
+def commands(base_url: str, work: Path, seeds: int, conns: int, domain: str | None = None) -> dict[str, list[str]]:
+    """Each harness's command for every template (of ``domain``) at seeds ``0..seeds-1``; no ``--limit``."""
+    task_args = f"{{seeds: {seeds}{f', domain: {domain}' if domain else ''}}}"
+    registry = write_registry(work / "registry.yaml", base_url, ["fake"], [p.template_id for p in bench_problems()])
+    registry.write_text(registry.read_text() + f"  every:\n    task: finchain\n    args: {task_args}\n")
+    inspect_args = ["finchain_tasks/finchain", "-T", f"seeds={seeds}", *(["-T", f"domain={domain}"] if domain else []),
+                    "--max-connections", str(conns), "--display", "none"]
     lm_args = (f"base_url={base_url}/chat/completions,model=fake,num_concurrent={conns},"
                "tokenized_requests=False,tokenizer_backend=None,max_retries=1")
-    per_leaf = max(1, n // 6)
-    bench = [sys.executable, "-c", CLI, "bench", "--registry", str(registry), "--models", "fake", "--tasks", "mini",
-             "--limit", str(n), "--max-connections", str(conns), "--display", "none", "--run-dir"]
+    lm_tasks = f"finchain_{domain}" if domain else "finchain"
+    bench = [sys.executable, "-c", CLI, "bench", "--registry", str(registry), "--models", "fake", "--tasks", "every",
+             "--max-connections", str(conns), "--run-dir"]
     return {
-        FAST: [*bench, str(work / "bench")],
-        SLOW: [*bench, str(work / "bench-litellm")],
-        "finchain bench --harness lm-eval": [sys.executable, "-c", CLI, "bench", "--harness", "lm-eval",
-                                             "--registry", str(registry), "--models", "fake", "--tasks", "every",
-                                             "--limit", str(per_leaf), "--max-connections", str(conns),
-                                             "--run-dir", str(work / "bench-lm-eval")],
+        FAST: [*bench, str(work / "bench"), "--display", "none"],
+        SLOW: [*bench, str(work / "bench-litellm"), "--display", "none"],
+        "finchain bench --harness lm-eval": [*bench, str(work / "bench-lm-eval"), "--harness", "lm-eval"],
         INSPECT: [str(BIN / "inspect"), "eval", *inspect_args, "--model", "openai-api/fake/fake",
-                                       "--log-dir", str(work / "openai-api")],
+                  "--log-dir", str(work / "openai-api")],
         "inspect eval (openai/)": [str(BIN / "inspect"), "eval", *inspect_args, "--model", "openai/fake", "-M",
                                    "responses_api=false", "--model-base-url", base_url,
                                    "--log-dir", str(work / "openai")],
         "inspect eval (openai-api/) no score": [str(BIN / "inspect"), "eval", *inspect_args, "--no-score", "--model",
                                                 "openai-api/fake/fake", "--log-dir", str(work / "no-score")],
-        "lm-eval (local-chat-completions)": [str(BIN / "finchain-lm-eval"), "--tasks", "finchain", "--model",
+        "lm-eval (local-chat-completions)": [str(BIN / "finchain-lm-eval"), "--tasks", lm_tasks, "--model",
                                              "local-chat-completions", "--model_args", lm_args,
-                                             "--apply_chat_template", "--limit", str(per_leaf),
+                                             "--apply_chat_template", "--metadata", f'{{"finchain_seeds": {seeds}}}',
                                              "--output_path", str(work / "lm-eval")],
     }
 
@@ -131,20 +136,21 @@ def measure(server: FakeOpenAI, cmd: list[str], extra_env: dict[str, str]) -> tu
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--seeds", type=int, default=1, help="seeds per template (every row: templates x seeds)")
+    parser.add_argument("--domain", default=None, help="one domain's templates only (a quicker run)")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=1, help="runs per harness; the best is kept")
     parser.add_argument("--only", default="", help="comma-separated parts of harness names to run")
     parser.add_argument("--profile", action="store_true", help="profile finchain bench (Inspect) with cProfile")
     args = parser.parse_args()
     wanted = [w for w in args.only.split(",") if w]
-    problems = bench_problems()
+    problems = bench_problems(args.domain)
     best: dict[str, tuple[int, float, float, float, float]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as tmp, FakeOpenAI(reply=make_reply(problems)) as server:
         for repeat in range(args.repeats):
             work = Path(tmp) / f"r{repeat}"
             work.mkdir()
-            for name, cmd in commands(server.base_url, work, args.samples, args.connections).items():
+            for name, cmd in commands(server.base_url, work, args.seeds, args.connections, args.domain).items():
                 if wanted and not any(w in name for w in wanted):
                     continue
                 extra = {"FAKE_BASE_URL": server.base_url, **EXTRA_ENV.get(name, {})}
@@ -156,21 +162,23 @@ def main() -> None:
                     best[name] = result
                 if args.profile and name == FAST:
                     print_profile(work / "bench.prof")
-    report(best, args.samples, args.connections)
+    report(best, expected_requests(args.domain, args.seeds), args.connections)
 
 
-def report(best: dict[str, tuple[int, float, float, float, float]], samples: int, connections: int) -> None:
-    """The table (absolute rates, CPU time and ratios on the steady rate) and the verdict on the 1.2x target."""
+def report(best: dict[str, tuple[int, float, float, float, float]], expected: int, connections: int) -> None:
+    """The table (absolute rates, CPU time, CPU per request and ratios on the steady rate) and the verdict on the
+    1.2x target. A row that sent another number of requests than ``expected`` is flagged: it did other work."""
     fastest = max(row[2] for row in best.values())
     inspect = best.get(INSPECT, (0, 0.0, 0.0, 0.0, 0.0))[2]
-    print(f"{samples} samples, {connections} connections, zero-latency server, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f} at the end")
-    print(f"{'harness':36} {'requests':>8} {'req/s':>7} {'steady':>7} {'wall s':>7} {'CPU s':>7} "
+    print(f"{expected} requests per row (the same problems), {connections} connections, zero-latency server, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"{'harness':36} {'requests':>8} {'req/s':>7} {'steady':>7} {'wall s':>7} {'CPU s':>7} {'CPU ms/req':>10} "
           f"{'fastest/this':>12} {'inspect/this':>12}")
     for name, (count, rps, steady, wall, cpu) in best.items():
         versus = f"{inspect / steady:12.2f}" if inspect else f"{'-':>12}"
-        print(f"{name:36} {count:8d} {rps:7.1f} {steady:7.1f} {wall:7.1f} {cpu:7.1f} {fastest / steady:12.2f} "
-              f"{versus}")
+        flag = "" if count == expected else f"  (!) {count} requests, not {expected}: other work"
+        print(f"{name:36} {count:8d} {rps:7.1f} {steady:7.1f} {wall:7.1f} {cpu:7.1f} {1000 * cpu / count:10.1f} "
+              f"{fastest / steady:12.2f} {versus}{flag}")
     for name in (FAST, SLOW):
         if name in best and inspect:
             print(f"{name}: Inspect's own openai-api/ provider (scoring too) runs at {inspect / best[name][2]:.2f}x "

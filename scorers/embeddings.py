@@ -8,7 +8,8 @@ Every text is encoded once per process, keyed by its exact text (one cache per m
 gold steps repeat across models and runs, and predicted steps repeat too ("Final answer: #" lines,
 boilerplate, the same step in every Best-of-N candidate and epoch). The backend (torch fp32, the
 reference; ONNX Runtime fp32 / int8; OpenVINO fp32 / bfloat16, see :mod:`scorers.embedding_backends`) is chosen by
-``FINCHAIN_EMBEDDING_BACKEND`` (or the ``backend`` argument) and recorded in every result's
+``FINCHAIN_EMBEDDING_BACKEND`` (or the ``backend`` argument; unset: the fastest one installed that meets the
+agreement bar, torch when none is; ``torch`` for published figures) and recorded in every result's
 ``embedding_backend`` beside ``embedding_model``. It is an option, not a ChainEval parameter: it
 does not change what a score means (within the agreement the benchmark measures), so the task
 version does not depend on it. The encoder uses a GPU when torch sees one, and all CPU
@@ -196,7 +197,7 @@ class Embedder:
 def shared_embedder(model_name: str = DEFAULT_EMBEDDING_MODEL, backend: str | None = None) -> Embedder:
     """One embedder per model name and backend per process, so every scorer shares the loaded
     weights and the cache of encoded texts (vectors of two backends never mix). ``backend``
-    defaults to ``FINCHAIN_EMBEDDING_BACKEND``, else torch."""
+    defaults to ``FINCHAIN_EMBEDDING_BACKEND``, else the fastest installed backend within the agreement bar."""
     return _shared(model_name, backend or default_backend())
 
 

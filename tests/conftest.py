@@ -8,6 +8,9 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 os.environ.setdefault("INSPECT_DISABLE_MODEL_API", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# ChainEval's reference encoder for the suite's pinned scores (a user's default is the fastest backend that meets
+# the agreement bar: tests/scorers/test_embedding_auto.py tests that choice)
+os.environ.setdefault("FINCHAIN_EMBEDDING_BACKEND", "torch")
 
 # Property tests: `make test` (and so CI) selects the derandomized profile, so a fresh clone draws the same
 # examples on every run and cannot fail on one nobody has seen; a failure prints its reproduction blob.

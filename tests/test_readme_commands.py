@@ -1,4 +1,5 @@
-"""The README's commands, run as written (parsed out of its code blocks, not copied into the test), offline.
+"""The README's commands, and those of the docs pages it links, run as written (parsed out of their code blocks,
+not copied into the test), offline.
 
 Each command runs through bash in a scratch directory with the virtual environment's console scripts on PATH,
 the Hugging Face/litellm offline switches, an empty temporary directory (so tiktoken's default cache holds
@@ -17,7 +18,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-README = (REPO / "README.md").read_text(encoding="utf-8")
+FIRST_PAGE = (REPO / "README.md").read_text(encoding="utf-8")
+README = "\n".join([FIRST_PAGE, *(p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md")))])
+"""The first page and the docs pages, read as one text: a section's heading names its commands wherever it lives."""
 BIN = Path(sys.executable).parent
 HEAVY = ("torch", "sentence_transformers", "transformers", "numba", "inspect_ai", "litellm", "lm_eval", "datasets",
          "pandas", "sklearn", "scipy")
@@ -116,12 +119,41 @@ def test_the_usage_commands_run_as_written_and_list_fits_80_columns(tmp_path):
     assert all(tid in (line.strip() for line in rendered) for tid in ids), "an id was cut or wrapped at 80 columns"
 
 
+# ------------------------------------------------------------------------------------------ the first page
+def test_the_readme_opens_with_exactly_the_two_commands():
+    title, first_block = FIRST_PAGE.split("\n\n")[:2]
+    assert title.startswith("# ") and first_block.startswith("```bash\n")  # the block right under the title
+    assert commands(blocks(FIRST_PAGE)[0][1]) == ["make run", "make test"]
+
+
+def test_run_your_model_and_read_the_report_are_on_the_first_screen():
+    """The two-minute test: a newcomer with a key finds the command for their model and the report without
+    scrolling (the first 50 lines), and a screenshot of the board that exists."""
+    screen = "\n".join(FIRST_PAGE.splitlines()[:50])
+    assert "## Run your model" in screen and "## Read the report" in screen and "report.html" in screen
+    assert any(c.split()[1:3] == ["eval", "--model"] for c in commands(block("Run your model")) if "finchain" in c)
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", FIRST_PAGE)
+    assert pictures and all((REPO / p).is_file() for p in pictures)
+
+
+def test_every_local_link_of_the_readme_and_docs_resolves():
+    for page in [REPO / "README.md", REPO / "CHANGELOG.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if not target.startswith(("http://", "https://")):
+                assert (page.parent / target).exists(), f"{page.name} links {target}, which does not exist"
+
+
 # ------------------------------------------------------------------------------------------ installing
-def test_installing_puts_torch_cpu_first_and_lm_eval_uninstall_before_pip_uninstall():
+def test_installing_from_source_comes_first_with_torch_cpu_and_lm_eval_uninstall_before_pip_uninstall():
+    """The package is not on an index yet: the source install comes before any ``pip install finchain-tasks``."""
     lines = all_commands("Installing")
     torch_cpu = [i for i, c in enumerate(lines) if c.startswith("pip install torch")]
+    source = [i for i, c in enumerate(lines) if c.startswith("pip install '.")]
     ours = [i for i, c in enumerate(lines) if c.startswith("pip install") and "finchain-tasks" in c]
-    assert torch_cpu and ours and torch_cpu[0] < min(ours)
+    assert torch_cpu and source and torch_cpu[0] < min(source)
+    assert not ours or min(source) < min(ours)
+    prose = FIRST_PAGE[FIRST_PAGE.index("## Installing"):]
+    assert "not on PyPI yet" in prose and prose.index("not on PyPI yet") < prose.index("finchain-tasks[")
     assert lines[torch_cpu[0]].endswith("--index-url https://download.pytorch.org/whl/cpu")
     assert lines.index("finchain lm-eval uninstall") < lines.index("pip uninstall finchain-tasks")
 

@@ -58,7 +58,7 @@ def _finish(run_dir: Path, ok: bool, resume_hint: str) -> None:
     summary = summarize(run_dir)
     write_summary(run_dir, summary)
     md_path, html_path = write_reports(run_dir, summary)
-    for table in tables(summary):
+    for table in tables(summary, console.width):
         console.print(table)
     for note in [local_note(summary), *summary.get("notes", [])]:
         if note:

@@ -37,6 +37,7 @@ from inspect_ai.solver import TaskState, generate, system_message
 
 from finchain_tasks.cflue import CflueDataError, hosts
 from finchain_tasks.cflue.prompts import SYSTEM_PROMPT
+from finchain_tasks.inspect.errors import plain_task_errors
 from finchain_tasks.inspect.tasks import Names, names
 from scorers.cflue.metrics import ANALYSIS_KEYS
 from scorers.cflue.metrics import weighted_f1 as _weighted_f1
@@ -181,6 +182,7 @@ def sample_of(record, prompt: str) -> Sample:
 
 
 @task
+@plain_task_errors
 def cflue(
     path: str | None = None,
     type: Names = None,

@@ -26,6 +26,7 @@ from inspect_ai.solver import TaskState, generate
 from finchain_tasks.cflue import CflueDataError
 from finchain_tasks.cflue import application as app
 from finchain_tasks.inspect.cflue import CflueTaskError
+from finchain_tasks.inspect.errors import plain_task_errors
 from finchain_tasks.inspect.tasks import Names, names
 from scorers.cflue.application import NOT_COMPUTED, AppOutcome, record_scores, summarize
 from scorers.cflue.reference import check_profile
@@ -112,6 +113,7 @@ def sample_of(record: app.ApplicationRecord) -> Sample:
 
 
 @task
+@plain_task_errors
 def cflue_application(
     path: str | None = None,
     task: Names = None,

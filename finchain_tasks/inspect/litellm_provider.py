@@ -55,7 +55,8 @@ from inspect_ai.model._model_call import ModelCall
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from finchain_tasks.inspect import openai_fast
-from finchain_tasks.redaction import is_secret_name
+from finchain_tasks.inspect.errors import Plain
+from finchain_tasks.redaction import configured_secrets, is_secret_name, redact_exception
 
 PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model",
                  "request_path")
@@ -70,6 +71,33 @@ _CONFIG_PARAMS = {
     "extra_body": "extra_body",
 }
 """Inspect GenerateConfig field -> litellm/OpenAI parameter (set fields only)."""
+
+
+class MissingKey(Plain, RuntimeError):  # type: ignore[misc,valid-type]
+    """No key for a provider that needs one: litellm would report it as a 500 on every attempt, and Inspect
+    would retry that for many minutes. Raised before the first request, on either request path."""
+
+    def __init__(self, message: str) -> None:
+        RuntimeError.__init__(self, message)
+        self.message = message
+
+
+def missing_key(litellm: Any, model: str, key: str | None, base_url: str | None) -> str | None:
+    """One line naming the environment variable(s) this model needs and lacks, or None when it can be called.
+
+    litellm's ``validate_environment`` knows each provider's variables; only key variables count (a base URL
+    variable such as ``OLLAMA_API_BASE`` is satisfied by ``api_base``)."""
+    if key:
+        return None
+    try:
+        missing = litellm.validate_environment(model).get("missing_keys") or []
+    except Exception:  # an unknown provider: let litellm say what it needs at call time
+        return None
+    keys = [name for name in missing if "KEY" in name or "TOKEN" in name]
+    if not keys or any(os.environ.get(name) for name in keys):
+        return None
+    keyless = " (a server that needs no key: -M api_key=none)" if base_url else ""
+    return (f"litellm/{model} needs an API key: set {' or '.join(keys)}, or pass -M api_key_env=NAME{keyless}")
 
 
 class MalformedResponse(Exception):
@@ -117,6 +145,9 @@ class LiteLLMAPI(ModelAPI):
         self.registry_name = model_args.pop("finchain_model", None)
         forced = model_args.pop("request_path", None)
         self.extra = model_args
+        lacking = missing_key(self.litellm, model_name, self._key() or self.extra.get("api_key"), self.base_url)
+        if lacking:
+            raise MissingKey(lacking)
         self._priced: bool | None = None
         self.request_path, self.request_path_reason = openai_fast.choose_path(model_name, self.base_url, model_args,
                                                                                forced)
@@ -157,8 +188,9 @@ class LiteLLMAPI(ModelAPI):
         except _api_error() as ex:
             # Inspect renders every failed attempt's traceback with rich, in the event loop: litellm's
             # chained 50-frame tracebacks take about a second each on a small CPU and stall every request
-            # in flight. The exception (status, headers, message) is unchanged; only its stack is cut here.
-            raise ex.with_traceback(None) from None
+            # in flight. The exception (status, headers) is unchanged but for its stack, cut here, and any
+            # configured secret in its message: a provider or proxy may echo the request's key in the body.
+            raise redact_exception(ex, configured_secrets([key, fast_key])).with_traceback(None) from None
 
     def _cache(self, request: dict[str, Any]) -> tuple[Any, str]:
         """The response cache for this call and the request's key there, or (None, "") without a cache."""

@@ -18,6 +18,7 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, system_message
 
+from finchain_tasks.inspect.errors import plain_task_errors
 from finchain_tasks.inspect.scorer import chaineval
 
 Names = str | list[str] | None
@@ -70,6 +71,7 @@ def ordered_samples(problems: Iterable[Any], sample_seed: int = 0) -> list[Sampl
 
 
 @task
+@plain_task_errors
 def finchain(
     domain: Names = None,
     level: Names = None,

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 REPO_BOARDS = Path(__file__).resolve().parents[2] / "leaderboards"
-"""The boards of a source checkout (the top-level ``leaderboards/`` folder)."""
+"""The boards of a source checkout (the top-level ``leaderboards/`` folder: links to the packaged ones)."""
+PACKAGE_BOARDS = Path(__file__).resolve().parents[1] / "data" / "leaderboards"
+"""The boards the wheel ships (package data), found after ``./leaderboards`` and a checkout's folder."""
 TASKS = ("finchain", "cflue", "cflue_application")
 METRICS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok", "no_error",
            "err_1", "err_2", "err_3", "err_4plus", "accuracy", "invalid_strict", "invalid_robust", "f1", "rouge_l",
@@ -61,17 +63,22 @@ class Board:
         return self.metrics[0]
 
     def source_paths(self) -> list[Path]:
-        """The sources as paths: relative ones against the board file's folder."""
+        """The sources as paths: relative ones against the board file's folder. A board read from the installed
+        package resolves them as if it sat in ``./leaderboards`` (``../finchain-runs`` is ``./finchain-runs``),
+        never inside site-packages."""
         base = self.path.parent if self.path else Path.cwd()
+        if self.path and self.path.resolve().parent == PACKAGE_BOARDS and REPO_BOARDS not in self.path.parents:
+            base = Path.cwd() / "leaderboards"
         return [p if p.is_absolute() else base / p for p in (Path(s).expanduser() for s in self.sources)]
 
 
 def find_board(name_or_path: str) -> Path:
-    """A board file: a path to a YAML file, else ``./leaderboards/<name>.yaml``, else the checkout's."""
+    """A board file: a path to a YAML file, else ``./leaderboards/<name>.yaml``, else the checkout's, else the
+    installed package's."""
     direct = Path(name_or_path)
     if direct.suffix in (".yaml", ".yml") and direct.is_file():
         return direct
-    for folder in (Path.cwd() / "leaderboards", REPO_BOARDS):
+    for folder in (Path.cwd() / "leaderboards", REPO_BOARDS, PACKAGE_BOARDS):
         candidate = folder / f"{name_or_path}.yaml"
         if candidate.is_file():
             return candidate

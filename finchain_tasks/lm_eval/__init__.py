@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from finchain_tasks.lm_eval import quiet
+
+quiet.install()  # every task module lm-eval loads by path imports this package first
+
 TASKS_DIR: str = str(Path(__file__).resolve().with_name("tasks"))
 """The folder to pass to ``lm_eval --include_path``; also the ``lm_eval.tasks`` entry point."""
 

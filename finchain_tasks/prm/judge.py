@@ -17,18 +17,31 @@ rather than failing the run. Valid answers are cached in the run's response cach
 the first attempt's request without transport details) when a cache path is given, so a rerun asks
 nothing twice.
 GOOD is probability 1.0, BAD 0.0.
+
+A judge that rarely answers in format would otherwise pass silently, every candidate at the neutral reward:
+the PRM counts its off-format candidates (:attr:`JudgePRM.off_format`, also in each such score's ``extra``),
+says so on stderr, and raises :class:`JudgeOffFormat` once more than ``max_off_format`` of at least
+:data:`MIN_JUDGED` candidates had no verdict for that reason.
 """
 
 from __future__ import annotations
 
 import re
+import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMInput, PRMScore, make_score
 
-__all__ = ["SYSTEM", "JudgeError", "JudgePRM", "judge_messages", "parse_verdicts"]
+__all__ = ["SYSTEM", "JudgeError", "JudgeOffFormat", "JudgePRM", "judge_messages", "parse_verdicts"]
+
+MAX_OFF_FORMAT = 0.2
+"""The share of candidates a judge may leave without a verdict for answering off-format before the run fails."""
+MIN_JUDGED = 8
+"""Candidates judged before the share is held against the limit (one odd answer among three is not a verdict on
+the judge)."""
 
 SYSTEM = ("You are a strict grader of step-by-step financial reasoning. Check each step on its own: is its "
           "arithmetic right, does it use the right values from the question and from earlier steps, and is the "
@@ -40,6 +53,11 @@ _LINE = re.compile(r"^\s*(?:\*\*)?(step\s*(\d{1,3})|trajectory)(?:\*\*)?\s*[:\-]
 
 class JudgeError(ValueError):
     """The judge's answer does not follow the required format."""
+
+
+class JudgeOffFormat(RuntimeError):
+    """Too many candidates without a verdict because the judge never answered in format: the PRM is not
+    judging, and its rewards would all be the neutral one."""
 
 
 def judge_messages(item: PRMInput) -> list[dict[str, str]]:
@@ -78,7 +96,8 @@ class JudgePRM:
 
     def __init__(self, model: str, *, registry: Any = None, cache_path: str | None = None, retries: int = 2,
                  num_retries: int = 3, timeout: float = 120.0, concurrency: int = 8, max_tokens: int = 512,
-                 agg: str = DEFAULT_AGG, zeta: float = DEFAULT_ZETA, api_base: str | None = None):
+                 agg: str = DEFAULT_AGG, zeta: float = DEFAULT_ZETA, api_base: str | None = None,
+                 max_off_format: float = MAX_OFF_FORMAT):
         from finchain_tasks.models.registry import load_registry, missing_env
 
         self.spec = (registry or load_registry()).model(model)
@@ -89,6 +108,12 @@ class JudgePRM:
         self.cache_path, self.retries, self.num_retries, self.timeout = cache_path, retries, num_retries, timeout
         self.concurrency, self.max_tokens, self.api_base = concurrency, max_tokens, api_base
         self.agg, self.zeta = agg, zeta
+        if not 0.0 <= max_off_format <= 1.0:
+            raise ValueError(f"max_off_format must lie in [0, 1], got {max_off_format!r}")
+        self.max_off_format = max_off_format
+        self.judged = self.off_format = 0
+        self._example = ""
+        self._lock = threading.Lock()
 
     def request(self, item: PRMInput, attempt: int = 0) -> dict[str, Any]:
         """The litellm request for one candidate (no key: safe to hash and log)."""
@@ -123,23 +148,23 @@ class JudgePRM:
         if cached is not None:
             probs, traj = parse_verdicts(cached, len(item.steps))  # only valid answers are ever stored
             return make_score(probs, traj, agg=self.agg, zeta=self.zeta, prm=self.name, extra={"cache": "hit"})
-        error = ""
+        error, off_format = "", False
         for attempt in range(self.retries + 1):
             request = self.request(item, attempt)
             try:
                 text = self._ask(request)
                 probs, traj = parse_verdicts(text, len(item.steps))
             except JudgeError as exc:
-                error = str(exc)
+                error, off_format = str(exc), True
                 continue
             except Exception as exc:  # an API failure after litellm's own retries: no verdict, run goes on
-                error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''}"
+                error, off_format = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''}", False
                 break
             if cache is not None:
                 cache.put(key, self.model, self.request(item), text)
             return make_score(probs, traj, agg=self.agg, zeta=self.zeta, prm=self.name, extra={"attempts": attempt + 1})
-        return make_score([None] * len(item.steps), None, agg=self.agg, zeta=self.zeta, prm=self.name,
-                          extra={"judge_error": error})
+        extra = {"judge_error": error, **({"judge_off_format": True} if off_format else {})}
+        return make_score([None] * len(item.steps), None, agg=self.agg, zeta=self.zeta, prm=self.name, extra=extra)
 
     def _cache(self):
         if not self.cache_path:
@@ -149,11 +174,31 @@ class JudgePRM:
         return open_cache(str(self.cache_path))
 
     def score_batch(self, items: Sequence[PRMInput]) -> list[PRMScore]:
-        """Candidates judged concurrently (``concurrency`` threads), results in input order."""
+        """Candidates judged concurrently (``concurrency`` threads), results in input order; the off-format share
+        so far is reported, and held against ``max_off_format`` (:class:`JudgeOffFormat`)."""
         if len(items) <= 1 or self.concurrency <= 1:
-            return [self._judge(i) for i in items]
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            return list(pool.map(self._judge, items))
+            scores = [self._judge(i) for i in items]
+        else:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                scores = list(pool.map(self._judge, items))
+        self._account(items, scores)
+        return scores
+
+    def _account(self, items: Sequence[PRMInput], scores: Sequence[PRMScore]) -> None:
+        off = [s for s in scores if s.extra.get("judge_off_format")]
+        with self._lock:
+            self.judged += sum(1 for i in items if i.steps)
+            self.off_format += len(off)
+            self._example = self._example or (off[0].extra["judge_error"] if off else "")
+            judged, count = self.judged, self.off_format
+        if not off:
+            return
+        line = (f"{self.name}: {count} of {judged} candidates judged off-format so far ({count / judged:.0%}; "
+                f"limit {self.max_off_format:.0%}), e.g. {self._example}")
+        print(line, file=sys.stderr)
+        if judged >= MIN_JUDGED and count / judged > self.max_off_format:
+            raise JudgeOffFormat(f"{line}: the judge does not follow the verdict format (one 'Step k: GOOD|BAD' "
+                                 "line per step and a 'Trajectory:' line); use a model that does")
 
 
 def _key(request: dict[str, Any]) -> str:

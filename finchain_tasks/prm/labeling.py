@@ -331,8 +331,21 @@ def _inspect_rows(log_dir: Path) -> list[dict]:
                 row["problem_id"] = str(s.id)
             elif isinstance(s.target, str) and s.target:
                 row["gold_answer"] = s.target
-            rows.append(row)
+            rows += _pool_rows(s, row) or [row]
     return rows
+
+
+def _pool_rows(sample: Any, row: dict) -> list[dict]:
+    """A Best-of-N sample's candidates, one row each: its output is only the pick, and labelling that alone
+    took 6 of 96 candidates from a run of 6 questions × 16. Empty for an ordinary sample."""
+    from finchain_tasks.inspect.bon import SCORER
+
+    score = (sample.scores or {}).get(SCORER)
+    record = score.metadata.get("bon") if score is not None and isinstance(score.metadata, dict) else None
+    candidates = record.get("candidates") if isinstance(record, dict) else None
+    if not candidates:
+        return []
+    return [{**row, "id": f"{row['id']}#c{k}", "output": c.get("text") or ""} for k, c in enumerate(candidates)]
 
 
 def _lm_eval_rows(root: Path) -> list[dict]:

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.redaction import is_secret_name
+from finchain_tasks.redaction import is_secret_name, redact
 
 CACHE_ENV = "FINCHAIN_RESPONSE_CACHE"
 """Environment variable with the path of the cache file; the engine sets it for the run."""
@@ -94,6 +94,7 @@ class ResponseCache:
 
     def put(self, key: str, model: str, request: dict[str, Any], output: str) -> None:
         material = json.dumps(request_material(request), ensure_ascii=False, default=str)
+        output = redact(output)  # a reply that quotes the key (a proxy's echo) is stored without it
         with self._lock:
             self._db.execute(_PUT, (key, model, material, output, time.time()))
 

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.redaction import write_redacted
 from finchain_tasks.runs import REPORT_HTML, REPORT_MD
 from finchain_tasks.runs.summary import REFERENCE_NOTE, cost_text, interval_text, score_columns, score_text
 
@@ -201,6 +202,6 @@ def html_report(summary: dict[str, Any]) -> str:
 def write_reports(run_dir: str | Path, summary: dict[str, Any]) -> tuple[Path, Path]:
     run_dir = Path(run_dir)
     md_path, html_path = run_dir / REPORT_MD, run_dir / REPORT_HTML
-    md_path.write_text(markdown(summary), encoding="utf-8")
-    html_path.write_text(html_report(summary), encoding="utf-8")
+    write_redacted(md_path, markdown(summary))  # error texts come from providers, which may echo a key
+    write_redacted(html_path, html_report(summary))
     return md_path, html_path

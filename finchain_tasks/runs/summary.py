@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.redaction import write_redacted
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
 
@@ -373,7 +374,7 @@ def _cache_entries(path: Path) -> Optional[int]:
 def write_summary(run_dir: str | Path, summary: dict[str, Any]) -> Path:
     path = Path(run_dir) / SUMMARY
     tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_redacted(tmp, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     tmp.replace(path)
     return path
 
@@ -426,20 +427,50 @@ def _table(title: str, heads: list[str], left: int = 1) -> Any:
     return table
 
 
-def tables(summary: dict[str, Any]) -> list[Any]:
+SCORE_CELL = len("±0.000")
+"""The widest line of a score cell (``0.500`` above ``±0.050``)."""
+MODEL_MIN = 24
+"""The narrowest the model column may fold to before score columns move to a further table."""
+
+
+def _score_chunks(columns: list[str], width: int, fixed: list[str]) -> list[list[str]]:
+    """The score columns split so that each table fits ``width``: a column costs its widest line, one space of
+    padding and one rule; the model column (at least ``MODEL_MIN``) and the ``fixed`` cells (done, failed)
+    come with every chunk. Never empty."""
+    cost = [max(len(c), SCORE_CELL) + 2 for c in columns]
+    room = max(width - 1 - (MODEL_MIN + 2) - sum(len(f) + 2 for f in fixed), max(cost, default=0))
+    chunks: list[list[str]] = [[]]
+    used = 0
+    for column, c in zip(columns, cost):
+        if chunks[-1] and used + c > room:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(column)
+        used += c
+    return chunks
+
+
+def tables(summary: dict[str, Any], width: int = 80) -> list[Any]:
     """Rich tables: scores (mean ±stderr) per model and task set, resources, then ChainEval by domain and by
-    level as long tables (one row per model and group), so that no table grows a column per domain."""
+    level as long tables (one row per model and group), so that no table grows a column per domain. Score
+    columns that would not fit ``width`` go to a further results table (the model column repeated): rich
+    would otherwise squeeze the columns and crop their cells (``36/36`` shown as ``36/3``)."""
     from rich.markup import escape
 
-    columns = score_columns(summary)
     results = summary["results"]
-    main = _table(f"FinChain results ({summary['run_dir']})", ["model · task", "done", "failed", *columns])
-    for r in results:
-        failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
-        main.add_row(escape(f"{r['model']} · {r['task_set']}"), f"{r['completed']}/{r['requested']}", failed,
-                     *(score_text(r, k, "\n") for k in columns))
-    main.caption = "mean ±standard error; 95% intervals in the report"
-    out = [main]
+    done = max([f"{r['completed']}/{r['requested']}" for r in results] + ["done"], key=len)
+    failed = max([str(r["failed"] + len(r["missing"])) for r in results] + ["failed"], key=len)
+    chunks = _score_chunks(score_columns(summary), width, [done, failed])
+    out = []
+    for i, chunk in enumerate(chunks):
+        part = f" {i + 1}/{len(chunks)}" if len(chunks) > 1 else ""
+        main = _table(f"FinChain results{part} ({summary['run_dir']})", ["model · task", "done", "failed", *chunk])
+        for r in results:
+            failed = f"[red]{r['failed'] + len(r['missing'])}[/]" if r["failed"] or r["missing"] else "0"
+            main.add_row(escape(f"{r['model']} · {r['task_set']}"), f"{r['completed']}/{r['requested']}", failed,
+                         *(score_text(r, k, "\n") for k in chunk))
+        main.caption = "mean ±standard error; 95% intervals in the report"
+        out.append(main)
     used = _table("Resources", ["model · task", "tokens in/out", "cost", "wall s"])
     for r in results:
         used.add_row(escape(f"{r['model']} · {r['task_set']}"), tokens_text(r), cost_text(r), _fmt(r["wall_s"], 1))

@@ -302,3 +302,25 @@ def test_the_reply_is_read_as_litellm_reads_it(model_api_enabled, monkeypatch, c
             output = _generate(_api(server, path))
         seen[path] = (output.completion, output.choices[0].stop_reason)
     assert seen["litellm"] == seen["openai"] == (completion, stop)
+
+
+@pytest.mark.parametrize("name, args", [
+    ("openai/fake", {}),  # the fast path's model (OpenAI-compatible endpoint)
+    ("openai/fake", {"request_path": "litellm"}),  # the same model forced onto litellm
+    ("deepseek/deepseek-chat", {}),  # a provider only litellm serves
+], ids=["openai-path", "litellm-forced", "litellm-provider"])
+def test_a_model_without_its_key_fails_at_once_naming_the_variable(model_api_enabled, monkeypatch, name, args):
+    """Issue 31: litellm reports a missing key as a 500, which Inspect retried for 9+ minutes. The provider
+    refuses before any request, in one line that names the variable, as Inspect's plain (no traceback) error."""
+    from inspect_ai._util.error import PrerequisiteError
+
+    for var in ("OPENAI_API_KEY", "DEEPSEEK_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    with FakeOpenAI() as server:
+        with pytest.raises(PrerequisiteError) as caught:
+            get_model(f"litellm/{name}", api_base=server.base_url, memoize=False, **args)
+        assert not server.requests
+        line = str(caught.value)
+        assert "\n" not in line and ("DEEPSEEK_API_KEY" if "deepseek" in name else "OPENAI_API_KEY") in line
+        keyless = get_model(f"litellm/{name}", api_base=server.base_url, api_key="none", memoize=False, **args)
+        assert keyless.api is not None  # a keyless server's placeholder is a key: accepted

@@ -96,3 +96,28 @@ def test_inspect_score_rescores_the_log_with_another_profile(cli_log):
         assert value["chaineval"] == pytest.approx(want.chaineval, abs=1e-6)
         assert sample.scores["chaineval"].metadata["profile"] == "reference"
     assert rescored.results.scores[0].params["profile"] == "reference"
+
+
+def test_a_bad_task_argument_is_one_line_without_a_traceback(tmp_path):
+    """Issue 31: ``-T level=hard`` printed Inspect's 250-line task-loader traceback before the message."""
+    proc = subprocess.run([INSPECT, "eval", "finchain", "--model", "mockllm/model", "-T", "level=hard",
+                           "--log-dir", str(tmp_path / "logs"), "--display", "plain"], cwd=tmp_path, env=_env(),
+                          capture_output=True, text=True, timeout=300)
+    out = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode != 0
+    assert out == "finchain: unknown level ['hard']; known: advanced, easy, intermediate", out[-2000:]
+
+
+@pytest.mark.parametrize("args, message", [
+    ({"seeds": True}, "finchain: seeds must be a count or a list of seeds, got True"),
+    ({"seeds": [1, 2], "start_seed": 3}, "finchain: give either an explicit list of seeds or start_seed"),
+    ({"domain": "crypto"}, "finchain: unknown domain ['crypto']"),
+])
+def test_task_argument_errors_are_inspects_plain_errors(args, message):
+    from inspect_ai._util.error import PrerequisiteError
+
+    from finchain_tasks.inspect.tasks import finchain
+
+    with pytest.raises(PrerequisiteError) as caught:
+        finchain(**args)
+    assert str(caught.value).startswith(message) and "\n" not in str(caught.value)

@@ -146,7 +146,7 @@ def test_retry_after_is_read_from_the_real_exception(model_api_enabled):
 
     with FakeOpenAI(script={1: rate_limit(retry_after=7), 2: delay(STALL)}) as server:
         limited, timed_out = anyio.run(failures, server)
-    api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1").api
+    api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1", api_key="none").api
     decision = api.should_retry(limited)
     assert decision.retry and decision.kind == "rate_limit" and decision.retry_after == 7
     assert api.should_retry(timed_out).kind == "transient"
@@ -160,7 +160,7 @@ def test_tools_are_refused_with_a_pointer_to_inspect_providers(model_api_enabled
     from inspect_ai.tool import ToolInfo
 
     async def call():
-        api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1").api
+        api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1", api_key="none").api
         from inspect_ai.model import GenerateConfig
 
         await api.generate([], [ToolInfo(name="calc", description="a calculator")], "auto", GenerateConfig())

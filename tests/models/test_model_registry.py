@@ -412,3 +412,19 @@ def test_models_command_is_readable_at_80_columns(monkeypatch, shipped):
         assert spec.category in shown
         for env in missing_env(spec):
             assert env in shown, f"{spec.name}: {env} is not printed whole"
+
+
+def test_the_entries_are_pydantic_validated_with_one_strict_config():
+    """Issue 31: the registry's hand-written type checks gave way to pydantic; its dataclasses carry the strict
+    configuration, so any pydantic reader (a JSON schema for editors, say) applies the registry's own rules."""
+    from pydantic import TypeAdapter
+
+    from finchain_tasks.models.registry import Generation
+
+    schema = TypeAdapter(ModelSpec).json_schema()
+    assert schema["additionalProperties"] is False
+    assert set(schema["properties"]["category"]["enum"]) == {"frontier", "finance", "math", "general", "local"}
+    generation = TypeAdapter(Generation)
+    for bad in ({"temperature": "0.5"}, {"drop_params": 1}, {"temperature": float("nan")}, {"temprature": 0}):
+        with pytest.raises(ValueError):
+            generation.validate_python(bad)

@@ -68,6 +68,14 @@ def test_finchain_best_of_4_with_calc_reports_every_selector(tmp_path):
     assert record["cluster"] == template_id_of(str(by_input[first].id))
     assert "PRM pick (candidate 3)" in score.explanation and score.answer == record["candidates"][2]["answer"]
 
+    # `finchain prm label` on the run labels every candidate of every pool, not only each sample's pick
+    from finchain_tasks.prm.labeling import read_items
+
+    items = read_items(tmp_path)
+    texts = sorted(c["text"] for s in log.samples for c in s.scores[SCORER].metadata["bon"]["candidates"])
+    assert len(items) == 8 and sorted(i.output for i in items) == texts
+    assert len({i.id for i in items}) == 8
+
     # `finchain bon` reads the pools back from the Inspect log, PRM scores included
     from finchain_tasks.prm.runs import CACHE_FILE, load_pools
 

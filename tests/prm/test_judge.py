@@ -117,3 +117,32 @@ def test_unknown_aggregation_fails_in_load_prm():
     with pytest.raises(ValueError, match="unknown aggregation 'avg'"):
         load_prm("calc", agg="avg")
     assert str(check_spec("calc")) == "calc"
+
+
+def test_a_judge_off_format_is_reported_and_fails_the_run_above_the_limit(tmp_path, capsys):
+    """Issue 31: a judge that never answers in format passed silently (every candidate at the neutral reward)."""
+    from finchain_tasks.prm.judge import MIN_JUDGED, JudgeOffFormat
+
+    items = [PRMInput(f"question {k}", ("2 + 2 = 4",), "4") for k in range(MIN_JUDGED + 2)]
+    with FakeOpenAI(reply="Looks fine to me.") as server:
+        prm = JudgePRM("fake-judge", registry=_registry(tmp_path, server.base_url), retries=0, concurrency=1)
+        scores = prm.score_batch(items[:4])  # too few to judge the judge: reported, not fatal
+        assert all(s.extra.get("judge_off_format") for s in scores)
+        err = capsys.readouterr().err
+        assert "judge:fake-judge: 4 of 4 candidates judged off-format so far (100%; limit 20%)" in err
+        with pytest.raises(JudgeOffFormat, match=r"10 of 10 candidates judged off-format .*verdict format"):
+            prm.score_batch(items[4:])
+
+
+def test_a_few_off_format_answers_are_reported_and_the_run_goes_on(tmp_path, capsys):
+    def reply(body):
+        return "Hmm." if "question 0" in _last_user(body) else "Step 1: GOOD\nTrajectory: GOOD"
+
+    items = [PRMInput(f"question {k}", ("2 + 2 = 4",), "4") for k in range(10)]
+    with FakeOpenAI(reply=reply) as server:
+        prm = JudgePRM("fake-judge", registry=_registry(tmp_path, server.base_url), retries=0, concurrency=1)
+        scores = prm.score_batch(items)
+    assert (prm.off_format, prm.judged) == (1, 10) and scores[1].step_probs == (1.0,)
+    assert "1 of 10 candidates judged off-format so far (10%" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="max_off_format"):
+        JudgePRM("fake-judge", registry=_registry(tmp_path, "http://127.0.0.1:9/v1"), max_off_format=1.5)

@@ -174,6 +174,35 @@ def test_the_tables_of_eval_and_bench_stay_readable_at_80_columns():
     assert "±0.050" in out and "±0.100" in out
 
 
+def test_many_score_columns_at_80_columns_move_to_a_second_table_and_crop_no_cell():
+    """Issue 31: with CFLUE's and ChainEval's columns together, rich squeezed the table at 80 columns and cropped
+    ``36/36`` to ``36/3`` and the model name to nothing. Every cell must come through whole (the model id may
+    fold over lines, and is read back by joining them)."""
+    from rich.console import Console
+
+    from finchain_tasks.runs.summary import score_columns, tables
+
+    summary = _rich_summary()
+    result = summary["results"][0]
+    keys = ["chaineval", "fac", "step_f1", "accuracy", "answer_f1", "invalid_robust", "invalid_strict", "rouge_l"]
+    result.update(model="litellm/openai/gpt-4.1-mini-2025-04-14", task_set="finchain", requested=36, completed=36,
+                  scores={k: 0.5 for k in keys}, stats={k: _stat(0.5, 0.05) for k in keys})
+    console = Console(width=80, record=True, color_system=None)
+    shown = tables(summary, console.width)
+    for table in shown:
+        console.print(table)
+    out = console.export_text()
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "…" not in out and out.count("36/36") == len([t for t in shown if "results" in str(t.title)]) >= 2
+    heads = [c.header for t in shown if "results" in str(t.title) for c in t.columns]
+    assert all(name in heads for name in score_columns(summary))
+    for table in (t for t in shown if "results" in str(t.title)):
+        alone = Console(width=80, record=True, color_system=None)
+        alone.print(table)
+        cells = "".join(line.split("│")[1] for line in alone.export_text().splitlines() if line[:1] == "│")
+        assert cells.replace(" ", "") == "litellm/openai/gpt-4.1-mini-2025-04-14·finchain", cells
+
+
 def test_a_corrupt_cache_is_set_aside_with_one_line_and_a_fresh_one_works(tmp_path):
     from finchain_tasks.runs.cache import forget, open_cache, set_aside_if_corrupt
 

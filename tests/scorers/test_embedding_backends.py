@@ -37,8 +37,10 @@ def test_backend_comes_from_the_environment(monkeypatch):
         shared_embedder()
     monkeypatch.setenv("FINCHAIN_EMBEDDING_BACKEND", "onnx-int8")
     assert shared_embedder().backend == "onnx-int8" and shared_embedder() is shared_embedder(backend="onnx-int8")
-    monkeypatch.delenv("FINCHAIN_EMBEDDING_BACKEND")
+    monkeypatch.setenv("FINCHAIN_EMBEDDING_BACKEND", "torch")
     assert shared_embedder().backend == "torch"
+    monkeypatch.delenv("FINCHAIN_EMBEDDING_BACKEND")  # unset: the automatic choice (test_embedding_auto.py)
+    assert shared_embedder().backend == eb.auto_backend()
 
 
 def test_missing_dependency_names_the_extra(monkeypatch):

@@ -64,6 +64,11 @@ def status(code: int) -> Fault:
     return Fault("status", code)
 
 
+def echo_key(code: int = 401) -> Fault:
+    """An error whose body quotes the request's Authorization header whole, as a careless proxy does."""
+    return Fault("echo_key", code)
+
+
 def delay(seconds: float) -> Fault:
     """Answer normally, but only after ``seconds`` (longer than the client timeout, to force one)."""
     return Fault("delay", seconds=seconds)
@@ -280,6 +285,12 @@ class _Handler(BaseHTTPRequestHandler):
                                "code": str(fault.status)}}
             headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
             self._send(fault.status, json.dumps(error).encode(), headers)
+            return
+        if fault is not None and fault.kind == "echo_key":
+            sent = req.headers.get("authorization", "")
+            error = {"error": {"message": f"Incorrect API key provided: {sent}", "type": "invalid_request_error",
+                               "code": "invalid_api_key"}}
+            self._send(fault.status, json.dumps(error).encode())
             return
         if fault is not None and fault.kind == "malformed":
             self._send(200, fault.body)

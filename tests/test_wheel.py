@@ -1,0 +1,90 @@
+"""The wheel as users get it (issue 31): built from this checkout, installed into a fresh virtual environment, its
+console scripts run from a folder that is not the checkout.
+
+A normal (non-editable) install lost everything that lived outside the package: ``finchain leaderboard build
+paper26`` said "no board" because the board YAML files sat in the top-level ``leaderboards/`` folder. To keep this
+test to seconds, the fresh environment has no pip and no dependencies of its own: the test's interpreter installs
+the wheel into it (``pip --python``, no deps) and a ``.pth`` line lends it this environment's site-packages (torch,
+Inspect, lm-eval). A ``.pth`` file named there is not processed, so this environment's editable install of the
+package (which points at a checkout) stays out: the package is imported from the wheel, and the test checks that.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[1]
+SKIP = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "finchain-runs", "site",
+                              ".hypothesis", ".pytest_cache", "mutants", "node_modules")
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 300) -> str:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, f"{' '.join(args)} failed ({done.returncode}):\n{out[-4000:]}"
+    assert "Traceback" not in out, out[-4000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
+    """(the fresh environment's bin folder, an environment for its commands, a scratch working folder)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    shutil.copytree(REPO, src, ignore=SKIP, symlinks=True)  # the build writes build/ and egg-info: not here
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir", "-q",
+          "-w", str(tmp / "dist"), str(src)], tmp, env)
+    (wheel,) = (tmp / "dist").glob("finchain_tasks-*.whl")
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    py = venv / "bin" / "python"
+    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+         tmp, env)
+    site = Path(subprocess.check_output([str(py), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                        text=True).strip())
+    (site / "zz_lent_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
+    # inspect-ai's own console script, as its install would write it for this interpreter (it is lent, not installed)
+    inspect = venv / "bin" / "inspect"
+    script = f"#!{py}\nimport sys\nfrom inspect_ai._cli.main import main\nsys.exit(main())\n"
+    inspect.write_text(script, encoding="utf-8")
+    inspect.chmod(0o755)
+    work = tmp / "work"
+    work.mkdir()
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return venv / "bin", env, work
+
+
+def test_the_package_is_imported_from_the_wheel_with_its_data(installed):
+    bin_dir, env, work = installed
+    out = _run([str(bin_dir / "python"), "-c", "import finchain_tasks, scorers; print(finchain_tasks.__file__); "
+                "print(scorers.__file__)"], work, env)
+    assert all(str(bin_dir.parent) in line for line in out.strip().splitlines()), out
+    listing = _run([str(bin_dir / "finchain"), "list", "--domain", "personal_finance"], work, env)
+    assert "personal_finance/" in listing
+
+
+def test_inspect_eval_and_the_leaderboard_run_from_the_wheel(installed):
+    bin_dir, env, work = installed
+    _run([str(bin_dir / "inspect"), "eval", "finchain", "--model", "mockllm/model", "--limit", "1", "--no-score",
+          "--log-dir", "logs", "--display", "plain"], work, env)
+    assert list((work / "logs").glob("*.eval"))
+    out = _run([str(bin_dir / "finchain"), "leaderboard", "build", "paper26", "-s", "logs", "-o", "site", "--models",
+                "all"], work, env)
+    assert "no board" not in out and (work / "site" / "index.html").is_file()
+
+
+def test_finchain_lm_eval_finds_its_tasks_in_the_wheel(installed):
+    bin_dir, env, work = installed
+    out = _run([str(bin_dir / "finchain-lm-eval"), "validate", "--tasks", "finchain_personal_finance_easy"], work,
+               env)
+    assert "All tasks found and valid" in out
