@@ -33,7 +33,8 @@ def _outputs(n: int) -> list[tuple[str, str]]:
 def _report(name: str, times: list[float]) -> None:
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-    print(f"{name:<34} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms   max {ms[-1]:7.1f} ms   (n={len(ms)})")
+    print(f"{name:<34} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms   "
+          f"max {ms[-1]:7.1f} ms   (n={len(ms)})")
 
 
 def in_process(cases: list[tuple[str, str]]) -> list[float]:
