@@ -47,7 +47,8 @@ def build_app(runs: Sequence[str] = (), warm: bool = True) -> gr.Blocks:
         _wire_verdict(pick, ver)
         _wire_compare(pick, ver, cmp_)
         _wire_runs(pick, prob, ver, run, tabs)
-        demo.load(_on_page_load, None, [prob.view, prob.source, pick.problem_id, pick.seed, ver.profile, ver.model])
+        demo.load(_on_page_load, None, [prob.view, prob.source, pick.problem_id, *_pickers(pick), ver.profile,
+                                         ver.model])
     return demo
 
 
@@ -146,30 +147,45 @@ def _runs_tab(runs: Sequence[str], domains: list[str]) -> SimpleNamespace:
 
 
 def _open_problem(pid: str) -> tuple[Any, ...]:
-    """(problem HTML, source, problem id, seed update, tab update) for a pasted or linked problem id."""
+    """(problem HTML, source, problem id, seed, domain, topic, template, tab) for a pasted or linked id: the
+    pickers follow, so the page says where the problem sits."""
     try:
         template_id, seed = problems.parse_problem_id(pid or "")
     except ValueError as exc:
-        return views.message(str(exc)), "", pid, gr.update(), gr.update()
+        return (views.message(str(exc)), "", pid, *(gr.update(),) * 5)
     html, src, pid = show_problem(template_id, seed)
-    return html, src, pid, gr.update(value=seed), gr.update(selected="problem")
+    return (html, src, pid, *_pickers_at(template_id, seed), gr.update(selected="problem"))
+
+
+def _pickers_at(template_id: str, seed: int) -> tuple[Any, Any, Any, Any]:
+    """Updates that point the seed, domain, topic and template pickers at one template."""
+    t = all_templates()[template_id]
+    topics = sorted(problems.catalogue()[t.domain])
+    return (gr.update(value=seed), gr.update(value=t.domain), gr.update(choices=topics, value=t.topic),
+            gr.update(choices=_template_choices(t.domain, t.topic, ""), value=template_id))
 
 
 def _wire_picker(catalogue: dict, w: SimpleNamespace, prob: SimpleNamespace, tabs: gr.Tabs) -> None:
-    def topics_of(d: str) -> Any:
+    def topics_of(d: str, lvl: str) -> tuple[Any, Any]:
         topics = sorted(catalogue.get(d, {}))
-        return gr.update(choices=topics, value=topics[0] if topics else None)
+        return gr.update(choices=topics, value=topics[0] if topics else None), templates_of(d, topics[0], lvl)
 
     def templates_of(d: str, t: str, lvl: str) -> Any:
         choices = _template_choices(d, t, lvl)
         return gr.update(choices=choices, value=choices[0][1] if choices else None)
 
-    w.domain.change(topics_of, w.domain, w.topic)
-    w.topic.change(templates_of, [w.domain, w.topic, w.level], w.template)
-    w.level.change(templates_of, [w.domain, w.topic, w.level], w.template)
+    # `input` (the user's choice), not `change`: opening a problem by id sets all three at once, and must not
+    # set off the cascade that would reset the topic and template to the first of their lists
+    w.domain.input(topics_of, [w.domain, w.level], [w.topic, w.template])
+    w.topic.input(templates_of, [w.domain, w.topic, w.level], w.template)
+    w.level.input(templates_of, [w.domain, w.topic, w.level], w.template)
     w.fresh.click(problems.fresh_seed, None, w.seed)
     w.show.click(show_problem, [w.template, w.seed], [prob.view, prob.source, w.problem_id])
-    w.open.click(_open_problem, w.problem_id, [prob.view, prob.source, w.problem_id, w.seed, tabs])
+    w.open.click(_open_problem, w.problem_id, [prob.view, prob.source, w.problem_id, *_pickers(w), tabs])
+
+
+def _pickers(w: SimpleNamespace) -> list[Any]:
+    return [w.seed, w.domain, w.topic, w.template]
 
 
 def _wire_verdict(pick: SimpleNamespace, w: SimpleNamespace) -> None:
@@ -217,18 +233,19 @@ def _wire_runs(pick: SimpleNamespace, prob: SimpleNamespace, ver: SimpleNamespac
 
     def on_pick(kept, choice, prof, spec, request: gr.Request):
         if choice in (None, ""):
-            return (gr.update(),) * 8
+            return (gr.update(),) * 12
         row = kept[int(choice)]
-        html, src, pid = _open_problem(row["sample_id"])[:3]
-        shown = verdict_views(pid, row.get("output") or "", prof, spec, {}, base_url_of(request),
+        opened = _open_problem(row["sample_id"])
+        shown = verdict_views(opened[2], row.get("output") or "", prof, spec, {}, base_url_of(request),
                               str(row.get("model") or ""))
-        return (html, src, pid, row.get("output") or "", *shown, gr.update(selected="verdict"))
+        return (*opened[:7], row.get("output") or "", *shown, gr.update(selected="verdict"))
 
     w.load.click(on_load, w.paths, [w.rows, w.status, w.model, w.versus])
     w.filter.click(on_filter, [w.rows, w.model, w.versus, w.domain, w.level, w.wrong, w.first],
                    [w.shown, w.view, w.pick])
     w.pick.change(on_pick, [w.shown, w.pick, ver.profile, ver.prm],
-                  [prob.view, prob.source, pick.problem_id, ver.output, ver.verdict, ver.heat, ver.link, tabs])
+                  [prob.view, prob.source, pick.problem_id, *_pickers(pick), ver.output, ver.verdict, ver.heat,
+                   ver.link, tabs])
 
 
 def _on_page_load(request: gr.Request) -> tuple[Any, ...]:
@@ -236,13 +253,13 @@ def _on_page_load(request: gr.Request) -> tuple[Any, ...]:
     try:
         case = problems.case_from_query(dict(request.query_params))
     except ValueError as exc:
-        return views.message(str(exc)), "", "", gr.update(), gr.update(), gr.update()
+        return (views.message(str(exc)), "", "", *(gr.update(),) * 6)
     if case is None:
-        return (gr.update(),) * 6
+        return (gr.update(),) * 9
     html, src, pid = show_problem(case.template_id, case.seed)
     model = gr.update(value=case.model) if case.model else gr.update()
     profile = case.profile if case.profile in PROFILES else "paper"
-    return html, src, pid, gr.update(value=case.seed), gr.update(value=profile), model
+    return html, src, pid, *_pickers_at(case.template_id, case.seed), gr.update(value=profile), model
 
 
 def _registry_names() -> list[str]:

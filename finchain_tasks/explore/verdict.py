@@ -77,8 +77,10 @@ def _shown(value: Any, unit: str = "") -> str:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (int, float)) and unit == "$":
+        return f"${value:,.2f}"
     if isinstance(value, float):
-        return f"{value:,.10g}{unit and ' ' + unit}"
+        return f"{value:,.10g}{'%' if unit == '%' else unit and ' ' + unit}"
     return f"{value}{unit and ' ' + unit}"
 
 

@@ -111,13 +111,18 @@ def _by(driver, css: str, timeout: float = 30.0):
 
 def _choose(driver, elem_id: str, text: str, timeout: float = 30.0) -> None:
     """Pick the option whose label contains ``text``, as a user does: open, type to filter, Enter."""
+    from selenium.common.exceptions import ElementClickInterceptedException
     from selenium.webdriver.common.keys import Keys
 
     deadline = time.monotonic() + timeout
     box = _by(driver, f"#{elem_id} input")
     while time.monotonic() < deadline:
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
-        box.click()
+        try:
+            box.click()
+        except ElementClickInterceptedException:  # the page is still loading: its spinner covers the box
+            time.sleep(0.5)
+            continue
         box.send_keys(Keys.CONTROL, "a")
         box.send_keys(text)
         time.sleep(0.3)
@@ -192,8 +197,9 @@ def test_choose_a_template_and_seed_paste_a_wrong_output_see_the_first_error(pag
 
 
 def test_ask_the_local_model_and_see_a_verdict(page, site, problem):
-    page.get(f"{site}?problem={problem.id}")
+    page.get(f"{site}?problem={problem.id}")  # a permalink: the pickers follow the problem it names
     _wait_text(page, "#fx-problem-view", lambda t: problem.id in t)
+    assert _by(page, "#fx-topic input").get_attribute("value") == problem.topic
     _tab(page, "Answer and verdict")
     _by(page, "#fx-ask").click()
     verdict = _wait_text(page, "#fx-verdict", lambda t: "data-first-error" in t).replace("'", '"')
