@@ -132,6 +132,8 @@ def samples_html(rows: Sequence[dict], limit: int = 200) -> str:
     if not rows:
         return message("no sample matches these filters", "info")
     keys = ("model", "sample_id", "level", "chaineval", "fac", "first_error_step")
+    if "difference" in rows[0]:
+        keys = (*keys[:4], "versus", "versus_chaineval", "difference", *keys[4:])
     head = "".join(f"<th>{k}</th>" for k in keys)
     body = "".join("<tr>" + "".join(f"<td>{escape(_cell(r.get(k)))}</td>" for k in keys) + "</tr>"
                    for r in rows[:limit])

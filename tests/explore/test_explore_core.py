@@ -131,6 +131,7 @@ def test_run_filters():
     pairs = run_samples.apply(ROWS, F(model="a", versus="b"))
     assert [round(r["difference"], 2) for r in pairs] == [0.8, -0.1]  # largest disagreement first
     assert run_samples.models(ROWS) == ["a", "b"]
+    assert "<th>difference</th>" in views.samples_html(pairs) and "<th>difference</th>" not in views.samples_html(ROWS)
 
 
 def test_unreadable_sources_are_listed_and_the_rest_still_load(tmp_path):
