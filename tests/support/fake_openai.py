@@ -2,7 +2,8 @@
 
 It serves ``POST /v1/chat/completions`` and ``POST /v1/completions`` (and ``GET /v1/models``)
 over a real socket, so clients exercise their whole HTTP path: connection, headers, status codes,
-JSON decoding, timeouts; a chat request with ``"stream": true`` is answered as server-sent events. What it answers comes from a *script*: a mapping from the 1-based number
+JSON decoding, timeouts; a chat request with ``"stream": true`` is answered as server-sent events.
+What it answers comes from a *script*: a mapping from the 1-based number
 of a request (counted over both endpoints) to a fault, and a ``reply`` function for every other
 request. Faults::
 
