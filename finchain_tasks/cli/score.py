@@ -113,7 +113,7 @@ def score(
     from scorers.params import resolve
     from scorers.rows import RowError
 
-    params = resolve(profile, **_overrides(param or []))
+    params = resolve(profile, **param_overrides(param or []))
     rows, good, out_rows = _load_rows(predictions), [], []
     for lineno, row in rows:
         try:
@@ -188,7 +188,7 @@ def write_rows(rows: list[dict[str, Any]], path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _overrides(pairs: list[str]) -> dict[str, Any]:
+def param_overrides(pairs: list[str]) -> dict[str, Any]:
     """``name=value`` pairs; a value is read as JSON (``0.1``, ``true``), else kept as text. Types and
     ranges are checked by :func:`scorers.params.resolve`, which names the parameter."""
     out = {}

@@ -2,7 +2,8 @@
 
 It serves ``POST /v1/chat/completions`` and ``POST /v1/completions`` (and ``GET /v1/models``)
 over a real socket, so clients exercise their whole HTTP path: connection, headers, status codes,
-JSON decoding, timeouts. What it answers comes from a *script*: a mapping from the 1-based number
+JSON decoding, timeouts; a chat request with ``"stream": true`` is answered as server-sent events.
+What it answers comes from a *script*: a mapping from the 1-based number
 of a request (counted over both endpoints) to a fault, and a ``reply`` function for every other
 request. Faults::
 
@@ -308,7 +309,38 @@ class _Handler(BaseHTTPRequestHandler):
         if state.latency and state._wait(state.latency):
             return
         text = state._text_for(req.body)
+        if isinstance(req.body, dict) and req.body.get("stream") and req.path.endswith("/chat/completions"):
+            req.answered = self._stream(req, text)
+            return
         req.answered = self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model)).encode())
+
+    def _stream(self, req: Request, text: str) -> bool:
+        """The answer as server-sent events, a few words per chunk, as OpenAI streams a chat completion
+        (with a last usage chunk when ``stream_options.include_usage`` asks for it)."""
+        full = completion_body(req.path, req.body, text, self.server_state.model)
+        words = text.split(" ")
+        pieces = [" ".join(words[k:k + 4]) + (" " if k + 4 < len(words) else "") for k in range(0, len(words), 4)]
+        base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": full["created"],
+                "model": full["model"]}
+        events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": piece},
+                                        "finish_reason": None}]} for piece in pieces]
+        events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        if (req.body.get("stream_options") or {}).get("include_usage"):
+            events.append({**base, "choices": [], "usage": full["usage"]})
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            for event in events:
+                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                self.wfile.flush()
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+            self.close_connection = True
+            return True
+        except (BrokenPipeError, ConnectionResetError):
+            return False
 
 
 def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:

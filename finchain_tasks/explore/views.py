@@ -1,0 +1,147 @@
+"""The HTML of each view. Every piece of text that comes from a model, a log or a template goes through
+:func:`html.escape`: an output of ``<img src=x onerror=...>`` is shown as those characters, never run."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from finchain_tasks.engine.problem import Problem
+from finchain_tasks.explore.verdict import Row, Verdict
+
+CSS = """
+.fx table {border-collapse: collapse; width: 100%; font-size: 0.9em}
+.fx th, .fx td {border: 1px solid #d0d4da; padding: 4px 6px; vertical-align: top; text-align: left}
+.fx .num {text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap}
+.fx tr.first-error td {background: #fde2e1}
+.fx tr.first-error td.gold {border-left: 4px solid #c0392b}
+.fx .ok {color: #1e7b34} .fx .bad {color: #b42318} .fx .none {color: #6b7280}
+.fx .headline {font-size: 1.05em; margin: 0.3em 0 0.6em}
+.fx .heat td {text-align: center; min-width: 2.6em}
+.fx pre {white-space: pre-wrap; word-break: break-word}
+"""
+METRICS = ("chaineval", "fac", "step_f1", "step_precision", "step_recall", "first_error_step", "n_gold_steps",
+           "n_pred_steps", "parse_ok")
+
+
+def message(text: str, kind: str = "error") -> str:
+    """A one-line notice in place of a view (a bad paste, a model error): the app stays usable."""
+    tone = "bad" if kind == "error" else "none"
+    return f'<div class="fx"><p class="{tone}" data-kind="{kind}">{escape(text)}</p></div>'
+
+
+def problem_html(problem: Problem, task_version: str) -> str:
+    rows = "".join(
+        f"<tr><td class='num'>{k}</td><td>{escape(g.text or g.description)}</td><td><code>{escape(s.formula)}</code>"
+        f"</td><td class='num'>{escape(_value(s.value))}</td><td>{escape(s.unit)}</td></tr>"
+        for k, (s, g) in enumerate(zip(problem.steps, problem.gold_steps()), 1))
+    return (f"<div class='fx' id='fx-problem' data-problem='{escape(problem.id, quote=True)}'>"
+            f"<p><b>{escape(problem.id)}</b> · {escape(problem.level)} · task version {escape(task_version)}</p>"
+            f"<p id='fx-question'>{escape(problem.question)}</p>"
+            "<table><thead><tr><th>#</th><th>gold step</th><th>formula</th><th>value</th><th>unit</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+            f"<p>Final answer: <b id='fx-gold-answer'>{escape(problem.answer_text)}</b></p></div>")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:,.10g}" if isinstance(value, float) else str(value)
+
+
+def _calc(verdict: bool | None) -> str:
+    if verdict is None:
+        return "<span class='none'>—</span>"
+    return "<span class='ok'>✓ sound</span>" if verdict else "<span class='bad'>✗ wrong</span>"
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{x:.2f}"
+
+
+def _row(r: Row) -> str:
+    cls = " class='first-error'" if r.first_error else ""
+    status = ("<span class='ok'>matched</span>" if r.matched else
+              "<span class='bad'>unmatched</span>" if r.gold_index else "<span class='none'>extra step</span>")
+    gold = f"{r.gold_index}. {escape(r.gold_text)}" if r.gold_index else ""
+    pred = f"{r.pred_index}. {escape(r.pred_text)}" if r.pred_index else "<span class='none'>(no model step)</span>"
+    return (f"<tr{cls} data-gold='{r.gold_index or ''}' data-pred='{r.pred_index or ''}'>"
+            f"<td class='gold'>{gold}</td><td class='num'>{escape(r.gold_value)}</td><td>{pred}</td>"
+            f"<td class='num'>{escape(r.pred_value)}</td><td class='num'>{_num(r.similarity)}</td>"
+            f"<td class='num'>{_num(r.gate)}</td><td class='num'>{_num(r.score)}</td><td>{status}</td>"
+            f"<td>{_calc(r.calc) if r.pred_index else ''}</td></tr>")
+
+
+def verdict_html(v: Verdict, title: str = "") -> str:
+    """Headline, metrics, the two-column alignment with the first error marked, final answers, PRM."""
+    res = v.result
+    first = f"gold step {res.first_error_step}" if res.first_error_step else "none"
+    fac = "<span class='ok'>right</span>" if res.fac else "<span class='bad'>wrong</span>"
+    metrics = "".join(f"<tr><th>{k}</th><td class='num'>{escape(str(res.scores().get(k)))}</td></tr>" for k in METRICS)
+    prm = (f" · PRM <code>{escape(v.prm)}</code> reward {v.prm_reward:.3f}" if v.prm and v.prm_reward is not None
+           else "")
+    return (f"<div class='fx fx-verdict' data-first-error='{res.first_error_step or ''}' data-fac='{int(res.fac)}'>"
+            + (f"<h4>{escape(title)}</h4>" if title else "")
+            + f"<p class='headline'><b>ChainEval {res.chaineval:.3f}</b> (profile <code>{escape(v.profile)}</code>) · "
+            f"final answer {fac} · step F1 {res.step_f1:.2f} · first error: "
+            f"<b class='fx-first-error'>{first}</b>{prm}</p>"
+            "<table><thead><tr><th>gold step</th><th>gold value</th><th>model step</th><th>model value</th>"
+            "<th>similarity</th><th>gate</th><th>score</th><th>alignment</th><th>calc</th></tr></thead><tbody>"
+            + "".join(_row(r) for r in v.rows) + "</tbody></table>"
+            f"<p>Model's final answer: <b class='fx-model-answer'>{escape(v.model_answer)}</b> · gold: "
+            f"<b>{escape(v.gold_answer)}</b></p>"
+            f"<details><summary>every metric</summary><table>{metrics}</table></details></div>")
+
+
+def heatmap_html(v: Verdict) -> str:
+    """The gated score matrix A (rows gold steps, columns model steps), shaded by value; the path's pairs
+    are outlined, and each cell's title gives similarity and gate."""
+    scores = v.matrices.get("score") or []
+    if not scores or not scores[0]:
+        return message("no score matrix: the output has no steps", "info")
+    sims, gates = v.matrices.get("similarity", scores), v.matrices.get("gate", scores)
+    path = {(a["gold"] - 1, a["pred"] - 1) for a in v.result.alignment}
+    head = "".join(f"<th>m{j + 1}</th>" for j in range(len(scores[0])))
+    body = []
+    for i, line in enumerate(scores):
+        cells = []
+        for j, a in enumerate(line):
+            tone = int(255 - 160 * max(0.0, min(1.0, a)))
+            ring = "outline: 2px solid #1f2937;" if (i, j) in path else ""
+            cells.append(f"<td style='background: rgb({tone},{tone},255);{ring}' title='similarity "
+                         f"{sims[i][j]:.2f} × gate {gates[i][j]:.2f}'>{a:.2f}</td>")
+        body.append(f"<tr><th>g{i + 1}</th>{''.join(cells)}</tr>")
+    return f"<div class='fx'><table class='heat'><tr><th></th>{head}</tr>{''.join(body)}</table></div>"
+
+
+def compare_html(verdicts: Sequence[tuple[str, Verdict]]) -> str:
+    """Several answers to one problem: a summary line each, then their verdicts side by side."""
+    head = "".join(
+        f"<tr><td>{escape(label)}</td><td class='num'>{v.result.chaineval:.3f}</td><td class='num'>{int(v.result.fac)}"
+        f"</td><td class='num'>{v.result.step_f1:.2f}</td><td class='num'>{v.result.first_error_step or '—'}</td></tr>"
+        for label, v in verdicts)
+    cols = "".join(f"<div style='flex: 1; min-width: 24em'>{verdict_html(v, label)}</div>" for label, v in verdicts)
+    return ("<div class='fx'><table><tr><th>answer</th><th>ChainEval</th><th>final answer</th><th>step F1</th>"
+            f"<th>first error</th></tr>{head}</table><div style='display: flex; gap: 1em; flex-wrap: wrap'>{cols}"
+            "</div></div>")
+
+
+def samples_html(rows: Sequence[dict], limit: int = 200) -> str:
+    """A run's samples as a table; each row names the problem id that the verdict view opens."""
+    if not rows:
+        return message("no sample matches these filters", "info")
+    keys = ("model", "sample_id", "level", "chaineval", "fac", "first_error_step")
+    if "difference" in rows[0]:
+        keys = (*keys[:4], "versus", "versus_chaineval", "difference", *keys[4:])
+    head = "".join(f"<th>{k}</th>" for k in keys)
+    body = "".join("<tr>" + "".join(f"<td>{escape(_cell(r.get(k)))}</td>" for k in keys) + "</tr>"
+                   for r in rows[:limit])
+    more = f"<p class='none'>showing {limit} of {len(rows)}</p>" if len(rows) > limit else ""
+    return f"<div class='fx' id='fx-samples' data-count='{len(rows)}'><table><tr>{head}</tr>{body}</table>{more}</div>"
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
