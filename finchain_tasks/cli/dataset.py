@@ -29,6 +29,7 @@ from finchain_tasks.engine.standard import (
 from finchain_tasks.engine.verify import check_stored_text, failure
 from finchain_tasks.engine.verify import verify as verify_problem
 from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, read_problems, seed_list, to_hf_dataset, write_jsonl
+from finchain_tasks.jsonl import jsonl_lines
 
 DomainOpt = typer.Option(None, "--domain", "-d", help="Domain id (repeatable), e.g. investment_analysis.")
 TopicOpt = typer.Option(None, "--topic", "-t", help="Topic id (repeatable), e.g. compound_interest.")
@@ -159,7 +160,7 @@ def verify(
 def _verify_file(file: Path, every: bool = False) -> None:
     """Per-problem rules on stored records: formulas are walked, never executed."""
     problems = list(read_problems(file))
-    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for _, line in jsonl_lines(file.read_text(encoding="utf-8"))]
     failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("verifying", total=len(problems))

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.jsonl import jsonl_lines
 from scorers.params import METRIC_KEYS
 
 CFLUE_KEYS = ("accuracy", "invalid_strict", "invalid_robust")
@@ -187,7 +188,7 @@ def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, mo
     stamp = results_path.stem.removeprefix("results_")
     for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
         task = path.name.removeprefix("samples_").removesuffix(f"_{stamp}.jsonl")
-        for line in path.read_text("utf-8").splitlines():
+        for _, line in jsonl_lines(path.read_text("utf-8")):  # not splitlines(): U+2028 in an answer (33.1)
             if line.strip():
                 yield _lm_eval_row(json.loads(line), facts, task, f"{source}{path.name}")
 
