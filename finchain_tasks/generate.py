@@ -42,17 +42,17 @@ def iter_problems(templates: Iterable[Template], seeds: Sequence[int]) -> Iterat
 
 
 def write_jsonl(rows: Iterable[dict[str, Any]], path: Path) -> int:
-    """Write rows atomically (to a temporary file, then rename) and return the count."""
+    """Write rows (atomically to a regular file, through to a device or link target: see
+    :mod:`finchain_tasks.output`) and return the count."""
+    from finchain_tasks.output import output_file
+
     path = Path(path)
-    tmp = path.with_name(path.name + ".partial")
     count = 0
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("w", encoding="utf-8") as fh:
+        with output_file(path) as fh:
             for row in rows:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
                 count += 1
-        tmp.replace(path)
     except OSError as exc:
         raise OSError(f"cannot write {path}: {exc.strerror or exc}") from None
     return count

@@ -105,8 +105,10 @@ def generate(
     if fmt == "jsonl":
         write_jsonl(rows, output)
     elif fmt == "parquet":
-        output.parent.mkdir(parents=True, exist_ok=True)
-        to_hf_dataset(rows).to_parquet(str(output))
+        from finchain_tasks.output import output_file
+
+        with output_file(output, "wb") as fh:
+            to_hf_dataset(rows).to_parquet(fh)
     else:
         to_hf_dataset(rows).save_to_disk(str(output))
     levels = Counter(r["level"] for r in rows)

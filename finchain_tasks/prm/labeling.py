@@ -429,9 +429,9 @@ def run_labels(items: list[LabelItem], out: str | Path, recipe: str = "exact", m
 
 
 def _write(path: Path, labels: Iterable[TraceLabels]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
+    """Atomically to a regular file, through to a device or link target (:mod:`finchain_tasks.output`)."""
+    from finchain_tasks.output import output_file
+
+    with output_file(path) as fh:
         for lab in labels:
             fh.write(json.dumps(lab.to_dict(), default=str) + "\n")
-    tmp.replace(path)
