@@ -28,7 +28,15 @@ from finchain_tasks.engine.standard import (
 )
 from finchain_tasks.engine.verify import check_stored_text, failure
 from finchain_tasks.engine.verify import verify as verify_problem
-from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, read_problems, seed_list, to_hf_dataset, write_jsonl
+from finchain_tasks.generate import (
+    CANONICAL_SEEDS,
+    check_size,
+    iter_problems,
+    read_problems,
+    seed_list,
+    to_hf_dataset,
+    write_jsonl,
+)
 from finchain_tasks.jsonl import jsonl_lines
 
 DomainOpt = typer.Option(None, "--domain", "-d", help="Domain id (repeatable), e.g. investment_analysis.")
@@ -101,7 +109,9 @@ def generate(
     if fmt not in ("jsonl", "parquet", "hf"):
         raise ValueError(f"--format must be jsonl, parquet or hf, got {fmt!r}")
     chosen = _select(domain, topic, level, template)
-    rows = [p.to_dict() for p in iter_problems(chosen, seed_list(seeds, start_seed, fresh))]
+    seed_values = seed_list(seeds, start_seed, fresh)
+    check_size(len(chosen), len(seed_values))
+    rows = [p.to_dict() for p in iter_problems(chosen, seed_values)]
     if fmt == "jsonl":
         write_jsonl(rows, output)
     elif fmt == "parquet":

@@ -115,12 +115,13 @@ def finchain(
     """
     from finchain_tasks import prompts, sampling
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import iter_problems
+    from finchain_tasks.generate import check_size, iter_problems
 
     templates = select(names(domain), names(topic), names(level), names(template))
     if not templates:
         raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
     seed_values = seeds_for(seeds, start_seed, fresh)
+    check_size(len(templates), len(seed_values))
     dataset = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
     metadata = {**task_metadata(profile, chaineval_params or {}, seed_values, fresh),
                 "sample_order": sampling.record(int(sample_seed))}

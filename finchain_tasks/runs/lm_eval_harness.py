@@ -115,6 +115,10 @@ def _finchain_task(name: str, args: dict[str, Any]) -> tuple[list[str], dict[str
         meta["finchain_start_seed"] = start
     domains = _names(args.pop("domain", None))
     levels = _names(args.pop("level", None))
+    from finchain_tasks.engine import select
+    from finchain_tasks.generate import CANONICAL_SEEDS, check_size
+
+    check_size(len(select(domains=domains, levels=levels)), int(meta.get("finchain_seeds", len(CANONICAL_SEEDS))))
     if not domains and not levels:
         tasks = ["finchain"]
     else:
@@ -203,13 +207,14 @@ def stratified_selection(plan: Any, metadata: dict[str, Any], limit: int) -> tup
     """(leaf tasks, ``--samples``) holding the first ``limit`` problems of the task set's stratified order; a
     leaf gets the first k documents of its own (identically ordered) dataset."""
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import CANONICAL_SEEDS
+    from finchain_tasks.generate import CANONICAL_SEEDS, check_size
     from finchain_tasks.lm_eval.build import leaf_name
     from finchain_tasks.sampling import leaf_counts, stratified_order
 
     args = plan.args
     templates = select(domains=_names(args.get("domain")), levels=_names(args.get("level")))
     seeds = int(metadata.get("finchain_seeds", len(CANONICAL_SEEDS)))
+    check_size(len(templates), seeds)
     items = [(t.domain, t.level, t.id, k) for t in templates for k in range(seeds)]
     order = stratified_order(items, lambda x: x[:3], int(metadata.get("finchain_sample_seed", 0)))
     counts = leaf_counts(order, lambda x: leaf_name(x[0], x[1]), limit)
