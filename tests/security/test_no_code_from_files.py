@@ -125,3 +125,16 @@ def test_an_embedding_model_with_pickle_weights_only_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"weights only in pickle files \(pytorch_model\.bin\)"):
         Embedder(str(folder), backend="torch").encode(["x"])
     assert not marker.exists()
+
+
+def test_a_registry_task_set_cannot_opt_in_to_a_checkpoints_code(tmp_path):
+    from finchain_tasks.models.registry import load_registry
+    from finchain_tasks.runs.engine import plan_task_set
+
+    path = tmp_path / "registry.yaml"
+    path.write_text("version: 1\nmodels: []\ntask_sets:\n  bon: {task: finchain, args: {prm: 'hf:x:qwen', "
+                    "prm_trust_remote_code: true}}\n  plain: {task: finchain, args: {seeds: 1}}\n", encoding="utf-8")
+    registry = load_registry(path)
+    with pytest.raises(ValueError, match=r"task set 'bon' sets prm_trust_remote_code: .* never by a registry file"):
+        plan_task_set(registry, "bon")
+    assert plan_task_set(registry, "plain").args == {"seeds": 1}
