@@ -1,6 +1,7 @@
 """Test-wide settings: everything runs offline."""
 
 import os
+import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -8,6 +9,8 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 os.environ.setdefault("INSPECT_DISABLE_MODEL_API", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# lm-eval's response caches (finchain bench --harness lm-eval) go to a throwaway folder, not the user's cache
+os.environ.setdefault("FINCHAIN_LM_EVAL_CACHE_DIR", tempfile.mkdtemp(prefix="finchain-lm-eval-cache-"))
 
 # Property tests: `make test` (and so CI) selects the derandomized profile, so a fresh clone draws the same
 # examples on every run and cannot fail on one nobody has seen; a failure prints its reproduction blob.

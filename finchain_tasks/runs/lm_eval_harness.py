@@ -18,9 +18,10 @@ Resume: lm-eval's ``--use_cache`` keeps every answer (SQLite, committed per answ
 and generation arguments; a re-run re-sends only unanswered requests. That cache is a SqliteDict of
 *pickles*: opening one written by someone else runs their code. So it never lives in the run directory
 (which is meant to be shared, copied and resumed from elsewhere) but in the user's cache directory,
-``$XDG_CACHE_HOME/finchain-tasks/lm_eval/<run key>/<model>/`` (:func:`cache_prefix`; the run key is the run
-directory's name and a hash of its resolved path), in folders only the user may write; a cache file or
-folder owned by anyone else is refused before lm-eval starts (:func:`check_cache_owner`). An
+``$XDG_CACHE_HOME/finchain-tasks/lm_eval/<run key>/<model>/`` (or under ``$FINCHAIN_LM_EVAL_CACHE_DIR``;
+:func:`cache_prefix`; the run key is the run directory's name and a hash of its resolved path), in folders
+only the user may write; a cache file or folder owned by anyone else is refused before lm-eval starts
+(:func:`check_cache_owner`). An
 ``lm_eval_cache/`` left in a run directory by an older version is never opened (a warning says so).
 Every run writes a fresh ``results_*.json``; the summary reads the newest one of each model × task set.
 
@@ -253,23 +254,32 @@ def run_one(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any, la
     return rc == 0
 
 
+CACHE_DIR_ENV = "FINCHAIN_LM_EVAL_CACHE_DIR"
+"""Where lm-eval's caches go instead of ``$XDG_CACHE_HOME/finchain-tasks/lm_eval`` (the test suite sets it)."""
+
+
+def cache_root() -> Path:
+    """The folder holding every run's lm-eval cache (see the module docstring)."""
+    from finchain_tasks.models.local import cache_dir
+
+    return Path(os.environ.get(CACHE_DIR_ENV) or cache_dir() / "lm_eval")
+
+
 def cache_prefix(run_dir: Path, model: str) -> Path:
     """lm-eval's ``--use_cache`` prefix for ``model`` in this run: under the user's cache directory, never
     in the run directory (see the module docstring)."""
     import hashlib
 
-    from finchain_tasks.models.local import cache_dir
-
     resolved = Path(run_dir).resolve()
     key = f"{resolved.name[:40]}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:16]}"
-    return cache_dir() / "lm_eval" / key / model / CACHE_NAME
+    return cache_root() / key / model / CACHE_NAME
 
 
 def check_cache_owner(run_dir: Path, model: str) -> Path:
     """Create the cache folder of ``model`` (mode 0700) and refuse a folder or file on its way that another
     user owns, that others may write, or that is a link: lm-eval unpickles what the file holds."""
     prefix = cache_prefix(run_dir, model)
-    root = prefix.parents[3]  # .../finchain-tasks
+    root = prefix.parents[2]
     prefix.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     db = prefix.with_name(f"{CACHE_NAME}_rank0.db")
     for path in [*reversed(prefix.parent.relative_to(root).parents), prefix.parent.relative_to(root)]:

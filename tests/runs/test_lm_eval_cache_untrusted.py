@@ -17,6 +17,7 @@ sqlitedict = pytest.importorskip("sqlitedict")
 
 @pytest.fixture
 def cache_home(tmp_path, monkeypatch):
+    monkeypatch.delenv(harness.CACHE_DIR_ENV, raising=False)  # the suite's own setting (tests/conftest.py)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     return tmp_path / "cache"
 

@@ -49,7 +49,7 @@ def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_
     monkeypatch.setenv(KEY_ENV, KEY)
     monkeypatch.delenv(UNSET_ENV, raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # lm-eval's pickle cache: never the run dir
+    monkeypatch.setenv("FINCHAIN_LM_EVAL_CACHE_DIR", str(tmp_path / "cache"))  # lm-eval's pickles: not the run dir
     run_dir = tmp_path / "run"
     with FakeOpenAI(reply=lambda body: gold_reply(body) + "\n" + SEPARATORS) as server:
         registry = _registry(tmp_path / "r.yaml", server.base_url)
