@@ -18,12 +18,26 @@ from finchain_tasks.engine.registry import MAX_SEED
 CANONICAL_SEEDS: tuple[int, ...] = tuple(range(10))
 FRESH_SEED_FLOOR = 1_000_000
 """Fresh seeds are drawn from [FRESH_SEED_FLOOR, MAX_SEED]: never a canonical seed."""
+MAX_PROBLEMS = 1_000_000
+"""The most problems one selection may ask for (templates × seeds). Every host holds its problems in
+memory (measured: about 2.1 KB per problem object, more as a host's sample) and generates about 1,400 a
+second on one core, so a million is already about 2 GB and 12 minutes; ``seeds: 1000000000`` in a task
+set once grew to 11 GB before the kernel killed it. A larger request is refused with one line before
+anything is allocated (:func:`check_size`)."""
+
+
+def check_size(templates: int, seeds: int) -> None:
+    """Refuse ``templates`` × ``seeds`` problems above :data:`MAX_PROBLEMS`, in one line, before allocating."""
+    if templates * seeds > MAX_PROBLEMS:
+        raise ValueError(f"{seeds:,} seeds × {templates:,} templates = {templates * seeds:,} problems, more than the "
+                         f"{MAX_PROBLEMS:,} one run may hold: ask for fewer seeds or narrow the templates")
 
 
 def seed_list(n: int = len(CANONICAL_SEEDS), start: int = 0, fresh: bool = False) -> list[int]:
     """``n`` seeds: consecutive from ``start``, or ``n`` distinct unseen ones when ``fresh``."""
     if n < 0:
         raise ValueError(f"--seeds must be zero or more, got {n}")
+    check_size(1, n)
     if start < 0 or start + n - 1 > MAX_SEED:
         raise ValueError(f"seeds must lie in [0, {MAX_SEED}]; got start {start} with {n} seeds")
     if not fresh:
@@ -42,17 +56,17 @@ def iter_problems(templates: Iterable[Template], seeds: Sequence[int]) -> Iterat
 
 
 def write_jsonl(rows: Iterable[dict[str, Any]], path: Path) -> int:
-    """Write rows atomically (to a temporary file, then rename) and return the count."""
+    """Write rows (atomically to a regular file, through to a device or link target: see
+    :mod:`finchain_tasks.output`) and return the count."""
+    from finchain_tasks.output import output_file
+
     path = Path(path)
-    tmp = path.with_name(path.name + ".partial")
     count = 0
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("w", encoding="utf-8") as fh:
+        with output_file(path) as fh:
             for row in rows:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
                 count += 1
-        tmp.replace(path)
     except OSError as exc:
         raise OSError(f"cannot write {path}: {exc.strerror or exc}") from None
     return count

@@ -223,7 +223,8 @@ def _export_fp32(model_dir: str | Path, out: Path) -> None:
     import torch
     from transformers import AutoModel
 
-    model = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
+    model = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager", trust_remote_code=False,
+                                      use_safetensors=True).eval()  # a folder from elsewhere never runs code
 
     class _Hidden(torch.nn.Module):
         def __init__(self, inner):

@@ -14,6 +14,11 @@ agreement bar, torch when none is; ``torch`` for published figures) and recorded
 does not change what a score means (within the agreement the benchmark measures), so the task
 version does not depend on it. The encoder uses a GPU when torch sees one, and all CPU
 cores otherwise (``FINCHAIN_EMBED_THREADS`` to use fewer).
+
+A model folder named by ``embedding_model`` may come from elsewhere (a task set, a colleague), so it
+never runs code: every module ``modules.json`` names must be sentence-transformers' own (older
+sentence-transformers imported any class a local folder named), the checkpoint's remote code is off,
+and weights load from safetensors only (:func:`check_model_folder`; docs/security.md).
 """
 
 from __future__ import annotations
@@ -118,13 +123,16 @@ class Embedder:
         return self._model
 
     def _load_torch(self):
+        if os.path.isdir(self._source):  # before sentence-transformers reads anything of the folder
+            check_model_folder(self._source)
         import torch
         from sentence_transformers import SentenceTransformer
 
         if not self.device.startswith("cuda"):
             torch.set_num_threads(encoder_threads())
         with _quiet_progress():
-            return SentenceTransformer(self._source, device=self.device)
+            return SentenceTransformer(self._source, device=self.device, trust_remote_code=False,
+                                       model_kwargs={"use_safetensors": True})
 
     def _packaged_path(self) -> str | None:
         if self.model_name != DEFAULT_EMBEDDING_MODEL:
@@ -192,6 +200,30 @@ class Embedder:
             return model.dim
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
+
+
+def check_model_folder(path: str | os.PathLike) -> None:
+    """Refuse a sentence-transformers folder that would run code as it loads: a module class outside
+    ``sentence_transformers.*`` in ``modules.json`` (its own Python), or weights only in pickle files."""
+    import json
+    from pathlib import Path
+
+    folder = Path(path)
+    modules = folder / "modules.json"
+    try:
+        entries = json.loads(modules.read_text("utf-8")) if modules.is_file() else []
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"embedding model {folder}: modules.json is not JSON ({exc})") from None
+    foreign = [str(e.get("type")) for e in entries if isinstance(e, dict)
+               and not str(e.get("type", "")).startswith("sentence_transformers.")]
+    if foreign or not isinstance(entries, list):
+        raise ValueError(f"embedding model {folder}: modules.json names code outside sentence-transformers "
+                         f"({', '.join(foreign) or 'not a list'}); a model folder never runs its own code")
+    weights = [p for p in folder.rglob("*") if p.suffix in (".safetensors", ".bin", ".pt", ".pth", ".pkl")]
+    if weights and not any(p.suffix == ".safetensors" for p in weights):
+        raise ValueError(f"embedding model {folder}: weights only in pickle files "
+                         f"({', '.join(sorted(p.name for p in weights))}), which can run code as they load: "
+                         "convert them to safetensors")
 
 
 def shared_embedder(model_name: str = DEFAULT_EMBEDDING_MODEL, backend: str | None = None) -> Embedder:

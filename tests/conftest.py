@@ -1,6 +1,7 @@
 """Test-wide settings: everything runs offline."""
 
 import os
+import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -11,6 +12,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # ChainEval's reference encoder for the suite's pinned scores (a user's default is the fastest backend that meets
 # the agreement bar: tests/scorers/test_embedding_auto.py tests that choice)
 os.environ.setdefault("FINCHAIN_EMBEDDING_BACKEND", "torch")
+# lm-eval's response caches (finchain bench --harness lm-eval) go to a throwaway folder, not the user's cache
+os.environ.setdefault("FINCHAIN_LM_EVAL_CACHE_DIR", tempfile.mkdtemp(prefix="finchain-lm-eval-cache-"))
 
 # Property tests: `make test` (and so CI) selects the derandomized profile, so a fresh clone draws the same
 # examples on every run and cannot fail on one nobody has seen; a failure prints its reproduction blob.

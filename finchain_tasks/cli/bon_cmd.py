@@ -49,6 +49,10 @@ def bon(
     prm_zeta: float = typer.Option(1.0, "--prm-zeta", help="With --prm: ζ, the trajectory probability's weight."),
     registry: Optional[Path] = typer.Option(None, "--registry", "-r", help="With --prm judge:...: a registry YAML "
                                             "file (default: the shipped one)."),
+    trust_remote_code: bool = typer.Option(False, "--trust-remote-code", help="With --prm hf:...: let the "
+                                           "checkpoint run its own Python code (only if you trust its author)."),
+    allow_pickle: bool = typer.Option(False, "--allow-pickle", help="With --prm hf:...: load pickle-based .bin "
+                                      "weights (they can run code; safetensors only by default)."),
 ) -> None:
     """Accuracy and ChainEval against N for every selector, and each selector minus majority and minus random on
     the same problems (the paired claim): bon_curves.csv, bon_curves.md, bon_curves.png."""
@@ -56,7 +60,7 @@ def bon(
     from scorers.prm.curves import curves
 
     wanted = _ns(ns)
-    rescore = _rescore_request(prm, prm_agg, prm_zeta, registry)
+    rescore = _rescore_request(prm, prm_agg, prm_zeta, registry, trust_remote_code, allow_pickle)
     pools, prms = load_pools(run_dir, rescore=rescore)
     note = _note(rescore)
     rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed, protocol=protocol,
@@ -82,13 +86,14 @@ def bon(
                   highlight=False, markup=False)
 
 
-def _rescore_request(prm: str | None, agg: str, zeta: float, registry: Path | None):
+def _rescore_request(prm: str | None, agg: str, zeta: float, registry: Path | None, trust_remote_code: bool = False,
+                     allow_pickle: bool = False):
     """The re-scoring request of ``--prm`` (None without it); the registry is read only for a judge."""
     if prm is None:
         return None
     from finchain_tasks.prm.runs import Rescore
 
-    options = {}
+    options: dict = {"trust_remote_code": trust_remote_code, "allow_pickle": allow_pickle}
     if prm.strip().startswith("judge:"):
         from finchain_tasks.models.registry import load_registry
 

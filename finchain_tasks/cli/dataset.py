@@ -28,7 +28,16 @@ from finchain_tasks.engine.standard import (
 )
 from finchain_tasks.engine.verify import check_stored_text, failure
 from finchain_tasks.engine.verify import verify as verify_problem
-from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, read_problems, seed_list, to_hf_dataset, write_jsonl
+from finchain_tasks.generate import (
+    CANONICAL_SEEDS,
+    check_size,
+    iter_problems,
+    read_problems,
+    seed_list,
+    to_hf_dataset,
+    write_jsonl,
+)
+from finchain_tasks.jsonl import jsonl_lines
 
 DomainOpt = typer.Option(None, "--domain", "-d", help="Domain id (repeatable), e.g. investment_analysis.")
 TopicOpt = typer.Option(None, "--topic", "-t", help="Topic id (repeatable), e.g. compound_interest.")
@@ -100,12 +109,16 @@ def generate(
     if fmt not in ("jsonl", "parquet", "hf"):
         raise ValueError(f"--format must be jsonl, parquet or hf, got {fmt!r}")
     chosen = _select(domain, topic, level, template)
-    rows = [p.to_dict() for p in iter_problems(chosen, seed_list(seeds, start_seed, fresh))]
+    seed_values = seed_list(seeds, start_seed, fresh)
+    check_size(len(chosen), len(seed_values))
+    rows = [p.to_dict() for p in iter_problems(chosen, seed_values)]
     if fmt == "jsonl":
         write_jsonl(rows, output)
     elif fmt == "parquet":
-        output.parent.mkdir(parents=True, exist_ok=True)
-        to_hf_dataset(rows).to_parquet(str(output))
+        from finchain_tasks.output import output_file
+
+        with output_file(output, "wb") as fh:
+            to_hf_dataset(rows).to_parquet(fh)
     else:
         to_hf_dataset(rows).save_to_disk(str(output))
     levels = Counter(r["level"] for r in rows)
@@ -159,7 +172,7 @@ def verify(
 def _verify_file(file: Path, every: bool = False) -> None:
     """Per-problem rules on stored records: formulas are walked, never executed."""
     problems = list(read_problems(file))
-    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for _, line in jsonl_lines(file.read_text(encoding="utf-8"))]
     failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("verifying", total=len(problems))

@@ -85,13 +85,17 @@ def select_cmd(
     overall: bool = typer.Option(False, "--overall", help="Top K over the whole pool, not per question."),
     agg: str = typer.Option("min", "--agg", help="Step aggregation: mean, min, prod or last."),
     zeta: float = typer.Option(1.0, "--zeta", help="Weight of the trajectory probability in R."),
+    trust_remote_code: bool = typer.Option(False, "--trust-remote-code", help="Let an hf checkpoint run its own "
+                                           "Python code (only if you trust its author; see docs/security.md)."),
+    allow_pickle: bool = typer.Option(False, "--allow-pickle", help="Let an hf checkpoint load pickle-based .bin "
+                                      "weights (they can run code; safetensors only by default)."),
 ) -> None:
     """Keep the top-K candidates by PRM reward as an SFT dataset and compare with random and outcome-only."""
     from finchain_tasks.prm import load_prm
     from finchain_tasks.prm.data_selection import run_select
     from finchain_tasks.prm.labeling import read_items
 
-    scorer = load_prm(prm, agg=agg, zeta=zeta)
+    scorer = load_prm(prm, agg=agg, zeta=zeta, trust_remote_code=trust_remote_code, allow_pickle=allow_pickle)
     summary = run_select(read_items(pool), scorer, prm, out, k, "overall" if overall else "per-question",
                          log=console.print)
     console.print((Path(out) / "selection.md").read_text())

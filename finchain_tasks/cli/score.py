@@ -9,7 +9,6 @@ value of the wrong type, text that is not valid Unicode) never costs the other r
 from __future__ import annotations
 
 import json
-import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Optional
@@ -172,20 +171,18 @@ def _encode(row: dict[str, Any]) -> str:
 
 
 def write_rows(rows: list[dict[str, Any]], path: Path) -> None:
-    """Write atomically (a ``.partial`` file renamed into place); on any failure nothing is left
-    behind but the previous file, and the error names the path."""
+    """Write atomically to a regular file (a ``.partial`` file renamed into place: on any failure nothing
+    is left behind but the previous file), through to a device or other non-regular file
+    (:mod:`finchain_tasks.output`); the error names the path."""
+    from finchain_tasks.output import output_file
+
     path = Path(path)
-    tmp = path.with_name(path.name + ".partial")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("w", encoding="utf-8") as fh:
+        with output_file(path) as fh:
             for row in rows:
                 fh.write(_encode(row) + "\n")
-        os.replace(tmp, path)
     except (OSError, ValueError) as exc:
         raise OSError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def param_overrides(pairs: list[str]) -> dict[str, Any]:

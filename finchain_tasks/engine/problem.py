@@ -103,8 +103,15 @@ class Problem:
         return tuple(step.rendered(values, self.displays, units) for step in self.steps)
 
     def gold(self) -> GoldSolution:
-        """The plain record ChainEval scores against."""
-        return GoldSolution(self.gold_steps(), self.answer, scorer_unit(self.answer_unit), self.id)
+        """The plain record ChainEval scores against: the one the hosts build from this problem's row
+        (:func:`scorers.rows.gold_of`). Each step's text is the line the solution shows, closing period
+        included (:func:`scorers.rows.as_rendered`): the reference profile embeds text as it is, so a
+        bare step text scored the gold solution 0.987-0.999 there while the hosts gave 1.0 (issue 33.9)."""
+        from scorers.rows import as_rendered
+
+        steps = self.gold_steps()
+        return GoldSolution(as_rendered(steps, self._solution_text(steps)), self.answer, scorer_unit(self.answer_unit),
+                            self.id)
 
     @property
     def solution(self) -> str:

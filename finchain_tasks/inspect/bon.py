@@ -23,6 +23,7 @@ from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from finchain_tasks.prm import opt_ins  # noqa: F401  (the tasks' -T prm_trust_remote_code, prm_allow_pickle)
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA
 from scorers.prm.pool import Graded, pool_records, value_keys
 
@@ -67,11 +68,11 @@ Grader = Callable[[TaskState, Target, list[str]], list[Graded]]
 
 
 def bon_scorer_for(grader: Grader, prm_spec: str, agg: str, zeta: float, with_chaineval: bool,
-                   cluster: Callable[[TaskState], str]) -> Scorer:
+                   cluster: Callable[[TaskState], str], prm_opt_ins: dict[str, bool] | None = None) -> Scorer:
     """The scorer; the PRM is loaded here, when the task is built, so a bad spec fails before any request."""
     from finchain_tasks.prm import load_prm
 
-    prm = load_prm(prm_spec, agg=agg, zeta=zeta)
+    prm = load_prm(prm_spec, agg=agg, zeta=zeta, **(prm_opt_ins or {}))
 
     @scorer(metrics=bon_metrics(with_chaineval), name=SCORER)
     def bon_scorer() -> Scorer:
@@ -145,7 +146,7 @@ def finchain_grader(profile: str, overrides: dict | None) -> Grader:
 
 def finchain_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_agg: str, prm_zeta: float,
                       temperature: float, profile: str, chaineval_params: dict | None, metadata: dict,
-                      version: str):
+                      version: str, prm_opt_ins: dict[str, bool] | None = None):
     """The FinChain task in Best-of-N form (called from :func:`finchain_tasks.inspect.tasks.finchain`)."""
     from inspect_ai import Task
     from inspect_ai.dataset import MemoryDataset
@@ -158,7 +159,7 @@ def finchain_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_
     samples = check_samples(samples, temperature)
     spec = prm or "calc"
     scorer_ = bon_scorer_for(finchain_grader(profile, chaineval_params), spec, prm_agg, prm_zeta, True,
-                             lambda s: template_id_of(str(s.sample_id)))
+                             lambda s: template_id_of(str(s.sample_id)), prm_opt_ins)
     return Task(
         dataset=MemoryDataset(samples_list, name="finchain"),
         solver=[system_message(prompts.SYSTEM_PROMPT), sample_candidates(samples, temperature)],
@@ -197,7 +198,8 @@ def cflue_cluster(state: TaskState) -> str:
     return "exam:" + str((state.metadata or {}).get("exam") or state.sample_id)
 
 
-def cflue_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_agg: str = DEFAULT_AGG,
+def cflue_bon_task(samples_list: list, *, samples: int, prm: str | None,
+                   prm_opt_ins: dict[str, bool] | None = None, prm_agg: str = DEFAULT_AGG,
                    prm_zeta: float = DEFAULT_ZETA, temperature: float = DEFAULT_TEMPERATURE, extract: str,
                    max_tokens: int, system_prompt: str, metadata: dict, version: Any):
     """The CFLUE task in Best-of-N form (called from :func:`finchain_tasks.inspect.cflue.cflue`)."""
@@ -208,7 +210,7 @@ def cflue_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_agg
 
     samples = check_samples(samples, temperature)
     spec = prm or "calc"
-    scorer_ = bon_scorer_for(cflue_grader(extract), spec, prm_agg, prm_zeta, False, cflue_cluster)
+    scorer_ = bon_scorer_for(cflue_grader(extract), spec, prm_agg, prm_zeta, False, cflue_cluster, prm_opt_ins)
     return Task(
         dataset=MemoryDataset(samples_list, name="cflue"),
         solver=[system_message(system_prompt), sample_candidates(samples, temperature)],

@@ -197,6 +197,8 @@ def cflue(
     prm_zeta: float = 1.0,
     temperature: float = 0.7,
     profile: str = hosts.DEFAULT_PROFILE,
+    prm_trust_remote_code: bool = False,
+    prm_allow_pickle: bool = False,
 ) -> Task:
     """CFLUE knowledge assessment: Chinese financial qualification exam questions.
 
@@ -209,7 +211,8 @@ def cflue(
         n: Best-of-N: answers per question, reduced by majority vote (sampled at temperature 0.7 unless set).
         analysis: Also report BLEU-1/4 and ROUGE-1/2/L of the analysis (needs jieba).
         samples: Best-of-N with a PRM: candidates per question, every selector reported (see
-            :mod:`finchain_tasks.inspect.bon`); ``prm``, ``prm_agg``, ``prm_zeta``, ``temperature`` as there.
+            :mod:`finchain_tasks.inspect.bon`); ``prm``, ``prm_agg``, ``prm_zeta``, ``temperature``,
+            ``prm_trust_remote_code``, ``prm_allow_pickle`` as there.
         profile: 'default' (answers read as a reader would) or 'reference' (the CFLUE authors' extraction and
             metrics, bugs included: the figures to set beside the paper's).
     """
@@ -221,10 +224,11 @@ def cflue(
     except CflueDataError as exc:
         raise CflueTaskError(str(exc)) from None
     if samples != 1 or prm:
-        from finchain_tasks.inspect.bon import cflue_bon_task
+        from finchain_tasks.inspect.bon import cflue_bon_task, opt_ins
 
         return cflue_bon_task([sample_of(r, prompt) for r in source.records], samples=samples, prm=prm,
-                              prm_agg=prm_agg, prm_zeta=prm_zeta, temperature=temperature, extract=extract,
+                              prm_opt_ins=opt_ins(prm_trust_remote_code, prm_allow_pickle), prm_agg=prm_agg,
+                              prm_zeta=prm_zeta, temperature=temperature, extract=extract,
                               max_tokens=hosts.max_new_tokens(prompt), system_prompt=SYSTEM_PROMPT,
                               metadata=hosts.run_info(source, prompt, extract, n, analysis, profile),
                               version=hosts.TASK_VERSION)

@@ -31,12 +31,19 @@ Only well-formed answers count: a 200 reply with no choices, or a choice whose c
 the model stopped at its token limit, a real if truncated answer), raises :class:`MalformedResponse`,
 a transient fault that Inspect retries and, when retries run out, records as the sample's error. Such
 a reply is never cached and never scored as an empty answer.
+
+A reply whose text is not valid Unicode (a lone UTF-16 surrogate such as ``\\ud800``, which JSON can carry
+but UTF-8 cannot) is a paid answer all the same: it is kept with each surrogate replaced by U+FFFD, the
+output's metadata says so (``finchain_sanitised``: how many were replaced), and it is cached like any
+answer, so a re-run never pays for it again (before, the log could not be written, the sample failed and
+every re-run re-sent the request).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -173,7 +180,7 @@ class LiteLLMAPI(ModelAPI):
         if cache is not None:
             _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
         output.metadata = {**(output.metadata or {}), "finchain_request_path": path}  # not cached: either path's
-        return output, ModelCall.create(request=logged, response=response.model_dump())
+        return output, ModelCall.create(request=logged, response=sanitised_tree(response.model_dump()))
 
     async def _send(self, request: dict[str, Any]) -> tuple[Any, str]:
         """(the reply, the path that sent it): the fast path when this model takes it and the request's fields
@@ -226,16 +233,21 @@ class LiteLLMAPI(ModelAPI):
         """Inspect's output of a reply (litellm's or the openai client's: the same fields); raises
         :class:`MalformedResponse` when the reply holds no usable answer."""
         check_reply(response)
+        texts = [sanitised(c.message.content or "") for c in response.choices]
         choices = [
             ChatCompletionChoice(
-                message=ChatMessageAssistant(content=(c.message.content or ""), model=self.model_name,
-                                             source="generate"),
+                message=ChatMessageAssistant(content=text, model=self.model_name, source="generate"),
                 stop_reason=_STOP_REASONS.get(c.finish_reason or "", "unknown"),  # type: ignore[arg-type]
             )
-            for c in response.choices
+            for c, (text, _) in zip(response.choices, texts)
         ]
         cost = self.fast_cost(response) if path == openai_fast.FAST else self.cost(response)
-        return ModelOutput(model=response.model or self.model_name, choices=choices, usage=usage_of(response, cost))
+        output = ModelOutput(model=response.model or self.model_name, choices=choices, usage=usage_of(response, cost))
+        replaced = sum(n for _, n in texts)
+        if replaced:
+            output.metadata = {**(output.metadata or {}), "finchain_sanitised":
+                               f"{replaced} lone surrogate(s) in the reply replaced with U+FFFD"}
+        return output
 
     def fast_cost(self, response: Any) -> float | None:
         """The cost of a fast-path reply: litellm's price table, consulted per model once (see openai_fast)."""
@@ -289,6 +301,25 @@ class LiteLLMAPI(ModelAPI):
 @modelapi(name="litellm")
 def litellm_api() -> type[ModelAPI]:
     return LiteLLMAPI
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def sanitised(text: str) -> tuple[str, int]:
+    """``text`` with every lone surrogate replaced by U+FFFD, and how many were replaced."""
+    return _SURROGATE.subn("\ufffd", text)
+
+
+def sanitised_tree(value: Any) -> Any:
+    """A JSON-like value with :func:`sanitised` applied to every string (the raw reply the log records)."""
+    if isinstance(value, str):
+        return sanitised(value)[0]
+    if isinstance(value, dict):
+        return {sanitised_tree(k): sanitised_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [sanitised_tree(v) for v in value]
+    return value
 
 
 def check_reply(response: Any) -> None:

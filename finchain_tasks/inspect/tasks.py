@@ -88,6 +88,8 @@ def finchain(
     prm_agg: str = "min",
     prm_zeta: float = 1.0,
     temperature: float = 0.7,
+    prm_trust_remote_code: bool = False,
+    prm_allow_pickle: bool = False,
 ) -> Task:
     """FinChain: verifiable multi-step financial reasoning, scored with ChainEval.
 
@@ -109,22 +111,27 @@ def finchain(
         prm_agg: How step probabilities aggregate into R: mean, min, prod or last.
         prm_zeta: Weight of the trajectory probability in R.
         temperature: Sampling temperature of the Best-of-N candidates (must be > 0).
+        prm_trust_remote_code: Let an ``hf`` PRM checkpoint run its own Python code (never by default; see
+            docs/security.md).
+        prm_allow_pickle: Let an ``hf`` PRM checkpoint load pickle-based ``.bin`` weights (never by default).
     """
     from finchain_tasks import prompts, sampling
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import iter_problems
+    from finchain_tasks.generate import check_size, iter_problems
 
     templates = select(names(domain), names(topic), names(level), names(template))
     if not templates:
         raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
     seed_values = seeds_for(seeds, start_seed, fresh)
+    check_size(len(templates), len(seed_values))
     dataset = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
     metadata = {**task_metadata(profile, chaineval_params or {}, seed_values, fresh),
                 "sample_order": sampling.record(int(sample_seed))}
     if samples != 1 or prm:
-        from finchain_tasks.inspect.bon import finchain_bon_task
+        from finchain_tasks.inspect.bon import finchain_bon_task, opt_ins
 
         return finchain_bon_task(dataset, samples=samples, prm=prm, prm_agg=prm_agg, prm_zeta=prm_zeta,
+                                 prm_opt_ins=opt_ins(prm_trust_remote_code, prm_allow_pickle),
                                  temperature=temperature, profile=profile, chaineval_params=chaineval_params,
                                  metadata=metadata, version=_task_version())
     scorer = chaineval(profile, **(chaineval_params or {}))

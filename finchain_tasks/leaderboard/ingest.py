@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.jsonl import jsonl_lines
 from finchain_tasks.leaderboard.realign import add_alignment
 from scorers.params import METRIC_KEYS
 
@@ -253,9 +254,7 @@ def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, prob
     which ``str.splitlines`` would cut inside a JSON string. A bad line is listed and skipped."""
     rows: list[dict] = []
     docs: list[dict] = []
-    for number, line in enumerate(path.read_text("utf-8").split("\n"), start=1):
-        if not line.strip():
-            continue
+    for number, line in jsonl_lines(path.read_text("utf-8")):
         got = _guarded(f"{where}:{number}", problems, _sample_line, line, facts, task, where)
         rows.extend(got)
         docs.extend(r.pop("_doc") for r in got)

@@ -10,7 +10,9 @@ ChainEval of its pick (``prm_best,bon``, ``majority,bon``, ...).
 
 Options come through ``--metadata`` (lm-eval hands them to the dataset function, which stamps them on
 every document, the only thing a filter sees): ``finchain_prm`` (a PRM spec, default ``calc``),
-``finchain_prm_agg`` (``min``), ``finchain_prm_zeta`` (1.0), plus the dataset options of
+``finchain_prm_agg`` (``min``), ``finchain_prm_zeta`` (1.0), ``finchain_prm_trust_remote_code`` and
+``finchain_prm_allow_pickle`` (false: an ``hf`` checkpoint's own code and pickle weights, see
+docs/security.md), plus the dataset options of
 :mod:`finchain_tasks.lm_eval.dataset` and ``finchain_domain`` / ``finchain_level`` to narrow the problems.
 A bad spec fails while the dataset loads, before any request.
 """
@@ -43,16 +45,19 @@ class BoNRecord(str):
 
 
 def load_bon(finchain_domain: str | None = None, finchain_level: str | None = None, finchain_prm: str = "calc",
-             finchain_prm_agg: str = DEFAULT_AGG, finchain_prm_zeta: float = DEFAULT_ZETA, **kwargs: Any) -> dict:
+             finchain_prm_agg: str = DEFAULT_AGG, finchain_prm_zeta: float = DEFAULT_ZETA,
+             finchain_prm_trust_remote_code: bool = False, finchain_prm_allow_pickle: bool = False,
+             **kwargs: Any) -> dict:
     """Every FinChain leaf's documents (or those of one domain / level), each stamped with the PRM options."""
     import datasets
 
     from finchain_tasks.lm_eval.build import layout
     from finchain_tasks.lm_eval.dataset import SPLIT, load_finchain
-    from finchain_tasks.prm import check_spec
+    from finchain_tasks.prm import check_spec, opt_ins, opt_ins_text
     from scorers.prm.base import aggregate
 
     aggregate([], finchain_prm_agg)
+    trust = opt_ins_text(opt_ins(finchain_prm_trust_remote_code, finchain_prm_allow_pickle))
     spec = str(check_spec(finchain_prm))
     zeta = float(finchain_prm_zeta)
     parts = [load_finchain(d, lv, **kwargs)[SPLIT] for d, lv in layout().leaves.values()
@@ -62,14 +67,15 @@ def load_bon(finchain_domain: str | None = None, finchain_level: str | None = No
     docs = datasets.concatenate_datasets(parts)
     n = len(docs)
     docs = docs.add_column("bon_prm", [spec] * n).add_column("bon_agg", [finchain_prm_agg] * n)
-    return {SPLIT: docs.add_column("bon_zeta", [zeta] * n)}
+    return {SPLIT: docs.add_column("bon_zeta", [zeta] * n).add_column("bon_opt_ins", [trust] * n)}
 
 
 @lru_cache(maxsize=4)
-def _prm(spec: str, agg: str, zeta: float):
-    from finchain_tasks.prm import load_prm
+def _prm(spec: str, agg: str, zeta: float, opted: str = ""):
+    """The PRM of one setting; ``opted`` is :func:`finchain_tasks.prm.opt_ins_text` of the user's metadata."""
+    from finchain_tasks.prm import OPT_INS, load_prm
 
-    return load_prm(spec, agg=agg, zeta=zeta)
+    return load_prm(spec, agg=agg, zeta=zeta, **{k: k in opted.split(",") for k in OPT_INS})
 
 
 class BoNFilter(Filter):
@@ -84,9 +90,10 @@ class BoNFilter(Filter):
                  for rs, doc in zip(resps, docs)]
         groups: dict[tuple, list[int]] = defaultdict(list)
         for k, doc in enumerate(docs):
-            groups[(doc["bon_prm"], doc["bon_agg"], float(doc["bon_zeta"]), doc["chaineval_params"])].append(k)
+            groups[(doc["bon_prm"], doc["bon_agg"], float(doc["bon_zeta"]), doc["chaineval_params"],
+                    doc.get("bon_opt_ins") or "")].append(k)
         out: list[BoNRecord | None] = [None] * len(pools)
-        for (spec, agg, zeta, params_json), idx in groups.items():
+        for (spec, agg, zeta, params_json, opted), idx in groups.items():
             params = ChainEvalParams(**json.loads(params_json))
             golds = [gold_of(gold_row(docs[k])) for k in idx for _ in pools[k]]
             flat = grade_finchain(golds, [t for k in idx for t in pools[k]], params)
@@ -94,7 +101,7 @@ class BoNFilter(Filter):
             for k in idx:
                 graded.append(flat[pos:pos + len(pools[k])])
                 pos += len(pools[k])
-            records = pool_records([docs[k]["question"] for k in idx], graded, _prm(spec, agg, zeta),
+            records = pool_records([docs[k]["question"] for k in idx], graded, _prm(spec, agg, zeta, opted),
                                    [template_id_of(docs[k]["id"]) for k in idx], [docs[k]["id"] for k in idx])
             for k, record in zip(idx, records):
                 out[k] = BoNRecord(record)

@@ -13,7 +13,8 @@ selector's accuracy (``prm_best,bon``, ``majority,bon``, ...); CFLUE has no gold
 Options through ``--metadata``: the dataset options of :mod:`finchain_tasks.lm_eval.cflue` (``cflue_path``,
 ``cflue_exams``, ``cflue_types``, ``cflue_prompt``, ``cflue_extract``, ``cflue_profile``), ``cflue_n`` and
 ``cflue_temperature``, and the PRM: ``cflue_prm`` (a spec, default ``calc``), ``cflue_prm_agg`` (``min``),
-``cflue_prm_zeta`` (1.0). A bad spec or option fails while the task loads, before any request.
+``cflue_prm_zeta`` (1.0), ``cflue_prm_trust_remote_code`` and ``cflue_prm_allow_pickle`` (false, see
+docs/security.md). A bad spec or option fails while the task loads, before any request.
 """
 
 from __future__ import annotations
@@ -37,14 +38,15 @@ __all__ = ["CflueBoNFilter", "CflueBoNTask", "configure", "grade", "load_cflue_b
 def load_cflue_bon(cflue_path: str | None = None, cflue_exams: Any = None, cflue_types: Any = None,
                    cflue_prompt: str = "zero_shot", cflue_extract: str = hosts.DEFAULT_EXTRACT,
                    cflue_n: Any = CFLUE_REPEATS, cflue_prm: str = "calc", cflue_prm_agg: str = DEFAULT_AGG,
-                   cflue_prm_zeta: float = DEFAULT_ZETA, cflue_run: dict | None = None,
+                   cflue_prm_zeta: float = DEFAULT_ZETA, cflue_prm_trust_remote_code: bool = False,
+                   cflue_prm_allow_pickle: bool = False, cflue_run: dict | None = None,
                    cflue_profile: str = hosts.DEFAULT_PROFILE, **_: Any) -> dict:
     """``{"test": Dataset}`` of the selected questions, each stamped with the PRM options (the only thing
     a filter sees is the documents); fills ``cflue_run`` with the run's record, PRM included."""
     import datasets
 
     from finchain_tasks.lm_eval.cflue import SPLIT, _names, doc_of
-    from finchain_tasks.prm import check_spec
+    from finchain_tasks.prm import check_spec, opt_ins, opt_ins_text
     from scorers.prm.base import aggregate
 
     cflue_profile = hosts.check_profile(cflue_profile)
@@ -52,9 +54,10 @@ def load_cflue_bon(cflue_path: str | None = None, cflue_exams: Any = None, cflue
     cflue_extract = hosts.resolve_extract(cflue_extract, cflue_profile)
     aggregate([], cflue_prm_agg)
     spec, zeta = str(check_spec(cflue_prm)), float(cflue_prm_zeta)
+    trust = opt_ins_text(opt_ins(cflue_prm_trust_remote_code, cflue_prm_allow_pickle))
     source = hosts.load_source(cflue_path, types=_names(cflue_types), exams=_names(cflue_exams))
     rows = [{**doc_of(r, cflue_prompt, cflue_extract, False), "bon_prm": spec, "bon_agg": cflue_prm_agg,
-             "bon_zeta": zeta} for r in source.records]
+             "bon_zeta": zeta, "bon_opt_ins": trust} for r in source.records]
     if cflue_run is not None:
         cflue_run.update(hosts.run_info(source, cflue_prompt, cflue_extract, n, False, cflue_profile))
         cflue_run["best_of_n"] = {"n": n, "prm": spec, "agg": cflue_prm_agg, "zeta": zeta,
@@ -105,11 +108,11 @@ class CflueBoNFilter(Filter):
                  for rs, doc in zip(resps, docs)]
         groups: dict[tuple, list[int]] = defaultdict(list)
         for k, doc in enumerate(docs):
-            groups[(doc["bon_prm"], doc["bon_agg"], float(doc["bon_zeta"]))].append(k)
+            groups[(doc["bon_prm"], doc["bon_agg"], float(doc["bon_zeta"]), doc.get("bon_opt_ins") or "")].append(k)
         out: list[BoNRecord | None] = [None] * len(pools)
-        for (spec, agg, zeta), idx in groups.items():
+        for (spec, agg, zeta, opted), idx in groups.items():
             records = pool_records([docs[k]["prompt"] for k in idx], [grade(docs[k], pools[k]) for k in idx],
-                                   _prm(spec, agg, zeta),
+                                   _prm(spec, agg, zeta, opted),
                                    ["exam:" + str(docs[k].get("exam") or docs[k]["id"]) for k in idx],  # as the board
                                    [str(docs[k]["id"]) for k in idx])
             for k, record in zip(idx, records):

@@ -24,7 +24,7 @@ from typing import Any
 import finchain_tasks
 from finchain_tasks import prompts
 from finchain_tasks.engine import select
-from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems, seed_list, to_hf_dataset
+from finchain_tasks.generate import CANONICAL_SEEDS, check_size, iter_problems, seed_list, to_hf_dataset
 from finchain_tasks.sampling import record, stratified_order, template_id_of
 
 DEFAULT_PROFILE = "paper"
@@ -45,6 +45,7 @@ def load_finchain(finchain_domain: str, finchain_level: str, finchain_seeds: int
     templates = select(domains=[finchain_domain], levels=[finchain_level])
     if not templates:
         raise ValueError(f"no FinChain templates for domain {finchain_domain!r} at level {finchain_level!r}")
+    check_size(len(templates), len(seeds))
     extra = {"chaineval_params": json.dumps(params.to_dict(), sort_keys=True), "prompt_variant": finchain_prompt}
     problems = stratified_order(list(iter_problems(templates, seeds)),
                                 lambda p: (p.domain, p.level, template_id_of(p.id)), int(finchain_sample_seed))

@@ -12,7 +12,10 @@ from typing import Any
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRM
 from scorers.prm.spec import PRMSpec, parse_spec
 
-__all__ = ["check_spec", "load_prm"]
+__all__ = ["OPT_INS", "check_spec", "load_prm", "opt_ins", "opt_ins_text"]
+
+OPT_INS = ("trust_remote_code", "allow_pickle")
+"""The user's opt-ins for an ``hf`` checkpoint: run its own code, load pickle weights (both off by default)."""
 
 
 def check_spec(spec: str | PRMSpec, registry: Any = None) -> PRMSpec:
@@ -25,10 +28,29 @@ def check_spec(spec: str | PRMSpec, registry: Any = None) -> PRMSpec:
     return parsed
 
 
+def opt_ins(trust_remote_code: Any = False, allow_pickle: Any = False) -> dict[str, bool]:
+    """The opt-ins as :func:`load_prm` takes them, from a host's options (``-T prm_trust_remote_code=true``,
+    ``--metadata '{"finchain_prm_trust_remote_code": true}'``); anything but a boolean is refused, so a
+    string like ``"false"`` can never switch one on."""
+    out = {}
+    for name, value in zip(OPT_INS, (trust_remote_code, allow_pickle)):
+        if not isinstance(value, bool):
+            raise ValueError(f"prm_{name} must be true or false, got {value!r}")
+        out[name] = value
+    return out
+
+
+def opt_ins_text(options: dict[str, bool]) -> str:
+    """The opt-ins that are on, comma-joined (how lm-eval documents carry them to the filter)."""
+    return ",".join(k for k in OPT_INS if options.get(k))
+
+
 def load_prm(spec: str | PRMSpec, *, agg: str = DEFAULT_AGG, zeta: float = DEFAULT_ZETA, registry: Any = None,
-             **options: Any) -> PRM:
+             trust_remote_code: bool = False, allow_pickle: bool = False, **options: Any) -> PRM:
     """The PRM a spec names; ``options`` go to the backend (``cache_path``, ``api_base`` for a judge;
-    ``max_length``, ``batch_tokens`` for ``hf``)."""
+    ``max_length``, ``batch_tokens`` for ``hf``). ``trust_remote_code`` and ``allow_pickle`` are the
+    user's explicit opt-ins for an ``hf`` checkpoint's own code and pickle weights (never a file's; see
+    docs/security.md)."""
     from scorers.prm.base import aggregate
 
     aggregate([], agg)  # an unknown aggregation fails here, with the same line everywhere
@@ -43,4 +65,5 @@ def load_prm(spec: str | PRMSpec, *, agg: str = DEFAULT_AGG, zeta: float = DEFAU
         return JudgePRM(parsed.target, registry=registry, agg=agg, zeta=zeta, **options)
     from scorers.prm.hf import FinPRM
 
-    return FinPRM.from_pretrained(parsed.target, mode=parsed.mode, agg=agg, zeta=zeta, **options)
+    return FinPRM.from_pretrained(parsed.target, mode=parsed.mode or None, trust_remote_code=trust_remote_code,
+                                  allow_pickle=allow_pickle, agg=agg, zeta=zeta, **options)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from finchain_tasks.jsonl import jsonl_lines
 from scorers.chaineval import gold_from_text
 from scorers.prm.labels.recipe import FusedSignals, TraceLabels, answer_matches, label_items, summarise
 from scorers.prm.labels.signals import LabelItem, Unknown
@@ -352,9 +353,7 @@ def _lm_eval_rows(root: Path) -> list[dict]:
     """Candidates from lm-eval ``samples_*.jsonl`` files (every response of every doc)."""
     rows = []
     for path in sorted(root.rglob("samples_*.jsonl")):
-        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
+        for n, line in jsonl_lines(path.read_text("utf-8")):
             s = json.loads(line)
             doc = s.get("doc") or {}
             resps = [r for group in s.get("resps") or [] for r in (group if isinstance(group, list) else [group])]
@@ -443,9 +442,9 @@ def run_labels(items: list[LabelItem], out: str | Path, recipe: str = "exact", m
 
 
 def _write(path: Path, labels: Iterable[TraceLabels]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
+    """Atomically to a regular file, through to a device or link target (:mod:`finchain_tasks.output`)."""
+    from finchain_tasks.output import output_file
+
+    with output_file(path) as fh:
         for lab in labels:
             fh.write(json.dumps(lab.to_dict(), default=str) + "\n")
-    tmp.replace(path)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from finchain_tasks.jsonl import jsonl_lines
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMScore, prm_input
 from scorers.prm.curves import CurveRow, Pool
 from scorers.prm.selectors import Candidate
@@ -171,7 +172,7 @@ def _read_scores(path: Path) -> dict[str, dict]:
     """The score cache; a torn last line (an interrupted run) is skipped, not fatal."""
     out: dict[str, dict] = {}
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for _, line in jsonl_lines(path.read_text(encoding="utf-8")):
             try:
                 row = json.loads(line)
             except json.JSONDecodeError:

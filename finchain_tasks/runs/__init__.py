@@ -9,7 +9,9 @@ Layout of a run directory::
     <run-dir>/summary.json     the summary read back from the logs
     <run-dir>/report.md, report.html
     <run-dir>/lm_eval/<model>/<task set>/   ``--harness lm-eval``: lm-eval's results and samples, status.json
-    <run-dir>/lm_eval_cache/<model>/        ``--harness lm-eval``: lm-eval's response cache (``--use_cache``)
+
+lm-eval's response cache (``--use_cache``, pickles) is *not* in the run directory: it lives in the user's
+cache directory, keyed by run (:func:`finchain_tasks.runs.lm_eval_harness.cache_prefix`; docs/security.md).
 
 Cheap to import: Inspect, litellm and rich load inside the functions that need them.
 """

@@ -246,6 +246,11 @@ def plan_task_set(registry: Any, name: str, **overrides: Any) -> TaskPlan:
     if name not in registry.task_sets:
         raise ValueError(f"unknown task set {name!r} (known: {', '.join(registry.task_sets)})")
     ts = registry.task_sets[name]
+    opted = [k for k in ("prm_trust_remote_code", "prm_allow_pickle") if ts.args.get(k) is not False and k in ts.args]
+    if opted:  # a file never switches on a checkpoint's code (docs/security.md)
+        raise ValueError(f"task set {name!r} sets {', '.join(opted)}: running a PRM checkpoint's own code or pickle "
+                         "weights is opted into on the command line (inspect eval ... -T prm_trust_remote_code=true), "
+                         "never by a registry file")
     try:
         accepted = set(inspect.signature(task_factory(ts.task)).parameters)
     except ModuleNotFoundError as exc:  # an lm-eval-only install plans task sets too (bench --harness lm-eval)

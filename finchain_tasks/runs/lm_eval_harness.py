@@ -14,8 +14,15 @@ line or in ``model_args``, so lm-eval cannot write it into a result. Hosted mode
 would need lm-eval's ``litellm`` backend, which reads keys only by litellm's provider conventions
 (not our ``api_key_env``) and cannot be tested offline: they are refused with a message.
 
-Resume: lm-eval's ``--use_cache`` keeps every answer in ``lm_eval_cache/<model>/`` (SQLite, committed
-per answer), keyed by the prompt and generation arguments; a re-run re-sends only unanswered requests.
+Resume: lm-eval's ``--use_cache`` keeps every answer (SQLite, committed per answer), keyed by the prompt
+and generation arguments; a re-run re-sends only unanswered requests. That cache is a SqliteDict of
+*pickles*: opening one written by someone else runs their code. So it never lives in the run directory
+(which is meant to be shared, copied and resumed from elsewhere) but in the user's cache directory,
+``$XDG_CACHE_HOME/finchain-tasks/lm_eval/<run key>/<model>/`` (or under ``$FINCHAIN_LM_EVAL_CACHE_DIR``;
+:func:`cache_prefix`; the run key is the run directory's name and a hash of its resolved path), in folders
+only the user may write; a cache file or folder owned by anyone else is refused before lm-eval starts
+(:func:`check_cache_owner`). An
+``lm_eval_cache/`` left in a run directory by an older version is never opened (a warning says so).
 Every run writes a fresh ``results_*.json``; the summary reads the newest one of each model × task set.
 
 ``--limit N`` on a FinChain task set means what it means with Inspect: the first N problems of the task
@@ -109,6 +116,10 @@ def _finchain_task(name: str, args: dict[str, Any]) -> tuple[list[str], dict[str
         meta["finchain_start_seed"] = start
     domains = _names(args.pop("domain", None))
     levels = _names(args.pop("level", None))
+    from finchain_tasks.engine import select
+    from finchain_tasks.generate import CANONICAL_SEEDS, check_size
+
+    check_size(len(select(domains=domains, levels=levels)), int(meta.get("finchain_seeds", len(CANONICAL_SEEDS))))
     if not domains and not levels:
         tasks = ["finchain"]
     else:
@@ -180,7 +191,7 @@ def command(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any) ->
     cmd = [sys.executable, "-m", "finchain_tasks.lm_eval.cli", "--tasks", ",".join(tasks),
            "--model", "local-chat-completions", "--model_args", model_args(spec, base_url, options),
            "--apply_chat_template", "--log_samples", "--output_path", str(output_dir(run_dir, spec.name, plan.name)),
-           "--use_cache", str(run_dir / LM_EVAL_CACHE / spec.name / CACHE_NAME)]
+           "--use_cache", str(cache_prefix(run_dir, spec.name))]
     if options.limit and plan.task == "finchain":
         tasks, samples = stratified_selection(plan, metadata, options.limit)
         cmd[cmd.index("--tasks") + 1] = ",".join(tasks)
@@ -197,13 +208,14 @@ def stratified_selection(plan: Any, metadata: dict[str, Any], limit: int) -> tup
     """(leaf tasks, ``--samples``) holding the first ``limit`` problems of the task set's stratified order; a
     leaf gets the first k documents of its own (identically ordered) dataset."""
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import CANONICAL_SEEDS
+    from finchain_tasks.generate import CANONICAL_SEEDS, check_size
     from finchain_tasks.lm_eval.build import leaf_name
     from finchain_tasks.sampling import leaf_counts, stratified_order
 
     args = plan.args
     templates = select(domains=_names(args.get("domain")), levels=_names(args.get("level")))
     seeds = int(metadata.get("finchain_seeds", len(CANONICAL_SEEDS)))
+    check_size(len(templates), seeds)
     items = [(t.domain, t.level, t.id, k) for t in templates for k in range(seeds)]
     order = stratified_order(items, lambda x: x[:3], int(metadata.get("finchain_sample_seed", 0)))
     counts = leaf_counts(order, lambda x: leaf_name(x[0], x[1]), limit)
@@ -242,11 +254,70 @@ def run_one(spec: Any, plan: Any, run_dir: Path, base_url: str, options: Any, la
     return rc == 0
 
 
+CACHE_DIR_ENV = "FINCHAIN_LM_EVAL_CACHE_DIR"
+"""Where lm-eval's caches go instead of ``$XDG_CACHE_HOME/finchain-tasks/lm_eval`` (the test suite sets it)."""
+
+
+def cache_root() -> Path:
+    """The folder holding every run's lm-eval cache (see the module docstring)."""
+    from finchain_tasks.models.local import cache_dir
+
+    return Path(os.environ.get(CACHE_DIR_ENV) or cache_dir() / "lm_eval")
+
+
+def cache_prefix(run_dir: Path, model: str) -> Path:
+    """lm-eval's ``--use_cache`` prefix for ``model`` in this run: under the user's cache directory, never
+    in the run directory (see the module docstring)."""
+    import hashlib
+
+    resolved = Path(run_dir).resolve()
+    key = f"{resolved.name[:40]}-{hashlib.sha256(str(resolved).encode()).hexdigest()[:16]}"
+    return cache_root() / key / model / CACHE_NAME
+
+
+def check_cache_owner(run_dir: Path, model: str) -> Path:
+    """Create the cache folder of ``model`` (mode 0700) and refuse a folder or file on its way that another
+    user owns, that others may write, or that is a link: lm-eval unpickles what the file holds."""
+    prefix = cache_prefix(run_dir, model)
+    root = prefix.parents[2]
+    prefix.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    db = prefix.with_name(f"{CACHE_NAME}_rank0.db")
+    for path in [*reversed(prefix.parent.relative_to(root).parents), prefix.parent.relative_to(root)]:
+        _owned(root / path)
+    for extra in ("", "-wal", "-shm", "-journal"):
+        if os.path.lexists(f"{db}{extra}"):
+            _owned(Path(f"{db}{extra}"))
+    return prefix
+
+
+def legacy_cache_warning(run_dir: Path) -> str:
+    """The warning for an ``lm_eval_cache/`` in the run directory (an older version's, or planted), or ""."""
+    legacy = Path(run_dir) / LM_EVAL_CACHE
+    if not os.path.lexists(legacy):
+        return ""
+    return (f"warning: {legacy} (lm-eval's pickle cache, from an older version or from elsewhere) is never "
+            "opened; its answers are requested again")
+
+
+def _owned(path: Path) -> None:
+    import stat
+
+    st = os.lstat(path)
+    why = ("is a link" if stat.S_ISLNK(st.st_mode) else
+           f"is owned by uid {st.st_uid}, not you (uid {os.getuid()})" if st.st_uid != os.getuid() else
+           "may be written by other users" if st.st_mode & 0o022 and stat.S_ISDIR(st.st_mode)
+           and not st.st_mode & stat.S_ISVTX else "")
+    if why:
+        raise ValueError(f"lm-eval's response cache {path} {why}; it holds pickles, which run code when read: "
+                         "refusing to open it (remove it to start a fresh cache)")
+
+
 def cached_answers(run_dir: Path, model: str) -> Optional[int]:
     """Answers in lm-eval's response cache of ``model`` so far (its SQLite file), or None when unreadable."""
     import sqlite3
 
-    path = Path(run_dir) / LM_EVAL_CACHE / model / f"{CACHE_NAME}_rank0.db"
+    prefix = cache_prefix(run_dir, model)
+    path = prefix.with_name(f"{CACHE_NAME}_rank0.db")
     if not path.is_file():
         return None
     try:
@@ -273,6 +344,10 @@ def run(run_dir: Path, specs: Sequence[Any], plans: Sequence[Any], options: Any,
         lm_eval_task(plan)  # refuse an unsupported task set before anything starts
     run_dir = Path(run_dir).resolve()
     run_dir.mkdir(parents=True, exist_ok=True)
+    for spec in specs:
+        check_cache_owner(run_dir, spec.name)  # before anything starts: a foreign pickle cache is never opened
+    if legacy_cache_warning(run_dir):
+        _progress(legacy_cache_warning(run_dir))
     with engine.exclusive(run_dir):
         plans, manifest = engine.prepare(run_dir, specs, plans, argv, skipped, options.limit)
         manifest["sessions"][-1]["harness"] = "lm-eval"

@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.jsonl import jsonl_lines
 from finchain_tasks.redaction import write_redacted
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
@@ -304,9 +305,7 @@ def lm_eval_rows(results_path: Path) -> list[dict[str, Any]]:
     stamp = results_path.stem.removeprefix("results_")
     rows = []
     for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
-        for line in path.read_text("utf-8").splitlines():
-            if not line.strip():
-                continue
+        for _, line in jsonl_lines(path.read_text("utf-8")):
             s = json.loads(line)
             doc = s.get("doc") or {}
             scores = {k: float(s[k]) for k in s.get("metrics", []) if isinstance(s.get(k), (int, float))

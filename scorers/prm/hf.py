@@ -17,9 +17,25 @@ are read at every ``<extra_0>`` (one per step) and at the ``<extra_1>`` after th
   one head ``score = Sequential(Linear(h, h), ReLU, Linear(h, 2))`` at both kinds of placeholder, trained
   with cross-entropy on labels 0 (bad) / 1 (good); P(good) is the softmax's class 1, read at every
   ``<extra_0>`` (steps) and at ``<extra_1>`` (trajectory), as its ``make_step_rewards`` does.
-* ``qwen`` (Qwen2.5-Math-PRM-style checkpoints): the checkpoint's own 2-class head (loaded with its
-  remote code, or a token-classification head), the chat format with steps joined by ``<extra_0>``;
-  P(good) at each ``<extra_0>``, no trajectory probability.
+* ``qwen`` (Qwen2.5-Math-PRM-style checkpoints): a 2-class head, the chat format with steps joined by
+  ``<extra_0>``; P(good) at each ``<extra_0>``, no trajectory probability. The head is, in this order: a
+  stock ``*ForTokenClassification`` model; else the ``score.0``/``score.2`` MLP read from the weights under
+  a stock backbone (no remote code); else, only with ``trust_remote_code=True``, the checkpoint's own class.
+
+Files from elsewhere never run code (docs/security.md). The mode the caller names wins; a checkpoint's
+``prm_config.json`` only fills it in when none is named, and no mode runs code by itself. A checkpoint's
+own Python (``auto_map`` in ``config.json``) runs only with ``trust_remote_code=True`` (``--trust-remote-code``
+on the CLI, ``-T prm_trust_remote_code=true`` in Inspect, ``finchain_prm_trust_remote_code`` /
+``cflue_prm_trust_remote_code`` in lm-eval's metadata). Weights load from safetensors only; a folder whose
+weights are only pickle files (``.bin``, ``.pt``) is refused unless ``allow_pickle=True`` (``--allow-pickle``).
+Which Qwen PRM checkpoints name remote code: ``Qwen/Qwen2.5-Math-PRM-7B``, ``Qwen/Qwen2.5-Math-PRM-72B``
+and ``Qwen/Qwen2.5-Math-7B-PRM800K`` declare ``Qwen2ForProcessRewardModel`` in ``auto_map`` (and their model
+cards load them with ``trust_remote_code=True``); that class is a stock ``Qwen2Model`` under
+``score = Sequential(Linear(h, h), ReLU, Linear(h, 2))``, so ``qwen`` mode reads them **without** it (the
+head's tensors straight from the safetensors). The DianJin Fin-PRM release (``Qwen3ForProcessRewardModel``)
+is read the same way by ``release``. Only a checkpoint whose head is in neither layout needs the flag.
+(The layouts were checked against public re-implementations of these classes; the checkpoints themselves
+could not be downloaded here, so a real one is worth one load before a long run.)
 
 Checkpoint layouts. ``release``: the directory ``save_pretrained`` of the release's model writes: a
 ``config.json`` (``model_type: qwen3``; the release's also names its remote code in ``auto_map``, which is
@@ -114,7 +130,10 @@ class FinPRM:
             raise ValueError(f"unknown hf PRM mode {mode!r}: use one of {', '.join(MODES)}")
         self.backbone, self.tokenizer, self.mode = backbone.eval(), tokenizer, mode
         self.step_token, self.answer_token = step_token, answer_token
-        self.heads = None if mode == "qwen" else (heads or _heads(mode, backbone.config.hidden_size)).eval()
+        if mode == "qwen":  # the checkpoint's own head (token classification), or its score.* head read here
+            self.heads = heads.eval() if heads is not None else None
+        else:
+            self.heads = (heads or _heads(mode, backbone.config.hidden_size)).eval()
         self.max_length, self.batch_tokens, self.agg, self.zeta, self.name = max_length, batch_tokens, agg, zeta, name
         self.step_id = self._token_id(step_token)
         self.answer_id = None if mode == "qwen" else self._token_id(answer_token)
@@ -130,36 +149,39 @@ class FinPRM:
     # ---------------------------------------------------------------------------------- loading
 
     @classmethod
-    def from_pretrained(cls, path: str, mode: str = "dual", **kwargs: Any) -> FinPRM:
+    def from_pretrained(cls, path: str, mode: str | None = None, *, trust_remote_code: bool = False,
+                        allow_pickle: bool = False, **kwargs: Any) -> FinPRM:
         """Load from a local directory or a hub id (the hub only when the environment allows it).
 
-        The layout is checked before any weight is read, so a wrong mode fails with one line naming the
-        files expected and found instead of a half-loaded model."""
-        from transformers import AutoConfig, AutoModel, AutoModelForTokenClassification, AutoTokenizer
+        ``mode`` is the caller's: a checkpoint's ``prm_config.json`` only fills it in when the caller names
+        none, and no mode a file names runs code. The checkpoint's own Python (``auto_map``) runs only with
+        ``trust_remote_code=True``; weights load from safetensors only unless ``allow_pickle=True`` (a
+        pickle-based ``.bin`` can run code as it loads). The layout is checked before any weight is read,
+        so a wrong mode fails with one line naming the files expected and found."""
+        from transformers import AutoModel, AutoTokenizer
 
         folder = _local_dir(path)
-        config_file = folder / PRM_CONFIG
-        saved = json.loads(config_file.read_text()) if config_file.is_file() else {}
-        mode = saved.get("mode", mode)
-        tokens = {k: saved[k] for k in ("step_token", "answer_token") if k in saved}
+        saved = _saved_config(folder)
+        mode = mode or (saved.get("mode") if saved.get("mode") in MODES else "dual")
+        if mode not in MODES:
+            raise ValueError(f"unknown hf PRM mode {mode!r}: use one of {', '.join(MODES)}")
+        tokens = {k: saved[k] for k in ("step_token", "answer_token") if isinstance(saved.get(k), str)}
+        safe = {"trust_remote_code": trust_remote_code, "use_safetensors": None if allow_pickle else True}
+        if not allow_pickle:
+            _refuse_pickle(folder, path)
         if mode == "qwen":
-            tokenizer = AutoTokenizer.from_pretrained(folder)
-            config = AutoConfig.from_pretrained(folder, trust_remote_code=True)
-            arch = (config.architectures or [""])[0]
-            loader = AutoModelForTokenClassification if arch.endswith("ForTokenClassification") else AutoModel
-            backbone = loader.from_pretrained(folder, trust_remote_code=True)
-            return cls(backbone, tokenizer, "qwen", name=f"hf:{path}:qwen", **tokens, **kwargs)
-        if mode == "release":
+            backbone, heads = _qwen_model(folder, path, safe)
+        elif mode == "release":
             head = _release_head(folder, path)
-            backbone = _release_backbone(folder, path)
+            backbone = _release_backbone(folder, path, safe)
             heads = _heads("release", backbone.config.hidden_size)
             heads.load_state_dict(head, strict=True)
         else:
             _check_dual(folder, path)
-            backbone = AutoModel.from_pretrained(folder)
+            backbone = AutoModel.from_pretrained(folder, **safe)
             heads = _heads(mode, backbone.config.hidden_size)
             heads.load_state_dict(_load_file(folder / HEADS_FILE), strict=True)
-        tokenizer = AutoTokenizer.from_pretrained(folder)
+        tokenizer = AutoTokenizer.from_pretrained(folder, trust_remote_code=trust_remote_code)
         return cls(backbone, tokenizer, mode, heads, name=f"hf:{path}:{mode}", **tokens, **kwargs)
 
     def save_pretrained(self, path: str | Path) -> None:
@@ -238,7 +260,11 @@ class FinPRM:
         mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids])
         out = self.backbone(input_ids=input_ids, attention_mask=mask)
         if self.mode == "qwen":
-            logits = out.logits if hasattr(out, "logits") else out[0]
+            if self.heads is not None:  # a stock backbone under the checkpoint's score.* head
+                hidden = out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]
+                logits = self.heads["score"](hidden.float())
+            else:
+                logits = out.logits if hasattr(out, "logits") else out[0]
             good = torch.softmax(logits.float(), dim=-1)[..., 1]
             return [(good[b][input_ids[b] == self.step_id].tolist(), None) for b in range(len(ids))]
         hidden = out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]
@@ -319,11 +345,12 @@ def _release_head(folder: Path, path: str) -> dict:
     return head
 
 
-def _release_backbone(folder: Path, path: str):
+def _release_backbone(folder: Path, path: str, safe: dict[str, Any]):
     """The stock ``AutoModel`` of the checkpoint's ``model_type`` (no remote code), all its weights present."""
     from transformers import AutoModel
 
-    backbone, info = AutoModel.from_pretrained(folder, trust_remote_code=False, output_loading_info=True)
+    backbone, info = AutoModel.from_pretrained(folder, **{**safe, "trust_remote_code": False},
+                                               output_loading_info=True)
     if info.get("missing_keys"):
         missing = sorted(info["missing_keys"])
         raise _layout_error(path, folder, "release", f"backbone tensors under '{BACKBONE_PREFIX}'",
@@ -339,3 +366,66 @@ def _check_dual(folder: Path, path: str) -> None:
     hint = f"this looks like a release checkpoint (a score.* head in the weights): write hf:{path}:release" \
         if all(k in names for k in RELEASE_HEAD_KEYS) else ""
     raise _layout_error(path, folder, "dual", f"config.json, the backbone's weights and {HEADS_FILE}", hint)
+
+
+def _saved_config(folder: Path) -> dict[str, Any]:
+    """This project's ``prm_config.json`` (mode and placeholder tokens), or {} when absent or not an object."""
+    file = folder / PRM_CONFIG
+    if not file.is_file():
+        return {}
+    try:
+        saved = json.loads(file.read_text("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CheckpointLayoutError(f"{file}: not JSON ({exc})") from None
+    return saved if isinstance(saved, dict) else {}
+
+
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
+
+
+def _refuse_pickle(folder: Path, path: str) -> None:
+    """Refuse a checkpoint whose weights exist only in pickle files (loading them can run code)."""
+    if any(folder.glob("*.safetensors")):
+        return
+    pickled = sorted(p.name for p in folder.iterdir() if p.suffix in PICKLE_SUFFIXES) if folder.is_dir() else []
+    if pickled:
+        raise CheckpointLayoutError(
+            f"hf:{path} holds its weights only in pickle files ({', '.join(pickled)}), which can run code as "
+            "they load: convert them to safetensors, or opt in with --allow-pickle (prm_allow_pickle=true) "
+            "if you trust their author")
+
+
+def _qwen_model(folder: Path, path: str, safe: dict[str, Any]) -> tuple[Any, Any]:
+    """(model, head) of a Qwen-PRM-style checkpoint: a stock token-classification model; else a stock
+    backbone under the ``score.0``/``score.2`` head read from the weights (Qwen2.5-Math-PRM's layout, no
+    remote code); else, only with ``trust_remote_code``, the checkpoint's own class."""
+    from transformers import AutoConfig, AutoModel, AutoModelForTokenClassification
+
+    try:
+        config = AutoConfig.from_pretrained(folder, trust_remote_code=safe["trust_remote_code"])
+    except ValueError as exc:
+        raise _remote_code_error(path, f"its config ({_one_line(exc)})") from None
+    arch = (config.architectures or [""])[0]
+    if arch.endswith("ForTokenClassification"):  # a stock class unless trust_remote_code picks the file's
+        return AutoModelForTokenClassification.from_pretrained(folder, **safe), None
+    names = _weight_files(folder)
+    if all(k in names for k in RELEASE_HEAD_KEYS):
+        head = _release_head(folder, path)
+        heads = _heads("release", config.hidden_size)
+        heads.load_state_dict(head, strict=True)
+        return _release_backbone(folder, path, safe), heads
+    if not safe["trust_remote_code"]:
+        raise _remote_code_error(path, f"its architecture {arch or '(none)'}")
+    loader = AutoModelForTokenClassification if arch.endswith("ForTokenClassification") else AutoModel
+    return loader.from_pretrained(folder, **safe), None
+
+
+def _remote_code_error(path: str, what: str) -> CheckpointLayoutError:
+    return CheckpointLayoutError(
+        f"hf:{path}:qwen: {what} needs the checkpoint's own Python code, and its weights hold no score.0/score.2 "
+        "head to read without it; remote code runs only on request: pass --trust-remote-code "
+        "(Inspect: -T prm_trust_remote_code=true; lm-eval: metadata prm_trust_remote_code) if you trust its author")
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200]

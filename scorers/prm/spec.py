@@ -23,7 +23,8 @@ _USAGE = "write calc, judge:<registry model> or hf:<path or hub id>[:dual|:relea
 
 @dataclass(frozen=True, slots=True)
 class PRMSpec:
-    """A parsed spec: the backend, its target (model name, path or hub id) and the ``hf`` mode."""
+    """A parsed spec: the backend, its target (model name, path or hub id) and the ``hf`` mode the user named
+    (empty when none: only then may a checkpoint's own ``prm_config.json`` choose it)."""
 
     backend: str
     target: str = ""
@@ -38,7 +39,7 @@ def _looks_like_path(target: str) -> bool:
 
 
 def _hf(rest: str, spec: str) -> PRMSpec:
-    target, mode = rest, "dual"
+    target, mode = rest, ""  # not named: the checkpoint's prm_config.json, else dual (see FinPRM.from_pretrained)
     head, sep, tail = rest.rpartition(":")
     if sep and tail in HF_MODES:
         target, mode = head, tail

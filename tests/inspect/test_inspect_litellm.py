@@ -215,3 +215,33 @@ def test_a_reply_that_stays_malformed_fails_the_sample_and_is_not_cached(model_a
                            model_args=_model_args(server, response_cache=str(cache)), **args)[0]
     assert log.status == "success" and log.samples[0].scores["chaineval"].value["chaineval"] == pytest.approx(1.0)
     assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("path", ["fast", "litellm"])
+def test_a_reply_with_a_lone_surrogate_is_kept_sanitised_and_paid_for_once(model_api_enabled, tmp_path, path):
+    """Issue 33.4: the answer is scored with U+FFFD in place of the surrogate, its output says so, and a
+    re-run answers from the cache (before: the sample failed on every run and re-sent the paid request)."""
+    from finchain_tasks.runs.cache import ResponseCache
+
+    task, problem = _one_sample_task()
+    cache = tmp_path / "responses.sqlite"
+    reply = problem.solution + "\nnote \ud800 end"
+    extra = {"request_path": "litellm"} if path == "litellm" else {}
+    runs, sent = [], []
+    for k in range(2):
+        task, _ = _one_sample_task()
+        with FakeOpenAI(reply=reply) as server:
+            runs.append(inspect_eval(task, model="litellm/openai/fake", log_dir=str(tmp_path / f"logs{k}"),
+                                     model_args=_model_args(server, response_cache=str(cache), **extra),
+                                     display="none")[0])
+            sent.append(len(server.requests))
+    first, second = runs
+    assert first.status == "success" and second.status == "success", (first.error, second.error)
+    assert sent == [1, 0]
+    for log in runs:
+        output = log.samples[0].output
+        assert output.completion == problem.solution + "\nnote \ufffd end"
+        assert output.metadata["finchain_sanitised"] == "1 lone surrogate(s) in the reply replaced with U+FFFD"
+    scores = [log.samples[0].scores["chaineval"].value for log in runs]
+    assert scores[0] == scores[1] and scores[0]["chaineval"] > 0.99  # the gold steps, plus one note line
+    assert len(ResponseCache(cache)) == 1

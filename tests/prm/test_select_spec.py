@@ -92,7 +92,7 @@ def test_selector_invariants(rows):
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("calc", PRMSpec("calc")), (" calc ", PRMSpec("calc")), ("judge:gpt-4.1-mini", PRMSpec("judge", "gpt-4.1-mini")),
-    ("hf:Qwen/Qwen2.5-Math-PRM-7B", PRMSpec("hf", "Qwen/Qwen2.5-Math-PRM-7B", "dual")),
+    ("hf:Qwen/Qwen2.5-Math-PRM-7B", PRMSpec("hf", "Qwen/Qwen2.5-Math-PRM-7B", "")),
     ("hf:Qwen/Qwen2.5-Math-PRM-7B:qwen", PRMSpec("hf", "Qwen/Qwen2.5-Math-PRM-7B", "qwen")),
     ("hf:org/fin-prm:release", PRMSpec("hf", "org/fin-prm", "release")),
 ])
@@ -102,7 +102,7 @@ def test_parse_spec(text, expected):
 
 def test_parse_spec_local_path(tmp_path):
     assert parse_spec(f"hf:{tmp_path}:release") == PRMSpec("hf", str(tmp_path), "release")
-    assert str(parse_spec(f"hf:{tmp_path}")) == f"hf:{tmp_path}:dual"
+    assert str(parse_spec(f"hf:{tmp_path}")) == f"hf:{tmp_path}"
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -1,6 +1,8 @@
 """``finchain bench --harness lm-eval`` end to end against a real OpenAI-compatible server on 127.0.0.1:
 gold answers score 1 in the summary, the key reaches the server and no file, and a re-run answers from
-lm-eval's response cache without sending a request again."""
+lm-eval's response cache without sending a request again. Every answer ends in a line of the characters
+``str.splitlines`` splits at (U+2028, U+2029, NEL, form feed...): they made the bench exit 2 with no
+summary, its re-run fail the same way and ``finchain leaderboard build`` fail on the same files (issue 33.1)."""
 
 import json
 from collections import Counter
@@ -9,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
+from finchain_tasks.jsonl import jsonl_lines
 from finchain_tasks.runs import LM_EVAL, SUMMARY
 from tests.support.bench_helpers import KEY, KEY_ENV, UNSET_ENV, files_containing
 from tests.support.fake_openai import FakeOpenAI
@@ -16,6 +19,8 @@ from tests.support.lm_eval_helpers import gold_reply
 
 pytestmark = pytest.mark.slow
 TASK_SET = "lm1"
+SEPARATORS = "\u2028\u2029\x85\x0c\x0b\x1c\x1d\x1e"
+"""All whitespace to ChainEval's step parser; lm-eval's JSONL keeps the first three raw inside strings."""
 
 
 def _registry(path, base_url):
@@ -37,16 +42,18 @@ def _summary_rows(run_dir):
 
 def _sample_ids(run_dir):
     return [json.loads(line)["doc"]["id"] for path in (run_dir / LM_EVAL).rglob("samples_*.jsonl")
-            for line in path.read_text("utf-8").splitlines() if line.strip()]
+            for _, line in jsonl_lines(path.read_text("utf-8"))]
 
 
 def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_its_cache(monkeypatch, tmp_path):
     monkeypatch.setenv(KEY_ENV, KEY)
     monkeypatch.delenv(UNSET_ENV, raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("FINCHAIN_LM_EVAL_CACHE_DIR", str(tmp_path / "cache"))  # lm-eval's pickles: not the run dir
     run_dir = tmp_path / "run"
-    with FakeOpenAI(reply=gold_reply) as server:
-        args = ["bench", "--harness", "lm-eval", "--registry", str(_registry(tmp_path / "r.yaml", server.base_url)),
+    with FakeOpenAI(reply=lambda body: gold_reply(body) + "\n" + SEPARATORS) as server:
+        registry = _registry(tmp_path / "r.yaml", server.base_url)
+        args = ["bench", "--harness", "lm-eval", "--registry", str(registry),
                 "--models", "fake-a,fake-nokey", "--tasks", TASK_SET, "--limit", "2", "--run-dir", str(run_dir)]
         first = CliRunner().invoke(app, args)
         assert first.exit_code == 0, first.output
@@ -82,3 +89,7 @@ def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_
     assert len(server.requests) == row["completed"], "the re-run sent a request again"
     assert _summary_rows(run_dir) == rows
     assert files_containing(run_dir, KEY) == []
+    assert not any(run_dir.rglob("*.db")) and any((tmp_path / "cache").rglob("responses_rank0.db"))
+    board = CliRunner().invoke(app, ["leaderboard", "build", "local", "-s", str(run_dir), "--registry", str(registry),
+                                     "--models", "fake-a", "-o", str(tmp_path / "site")])
+    assert board.exit_code == 0 and "2 sample(s)" in " ".join(board.output.split()), board.output

@@ -1,0 +1,23 @@
+"""JSON Lines split the JSONL way: at ``\\n`` only.
+
+``str.splitlines()`` also splits at U+2028, U+2029, NEL (U+0085), form feed, vertical tab and the
+FS/GS/RS controls (U+001C-U+001E). ``json.dumps(..., ensure_ascii=False)``, which lm-eval and this
+project write with, escapes ``\\n`` and ``\\r`` but leaves those raw inside strings, so a model answer
+holding one would tear its record in two and fail the whole file (issue 33.1). Every JSONL reader of
+files a model's text reaches goes through :func:`jsonl_lines`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+__all__ = ["jsonl_lines"]
+
+
+def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every non-blank JSONL line of ``text``, split at ``\\n`` only (a trailing
+    ``\\r`` of a CRLF file is dropped)."""
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if line.strip():
+            yield lineno, line
