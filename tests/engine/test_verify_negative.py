@@ -322,7 +322,8 @@ def test_a_constant_step_is_redone_and_later_steps_still_are():
     # a categorical step is skipped, and so is nothing after it
     pick = Step("pick", "Is the NPV = positive", "'yes'", "yes", "")
     found = rules(replace(BASE, steps=(pick, constant)))["arithmetic as shown"]
-    assert found == ["step 2 (c) redone from the numbers shown gives 6.000000, not the 7.000000 shown: 'Constant: 2 × 3 = 7.000000'"]
+    assert found == ["step 2 (c) redone from the numbers shown gives 6.000000, not the 7.000000 shown: "
+                     "'Constant: 2 × 3 = 7.000000'"]
     # a step that cannot be redone is reported, and the next one is still checked
     from finchain_tasks.engine.render import Rendered
 
