@@ -39,7 +39,7 @@ from typing import Any
 
 from finchain_tasks.engine.english import article, possessive, tidy
 from finchain_tasks.engine.formatting import CURRENCY_UNITS, plural, round_half_up, with_unit
-from finchain_tasks.engine.formula import evaluate_compiled
+from finchain_tasks.engine.formula import evaluate_compiled, parse_formula
 from finchain_tasks.engine.names import COMPANY_KINDS, PEOPLE, PRONOUN_FORMS, PRONOUNS
 from finchain_tasks.engine.problem import Bound, Step
 
@@ -86,15 +86,17 @@ class Builder:
                whole: bool = False, why: str = "") -> None:
         """Declare what is plausible for parameter or step ``name``: ``lo <= value <= hi``, a whole number.
 
-        ``lo`` and ``hi`` are numbers or the names of other values (``hi="revenue"``: a cost never above
-        the revenue it comes out of). Nothing is enforced while drawing: ``finchain verify`` checks every
+        ``lo`` and ``hi`` are numbers or formulas over other values (``hi="revenue"``: a cost never above
+        the revenue it comes out of; ``hi="supply * 1.6"``). Nothing is enforced while drawing: ``finchain verify`` checks every
         draw and names the template, seed and bound that failed, so a range that lets a draw contradict
         itself (more allocated than raised, 312.6 graduates) is caught, and the template fixes it with a
         joint draw or ``b.require``. ``why`` says what the bound means ("allocated never exceeds proceeds").
         """
         for side in (lo, hi):
             if side is not None and not isinstance(side, (int, float, str)) or isinstance(side, bool):
-                raise TemplateError(f"bounds({name!r}): lo and hi are numbers or value names, got {side!r}")
+                raise TemplateError(f"bounds({name!r}): lo and hi are numbers or formulas, got {side!r}")
+            if isinstance(side, str):
+                parse_formula(side)
         if lo is None and hi is None and not whole:
             raise TemplateError(f"bounds({name!r}) declares nothing: give lo, hi or whole=True")
         self.declared.append(Bound(name, lo, hi, whole, why))

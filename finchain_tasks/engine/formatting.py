@@ -171,10 +171,13 @@ UNIT_DECIMALS: dict[str, int] = {
     **{unit: MONEY_DECIMALS for unit in CURRENCY_UNITS}, **{coin: MONEY_DECIMALS for coin in STABLECOINS},
     "%": PERCENT_DECIMALS, PERCENTAGE_POINTS: PERCENT_DECIMALS, "bp": 2, "bps": 2,
     "tonnes": 2, "tonnes of CO2": 2, "MWh": 2, "million dollars": 2, "billion dollars": 2,
+    **{people: 0 for people in ("people", "participants", "customers", "employees", "students", "patients",
+                                "households", "users", "clients", "investors")},
 }
 """One display rule per unit for computed values (TEMPLATES.md section 4): money and stablecoins to the
-cent, percentages to six decimals, tonnes and energy to two. A unit not listed shows a computed real to
-:data:`REAL_SIGNIFICANT` significant digits."""
+cent, percentages to six decimals, tonnes and energy to two, people whole (a template that computes a
+fraction of a person fails the verifier's arithmetic and ``whole`` bounds). A unit not listed shows a
+computed real to :data:`REAL_SIGNIFICANT` significant digits."""
 
 
 def unit_decimals(value: float, unit: str = "") -> int | None:

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from finchain_tasks.engine.formatting import CURRENCY_UNITS, STABLECOINS, unit_decimals
+from finchain_tasks.engine.formatting import CURRENCY_UNITS, STABLECOINS, round_half_up, unit_decimals
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, names_in
 
 BUDGET = 0.1
@@ -69,6 +69,8 @@ def display_decimals(steps: Sequence[Any], params: Mapping[str, Any]) -> dict[st
 def _needed(formula: str, values: dict[str, Any], name: str, start: int, allowed: float) -> int:
     """Fewest decimals (at least ``start``) of ``name`` whose display rounding moves ``formula`` by ≤ ``allowed``."""
     base_value = values[name]
+    if abs(round_half_up(base_value, start) - base_value) <= 1e-6 * 10.0 ** -start:
+        return start  # shown exactly (1,656 people): the reader has the value itself
     try:
         base = float(evaluate_safely(formula, values))
     except (FormulaError, ArithmeticError, ValueError, TypeError):

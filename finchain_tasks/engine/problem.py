@@ -53,7 +53,7 @@ class Step:
 class Bound:
     """A plausibility bound a template declares on one of its values (``b.bounds``); the verifier checks it.
 
-    ``lo``/``hi`` are numbers or the names of other parameters or steps (a cost below ``"revenue"``);
+    ``lo``/``hi`` are numbers or formulas over the other parameters and steps (a cost below ``"revenue"``);
     ``whole`` asks for a whole number (people, graduates); ``why`` says what the bound means in the world.
     """
 

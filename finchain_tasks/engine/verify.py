@@ -110,7 +110,8 @@ def _plausible(where: str, value: Any, unit: str) -> Iterable[str]:
 def check_bounds(problem: Problem) -> Iterable[str]:
     """Rule "plausible": every value the template declared bounds for (``b.bounds``) lies within them.
 
-    A bound names another value or a number; a whole bound asks for a whole number. The message shows the
+    A bound is a number or a formula over the problem's values ("revenue", "supply * 1.6"), walked and never
+    executed; a whole bound asks for a whole number. The message shows the
     value as the problem shows it and what the bound means, so "unallocated = −$3,200,000.00 is below 0
     (allocated never exceeds proceeds)" says what to fix.
     """
@@ -130,10 +131,12 @@ def check_bounds(problem: Problem) -> Iterable[str]:
             if limit is None:
                 continue
             if isinstance(limit, str):
-                if limit not in values:
-                    yield f"the bound on {bound.name!r} names {limit!r}, which is neither a parameter nor a step"
+                try:
+                    target = float(evaluate_safely(limit, values))
+                except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
+                    yield f"the bound {limit!r} on {bound.name!r} cannot be evaluated: {exc}"
                     continue
-                target, said = values[limit], f"{limit} ({values[limit]:,.6g})"
+                said = f"{limit} ({target:,.6g})"
             else:
                 target, said = limit, f"{limit:,g}"
             slip = 1e-9 * max(1.0, abs(target))
@@ -259,11 +262,11 @@ def _rounding_slack(formula: str, env: dict[str, Any], base: float, operands: di
     apart: the renderer can show a factor with more digits, never a dollar amount."""
     cents = other = 0.0
     for name, text in operands.items():
-        value = env[name]
-        if not isinstance(exact.get(name), (int, float)) or math.isclose(value, exact[name], rel_tol=1e-12):
+        value, half = env[name], 0.5 * 10.0 ** -shown_decimals(text)
+        if not isinstance(exact.get(name), (int, float)) or abs(value - exact[name]) <= 1e-6 * half:
             continue
         try:
-            moved = float(evaluate_safely(formula, {**env, name: value + 0.5 * 10.0 ** -shown_decimals(text)}))
+            moved = float(evaluate_safely(formula, {**env, name: value + half}))
         except (FormulaError, ArithmeticError, ValueError, TypeError):
             continue
         if math.isfinite(moved):

@@ -43,7 +43,8 @@ def interchange_plus_fee(b: Builder) -> None:
     b.ask(
         "A merchant on interchange-plus pricing accepts a {amount} rewards-card payment. Interchange on this card "
         "is {ic} + {ic_fixed}, the card network's assessment is {network} of the amount, and the processor's "
-        "markup is {markup} + {markup_fixed}. The percentage fees are rounded to the nearest cent. What is the total "
+        "markup is {markup} + {markup_fixed}. The three percentage fees are added first and their sum is rounded to "
+        "the nearest cent (half a cent rounds up); the fixed fees are then added. What is the total "
         "fee on the transaction, and what is it as a "
         "percentage of the amount? Give the percentage."
     )
