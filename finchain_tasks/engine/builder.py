@@ -87,9 +87,9 @@ class Builder:
         """Declare what is plausible for parameter or step ``name``: ``lo <= value <= hi``, a whole number.
 
         ``lo`` and ``hi`` are numbers or formulas over other values (``hi="revenue"``: a cost never above
-        the revenue it comes out of; ``hi="supply * 1.6"``). Nothing is enforced while drawing: ``finchain verify`` checks every
-        draw and names the template, seed and bound that failed, so a range that lets a draw contradict
-        itself (more allocated than raised, 312.6 graduates) is caught, and the template fixes it with a
+        the revenue it comes out of; ``hi="supply * 1.6"``). Nothing is enforced while drawing:
+        ``finchain verify`` checks every draw and names the template, seed and bound that failed, so a
+        range that lets a draw contradict itself (more allocated than raised, 312.6 graduates) is caught, and the template fixes it with a
         joint draw or ``b.require``. ``why`` says what the bound means ("allocated never exceeds proceeds").
         """
         for side in (lo, hi):

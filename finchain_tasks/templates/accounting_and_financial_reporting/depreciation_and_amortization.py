@@ -28,7 +28,8 @@ def straight_line_carrying_amount(b: Builder) -> None:
     )
     b.step("depreciable", "Depreciable amount (cost − residual value)", "cost - residual", unit="$")
     b.step("annual", "Annual depreciation charge", "depreciable / life", unit="$")
-    b.step("carrying", "Carrying amount (cost − accumulated depreciation)", "cost - depreciable / life * elapsed", unit="$")
+    b.step("carrying", "Carrying amount (cost − accumulated depreciation)", "cost - depreciable / life * elapsed",
+           unit="$")
 
 
 @template("easy")
@@ -153,8 +154,8 @@ def impairment_and_reversal(b: Builder) -> None:
            "and value in use)", "carrying_test - max(fvlcd, viu)", unit="$")
     b.step("revised", "Revised annual depreciation over the remaining life",
            "(carrying_test - loss) / (life - impaired_after)", unit="$")
-    b.step("carrying_later", "Carrying amount at the recovery date", "carrying_test - loss - (carrying_test - loss) / (life - impaired_after) * later",
-           unit="$")
+    b.step("carrying_later", "Carrying amount at the recovery date",
+           "carrying_test - loss - (carrying_test - loss) / (life - impaired_after) * later", unit="$")
     b.step("ceiling", "Carrying amount had no impairment been recognized (the reversal ceiling)",
            "cost - cost / life * (impaired_after + later)", unit="$")
     b.step("reversal", "Impairment reversal (the lower of the new recoverable amount and the ceiling, less "
