@@ -89,8 +89,9 @@ class Builder:
         ``lo`` and ``hi`` are numbers or formulas over other values (``hi="revenue"``: a cost never above
         the revenue it comes out of; ``hi="supply * 1.6"``). Nothing is enforced while drawing:
         ``finchain verify`` checks every draw and names the template, seed and bound that failed, so a
-        range that lets a draw contradict itself (more allocated than raised, 312.6 graduates) is caught, and the template fixes it with a
-        joint draw or ``b.require``. ``why`` says what the bound means ("allocated never exceeds proceeds").
+        range that lets a draw contradict itself (more allocated than raised, 312.6 graduates) is caught,
+        and the template fixes it with a joint draw or ``b.require``. ``why`` says what the bound means
+        ("allocated never exceeds proceeds").
         """
         for side in (lo, hi):
             if side is not None and not isinstance(side, (int, float, str)) or isinstance(side, bool):
