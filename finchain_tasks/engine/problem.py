@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from finchain_tasks.engine.formatting import PERCENTAGE_POINTS, result_text
@@ -77,8 +77,9 @@ class Problem:
     params: dict[str, Any]
     displays: dict[str, str]
     steps: tuple[Step, ...]
-    bounds: tuple[Bound, ...] = ()
-    """What the template declared plausible (not stored in records: ``finchain verify`` checks fresh draws)."""
+    bounds: tuple[Bound, ...] = field(default=(), compare=False)
+    """What the template declared plausible: not stored in records (``finchain verify`` checks fresh draws), so
+    a record read back equals the problem it was written from."""
 
     @property
     def id(self) -> str:
