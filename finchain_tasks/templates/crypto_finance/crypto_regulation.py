@@ -66,6 +66,7 @@ def exchange_compliance_budget(b: Builder) -> None:
     cost = v["license"] + v["users"] * v["kyc"] + vol * 1e9 * v["bps"] / 10_000
     b.require(cost <= 0.4 * v["revenue"], "compliance takes at most 40% of revenue (it exceeded revenue in 4%)")
     b.bounds("total", hi="revenue", why="an exchange's compliance budget stays below its revenue")
+    b.bounds("share", lo=0, hi=100, why="a share of revenue")
     b.ask(
         "{company} is a crypto exchange. This year it pays {license} in licensing and registration fees, "
         "onboards {users}, each costing {kyc} in identity verification (KYC), and screens {volume} of trading "
@@ -126,6 +127,7 @@ def mica_compliance_cost(b: Builder) -> None:
             + v["probability"] / 100 * v["fine"])
     b.require(cost <= 0.4 * v["revenue"], "compliance takes at most 40% of revenue (it exceeded revenue in 5%)")
     b.bounds("total", hi="revenue", why="expected compliance cost stays below revenue")
+    b.bounds("share", lo=0, hi=100, why="a share of revenue")
     b.ask(
         "{company} is authorized as a class 3 crypto-asset service provider under MiCA. Its own funds must be "
         "the higher of the €150,000 permanent minimum capital and one quarter of the previous year's fixed "

@@ -86,6 +86,7 @@ def cross_chain_bridge_cost(b: Builder) -> None:
     b.money("source_gas", 2, 45, step=0.01)
     b.number("bridge_fee", 0.04, 0.5, decimals=2, unit="%")
     b.money("dest_gas", 0.05, 3, step=0.01)
+    b.bounds("cost_share", lo=0, hi=100, why="a share of the amount sent")
     b.ask(
         "{person} moves {amount} of USDC from Ethereum to an app chain through a bridge. Approving and sending "
         "on Ethereum costs {source_gas} in gas, the bridge keeps a liquidity fee of {bridge_fee} of the amount "

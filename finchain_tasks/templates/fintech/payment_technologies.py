@@ -135,6 +135,7 @@ def chargeback_cost_share(b: Builder) -> None:
     b.number("pct", 2.2, 3.2, decimals=2, unit="%")
     b.money("fixed", 0.10, 0.30, step=0.05)
     b.money("fine", 5_000, 25_000, step=500)
+    b.bounds("share", lo=0, hi=100, why="a share of card sales")
     b.ask(
         f"Last month {shop} processed {{count}} with an average ticket of {{ticket}} and received {{disputes}}, "
         "all of which it lost. For each lost chargeback it refunds the sale, pays a chargeback fee of {cb_fee}, "

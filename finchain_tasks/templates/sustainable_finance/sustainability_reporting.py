@@ -15,6 +15,7 @@ def scope_totals_and_share(b: Builder) -> None:
     s1 = b.integer("s1", 5_000, 400_000, unit="tonnes")
     b.derive("s2", round(s1 * b.rng.uniform(0.3, 2.5)), unit="tonnes")
     b.derive("s3", round((s1 + b.values["s2"]) * b.rng.uniform(1.5, 12)), unit="tonnes")
+    b.bounds("share", lo=0, hi=100, why="a share of total emissions")
     b.ask(
         "In its sustainability report, {company} discloses scope 1 emissions of {s1} of CO2e, scope 2 (market-based) "
         "of {s2} and scope 3 of {s3}. What are its total emissions across the three scopes, and what share of "
