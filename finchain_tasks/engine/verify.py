@@ -4,8 +4,9 @@ Each check yields readable failure strings, so ``finchain verify`` can say exact
 template, seed, rule and step failed, in one line. It works on freshly generated problems and on
 records read back from a file (it never executes code from a record: formulas are walked, not
 evaluated). The per-problem rules of TEMPLATES.md section 6 live here (level, near zero, text,
-arithmetic as shown, units, determinism, and "plausible": the bounds a template declares with ``b.bounds``); the rules that need many draws (vacuous steps, balance,
-variety, determinism in a fresh process) live in :mod:`finchain_tasks.engine.standard`.
+arithmetic as shown, units, determinism, and "plausible": the bounds a template declares with
+``b.bounds``); the rules that need many draws (vacuous steps, balance, variety, determinism in a fresh
+process) live in :mod:`finchain_tasks.engine.standard`.
 """
 
 from __future__ import annotations
