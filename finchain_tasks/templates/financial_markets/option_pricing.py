@@ -127,7 +127,7 @@ def two_step_tree_delta_hedge(b: Builder) -> None:
 
     Source: Cox, Ross and Rubinstein 1979; Hull, Options, Futures and Other Derivatives, ch. 13 and 19.
     """
-    b.company("dealer")
+    b.company("dealer", kind="trading")  # who writes calls and hedges them: a dealer, not a textile mill
     b.choice("stock", STOCKS)
     b.require(b.values["dealer"] != b.values["stock"], "the dealer writes calls on another company")
     spot = b.money("spot", 20, 200, step=0.5)

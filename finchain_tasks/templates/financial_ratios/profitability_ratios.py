@@ -14,6 +14,7 @@ def operating_margin(b: Builder) -> None:
     revenue = b.money("revenue", 1_000_000, 900_000_000, step=10_000)
     b.money("cogs", 0.4 * revenue, 0.65 * revenue, step=10_000)
     b.money("opex", 0.1 * revenue, 0.25 * revenue, step=10_000)
+    b.bounds("margin", hi=100, why="a margin below revenue")
     b.ask(
         "{company} had revenue of {revenue}, cost of goods sold of {cogs} and operating expenses (selling, "
         "general, administrative and depreciation) of {opex}. What was its operating margin?"
@@ -52,6 +53,7 @@ def dupont_three_step(b: Builder) -> None:
     b.money("net_income", 0.03 * revenue, 0.15 * revenue, step=1_000)
     b.money("assets", 0.5 * revenue, 2 * revenue, step=10_000)
     b.money("equity", 0.3 * b.values["assets"], 0.7 * b.values["assets"], step=10_000)
+    b.bounds("net_margin", hi=100, why="a margin below revenue")
     b.ask(
         "{company} reports revenue of {revenue}, net income of {net_income}, total assets of {assets} and "
         "shareholders' equity of {equity} (use year-end balances). Decompose its return on equity with the "
@@ -108,6 +110,7 @@ def dupont_recapitalization(b: Builder) -> None:
     v = b.values
     interest = v["debt"] * v["old_rate"] / 100 + v["buyback"] * v["new_rate"] / 100
     b.require(interest < 0.6 * v["ebit"] and assets - v["debt"] - v["buyback"] > 0.3 * assets, "sound leverage")
+    b.bounds("ebit_margin", hi=100, why="a margin below revenue")
     b.ask(
         "{company} has revenue of {revenue}, EBIT of {ebit} and total assets of {assets}, financed by {debt} of "
         "debt at {old_rate} and equity (the rest). It borrows a further {buyback} at {new_rate} and uses it to buy "
