@@ -108,6 +108,9 @@ def deferred_tax_net_income(b: Builder) -> None:
     """Net income with current and deferred tax when tax depreciation runs ahead of book depreciation.
 
     Source: IAS 12, paras 15-17 and 58; ASC 740.
+
+    Concepts: income statement to profit before tax; taxable income with accelerated tax allowances; current tax;
+    deferred tax on a temporary difference.
     """
     b.company("company")
     revenue = b.money("revenue", 5_000_000, 120_000_000, step=10_000)

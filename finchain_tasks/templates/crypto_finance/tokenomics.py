@@ -104,6 +104,9 @@ def vesting_unlock_dilution(b: Builder) -> None:
 
     Source: cliff-and-linear vesting as used in token warrants and SAFTs (Cooley, "Token Vesting", practice
     note) and market cap = price × circulating supply (CoinMarketCap methodology).
+
+    Concepts: cliff-and-linear vesting; staking emissions; circulating supply dilution; price fall that keeps market
+    capitalization.
     """
     circ = b.number("circ", 100, 900, decimals=1, unit="million tokens")
     b.number("team", circ * 0.2, circ * 0.8, decimals=1, unit="million tokens")

@@ -125,6 +125,9 @@ def binding_requirement_after_shock(b: Builder) -> None:
     conservation buffer) and the leverage ratio per BCBS 270 (3% of the exposure measure, off-balance
     items at their credit conversion factor). New CET1 counts towards every requirement, so the
     requirement with the largest shortfall decides how much must be raised.
+
+    Concepts: after-tax stress loss on CET1; RWA growth; CET1, Tier 1 and total capital ratios with the conservation
+    buffer; leverage exposure with credit conversion factors; binding constraint.
     """
     binding = b.pick(REQUIREMENTS)
     b.choice("bank", BANKS)

@@ -109,6 +109,9 @@ def carry_trade_pnl(b: Builder) -> None:
     """Profit or loss of a yen-funded carry trade into Australian dollars at dealer bid/ask quotes.
 
     Source: Burnside, Eichenbaum and Rebelo, carry trade; CFA Institute, Economics, ch. on currency exchange rates.
+
+    Concepts: dealer bid/ask conversion; simple interest on an ACT/365 basis in two currencies; break-even exchange
+    rate; carry trade profit or loss.
     """
     fund = b.pick(["A Tokyo macro fund", "A Singapore hedge fund", "A currency overlay manager",
                    "A proprietary trading desk"])

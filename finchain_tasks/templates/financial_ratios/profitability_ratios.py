@@ -95,6 +95,9 @@ def dupont_recapitalization(b: Builder) -> None:
     """ROE by the five-step (extended) DuPont decomposition after a debt-financed buyback.
 
     Source: CFA Institute, Financial Statement Analysis, ch. 6.
+
+    Concepts: interest cost of a debt-financed buyback; tax and interest burdens; EBIT margin and asset turnover;
+    equity multiplier; five-step DuPont ROE.
     """
     b.company("company")
     revenue = b.money("revenue", 20_000_000, 900_000_000, step=10_000)

@@ -121,6 +121,9 @@ def chargeback_cost_share(b: Builder) -> None:
 
     Source: Visa Dispute Monitoring Program thresholds (dispute ratio 0.9% and at least 100 disputes a month,
     Visa Core Rules and Visa Product and Service Rules); chargeback mechanics under Regulation Z, 12 CFR 1026.13.
+
+    Concepts: dispute ratio against a card-network threshold; refunds and chargeback fees; unrecovered processing
+    fees; monitoring-program fine; cost as a share of sales.
     """
     shop = b.pick(["an online electronics store", "a subscription-box company", "a ticketing website",
                    "an online fashion retailer"])

@@ -129,6 +129,9 @@ def rental_property_roi(b: Builder) -> None:
 
     Source: total ROI on cash invested and its annualized form, Brueggeman & Fisher, Real Estate Finance
     and Investments, ch. 10. The sale price is drawn as price × (1 + g)^n with g of −1% to 6%.
+
+    Concepts: closing costs in the amount invested; net rental income after management fees; sale net of commission;
+    total ROI; annualized ROI.
     """
     b.person("person")
     price = b.money("price", 150_000, 900_000, step=5_000)

@@ -101,6 +101,8 @@ def lbo_sponsor_returns(b: Builder) -> None:
     """Sponsor MOIC and IRR of a leveraged buyout with EBITDA growth and debt paydown (Rosenbaum and Pearl, ch. 5).
 
     With a single equity outflow at entry and a single inflow at exit, IRR = MOIC^(1/n) − 1.
+
+    Concepts: entry enterprise value and leverage; EBITDA growth; debt paydown and exit equity; MOIC; IRR from MOIC.
     """
     b.company("target")
     b.money("ebitda", 20_000_000, 400_000_000, step=100_000)

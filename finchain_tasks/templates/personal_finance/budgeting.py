@@ -130,6 +130,9 @@ def budget_emergency_plan(b: Builder) -> None:
     Source: the 50/30/20 rule, Warren & Tyagi, All Your Worth (2005), ch. 2; emergency fund sizing,
     Kapoor, Dlabay & Hughes, Personal Finance, ch. 3. Needs always cost less than their budget, so the
     unspent part is saved in every draw.
+
+    Concepts: 50/30/20 budget rule; rent increase in essential expenses; unspent needs money; emergency-fund target;
+    months to save, rounded up.
     """
     b.person("person")
     income = b.money("income", 4_500, 9_000, step=50)

@@ -124,6 +124,9 @@ def dca_with_costs_and_dividend(b: Builder) -> None:
 
     Source: dollar-cost averaging with transaction costs and dividend reinvestment, Bodie, Kane &
     Marcus, Essentials of Investments, ch. 3 and ch. 5.
+
+    Concepts: dollar-cost averaging with commissions; units bought per purchase; dividend reinvestment; total return
+    on money invested.
     """
     b.person("person")
     amount = b.money("amount", 500, 5_000, step=100)

@@ -144,6 +144,9 @@ def score_tilted_index(b: Builder) -> None:
 
     Source: MSCI ESG Universal Index methodology (weights scaled by an ESG score factor) combined with
     exclusionary screening (GSIA definitions); active return against the parent benchmark.
+
+    Concepts: exclusionary screening; score-tilted weights; index ESG score; index return; active return against the
+    benchmark.
     """
     out = b.rng.randrange(4) + 1
     _holdings(b, 4, out, b.integer("threshold", 30, 50))
