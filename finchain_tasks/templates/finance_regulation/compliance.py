@@ -2,8 +2,8 @@
 
 Per-day penalties follow the Bank Secrecy Act's civil penalty rule that each day a violation continues
 is a separate violation (31 U.S.C. 5321(a)(1)); revenue-based penalties follow the FCA's five-step
-penalty framework (DEPP 6.5A); the composite rating that adjusts a penalty uses the 1–5 scale of the FFIEC Uniform Financial
-Institutions Rating System.
+penalty framework (DEPP 6.5A); the composite rating that adjusts a penalty uses the 1–5 scale of the
+FFIEC Uniform Financial Institutions Rating System.
 """
 
 from finchain_tasks.engine import Builder, template
