@@ -134,8 +134,8 @@ def penalty_with_compliance_record(b: Builder) -> None:
         "{s_governance}, AML controls {s_aml}, sanctions screening {s_sanctions} and regulatory reporting "
         "{s_reporting}, weighted {w_governance}, {w_aml}, {w_sanctions} and {w_reporting}. A composite below "
         "2.0 lowers the step 2 figure by 10%, one from 2.0 up to but not including 3.0 raises it by 10%, and "
-        "one of 3.0 or more raises it by 30%. The firm settles, so step 5 takes 30% off the adjusted step 3 figure but not off the "
-        "disgorgement. What is the total the firm pays?".replace("{level_pct}", str(v["level"]))
+        "one of 3.0 or more raises it by 30%. The firm settles, so step 5 takes 30% off the adjusted step 3 "
+        "figure but not off the disgorgement. What is the total the firm pays?".replace("{level_pct}", str(v["level"]))
     )
     b.step("composite", "Composite rating: Σ weight × score ÷ 100",
            "(w_governance * s_governance + w_aml * s_aml + w_sanctions * s_sanctions + w_reporting * s_reporting)"
