@@ -56,7 +56,8 @@ def test_avoided_tonnes_per_million(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_tax_credit_bond_after_tax_yield(seed):
     p = get(T + "tax_credit_bond_after_tax_yield").generate(seed)
-    face, price, coupon, credit, tax, conventional = nums(p.question.split("buys")[1])[:6]
+    face, price, _hundred, coupon, credit, tax, conventional = nums(p.question.split("buys")[1])[:7]
+    assert _hundred == 100
     keep = 1 - tax / 100
     # per 100 of face: coupon and credit are both taxed, then the credit comes back as a tax reduction
     after_tax_per_100 = coupon * keep + credit * keep

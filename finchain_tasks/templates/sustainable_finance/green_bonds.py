@@ -118,7 +118,7 @@ def tax_credit_bond_after_tax_yield(b: Builder) -> None:
     b.person("investor")
     issuer = b.pick(["A US water authority", "A state clean-energy agency", "A public power utility",
                      "A city transit authority"])
-    face = b.money("face", 20_000, 500_000, step=1_000)
+    b.money("face", 20_000, 500_000, step=1_000)
     b.percent("coupon", 0.5, 2.5, decimals=2)
     b.percent("credit", 3, 5, decimals=2)
     b.number("price", 94, 103, decimals=2)
