@@ -6,7 +6,6 @@ import math
 from finchain_tasks.engine import Builder, template
 
 
-
 @template("easy", floor=100)
 def department_budget_split(b: Builder) -> None:
     """A small business's quarterly budget split by department, with money moved between departments.
