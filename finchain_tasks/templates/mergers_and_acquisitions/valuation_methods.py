@@ -19,6 +19,8 @@ def ev_revenue_comparables(b: Builder) -> None:
     centre = b.rng.uniform(2.5, 9)
     for i in range(1, 5):
         b.derive(f"m{i}", round(centre * b.rng.uniform(0.8, 1.2), 1), decimals=1)
+    mean = sum(b.values[f"m{i}"] for i in range(1, 5)) / 4
+    b.require(all(abs(mean - b.values[f"m{i}"]) > 1e-9 for i in range(1, 5)), "the mean is not one of the peers")
     revenue = b.money("revenue", 20_000_000, 800_000_000, step=100_000)
     b.derive("ebitda_loss", 100_000 * round(revenue * b.rng.uniform(0.05, 0.25) / 100_000), unit="$")
     b.derive("net_cash", 100_000 * round(revenue * b.rng.uniform(0.1, 0.8) / 100_000), unit="$")
