@@ -2,7 +2,9 @@
 
 A template module lives at ``finchain_tasks/templates/<domain>/<topic>.py``; its functions are
 decorated with :func:`template`, which reads the domain and topic from the module path, so the
-folder names alone lead a newcomer to any template.
+folder names alone lead a newcomer to any template. An advanced template's docstring ends with a
+``Concepts: a; b; c.`` paragraph naming the concepts it combines; :attr:`Template.concepts` reads it and
+``finchain list`` shows it.
 """
 
 from __future__ import annotations
