@@ -122,13 +122,13 @@ def event_study_significance(b: Builder) -> None:
     b.number("cov", beta * var_m - 0.005, beta * var_m + 0.005, decimals=2)
     b.number("mean_m", -0.2, 0.3, decimals=2, unit="%")
     b.number("mean_r", -0.3, 0.4, decimals=2, unit="%")
-    sigma = b.number("sigma", 2, 6, decimals=2, unit="%")
+    sigma = b.number("sigma", 1.5, 4.5, decimals=2, unit="%")
     b.percent("m1", -4, 4, decimals=2)
     b.percent("m2", -4, 4, decimals=2)
     v = b.values
     beta = v["cov"] / var_m
     alpha = v["mean_r"] - beta * v["mean_m"]
-    car = sign * sigma * 2 ** 0.5 * (b.rng.uniform(2.1, 4) if significant else b.rng.uniform(0.3, 1.8))
+    car = sign * sigma * 2 ** 0.5 * (b.rng.uniform(2.1, 3.5) if significant else b.rng.uniform(0.3, 1.8))
     ar1 = car * b.rng.uniform(0.45, 0.9)
     b.derive("r1", alpha + beta * v["m1"] + ar1, unit="%")
     b.derive("r2", alpha + beta * v["m2"] + car - ar1, unit="%")
