@@ -129,5 +129,8 @@ def lintner_dividend_with_buyback(b: Builder) -> None:
            "total_payout / 100 * eps1 * shares * 1000000", unit="$")
     b.step("dividends_paid", "Dividends paid (dividend per share × shares)", "dividend * shares * 1000000", unit="$")
     b.step("buyback", "Amount left for the repurchase", "distribution - dividends_paid", unit="$")
+    quotient = b.values["buyback"] / b.values["price"]
+    # a quotient a hair below a whole number would floor one way exactly and the other from the cents shown
+    b.require(abs(quotient - round(quotient)) > 1e-4, "the shares bought are not a whole number on the nose")
     b.step("repurchased", "Whole shares repurchased (amount ÷ price, rounded down)", "floor(buyback / price)",
            unit="shares")
