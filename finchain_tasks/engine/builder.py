@@ -22,6 +22,12 @@ The rest of the standard in TEMPLATES.md is supported here rather than in each t
 * ``{they}``, ``{them}``, ``{their}`` (and capitalised forms) in ``ask`` refer to the last person
   drawn, so a question names someone once and then uses the right pronoun; ``b.plural(n, "year")``
   writes a noun that agrees with a count.
+* ``b.bounds("unallocated", lo=0)`` declares what is plausible for a value (a share in [0, 100], a cost
+  below ``"revenue"``, ``whole=True`` people); ``finchain verify`` checks it on every draw, so a range
+  that lets a draw contradict itself fails CI naming the template, the seed and the bound.
+* Questions and step descriptions pass through :func:`~finchain_tasks.engine.english.tidy` ("an 8%",
+  "Pinnacle Foods'"); ``b.possessive`` and ``b.article`` serve text a template assembles itself.
+* Money is rounded half-up in decimal (:func:`~finchain_tasks.engine.formatting.round_half_up`).
 """
 
 from __future__ import annotations
@@ -31,10 +37,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from finchain_tasks.engine.formatting import CURRENCY_UNITS, plural, with_unit
-from finchain_tasks.engine.formula import evaluate_compiled
-from finchain_tasks.engine.names import COMPANIES, PEOPLE, PRONOUN_FORMS, PRONOUNS
-from finchain_tasks.engine.problem import Step
+from finchain_tasks.engine.english import article, possessive, tidy
+from finchain_tasks.engine.formatting import CURRENCY_UNITS, plural, round_half_up, with_unit
+from finchain_tasks.engine.formula import evaluate_compiled, parse_formula
+from finchain_tasks.engine.names import COMPANY_KINDS, PEOPLE, PRONOUN_FORMS, PRONOUNS
+from finchain_tasks.engine.problem import Bound, Step
 
 
 class TemplateError(RuntimeError):
@@ -52,7 +59,7 @@ class Redraw(Exception):  # noqa: N818 - control flow, not an error a caller see
 class Builder:
     """Seeded sampler plus step recorder for one problem."""
 
-    __slots__ = ("rng", "values", "params", "displays", "steps", "question", "_pronoun")
+    __slots__ = ("rng", "values", "params", "displays", "steps", "question", "declared", "_pronoun")
 
     def __init__(self, seed_key: int | str) -> None:
         self.rng = random.Random(seed_key)
@@ -61,6 +68,7 @@ class Builder:
         self.displays: dict[str, str] = {}
         self.steps: list[Step] = []
         self.question: str | None = None
+        self.declared: list[Bound] = []
         self._pronoun: str | None = None
 
     # -- constraints ------------------------------------------------------------------------
@@ -73,6 +81,26 @@ class Builder:
         """
         if not condition:
             raise Redraw(why)
+
+    def bounds(self, name: str, lo: float | str | None = None, hi: float | str | None = None, *,
+               whole: bool = False, why: str = "") -> None:
+        """Declare what is plausible for parameter or step ``name``: ``lo <= value <= hi``, a whole number.
+
+        ``lo`` and ``hi`` are numbers or formulas over other values (``hi="revenue"``: a cost never above
+        the revenue it comes out of; ``hi="supply * 1.6"``). Nothing is enforced while drawing:
+        ``finchain verify`` checks every draw and names the template, seed and bound that failed, so a
+        range that lets a draw contradict itself (more allocated than raised, 312.6 graduates) is caught,
+        and the template fixes it with a joint draw or ``b.require``. ``why`` says what the bound means
+        ("allocated never exceeds proceeds").
+        """
+        for side in (lo, hi):
+            if side is not None and not isinstance(side, (int, float, str)) or isinstance(side, bool):
+                raise TemplateError(f"bounds({name!r}): lo and hi are numbers or formulas, got {side!r}")
+            if isinstance(side, str):
+                parse_formula(side)
+        if lo is None and hi is None and not whole:
+            raise TemplateError(f"bounds({name!r}) declares nothing: give lo, hi or whole=True")
+        self.declared.append(Bound(name, lo, hi, whole, why))
 
     # -- parameters -------------------------------------------------------------------------
     def _param(self, name: str, value: Any, display: str) -> Any:
@@ -91,7 +119,7 @@ class Builder:
         if last < first:
             raise TemplateError(f"money {name!r}: no multiple of {step} lies in [{lo}, {hi}]")
         value = step * (first + self.rng.randrange(last - first + 1))
-        value = round(value, 2)
+        value = round_half_up(value, 2)
         if float(value).is_integer():
             value = int(value)
         return self._param(name, value, with_unit(value, unit))
@@ -132,15 +160,30 @@ class Builder:
         """
         if isinstance(value, float):
             if unit in CURRENCY_UNITS:
-                value = round(value, 2 if decimals is None else decimals)
+                value = round_half_up(value, 2 if decimals is None else decimals)
             elif decimals is not None or unit in ("%", "pp"):
                 value = round(value, 2 if decimals is None else decimals)
             if float(value).is_integer() and (decimals in (None, 0)) and unit not in ("%", "pp"):
                 value = int(value)
         return self._param(name, value, with_unit(value, unit, decimals))
 
-    def company(self, name: str = "company") -> str:
-        return self.choice(name, COMPANIES)
+    def company(self, name: str = "company", kind: str = "any") -> str:
+        """A firm's name that fits the setting: ``kind`` is one of :data:`~.names.COMPANY_KINDS` ("bank",
+        "trading" for a desk or fund that arbitrages and writes options, "large" for a group with tens of
+        billions of revenue, "industrial", "any"); a farm does not run covered interest arbitrage."""
+        if kind not in COMPANY_KINDS:
+            raise TemplateError(f"company kind must be one of {sorted(COMPANY_KINDS)}, got {kind!r}")
+        return self.choice(name, COMPANY_KINDS[kind])
+
+    @staticmethod
+    def possessive(name: str) -> str:
+        """"Pinnacle Foods'", "Maya's": the possessive of a name drawn or assembled by the template."""
+        return possessive(name)
+
+    @staticmethod
+    def article(text: str) -> str:
+        """``text`` with "a" or "an" before it: article("8% coupon") == "an 8% coupon"."""
+        return article(text)
 
     def person(self, name: str = "person") -> str:
         """A person's name; later ``{they}``/``{their}``/``{them}`` in the question refer to them."""
@@ -166,7 +209,7 @@ class Builder:
                 names.setdefault(form, word)
                 names.setdefault(form.capitalize(), word.capitalize())
         try:
-            self.question = text.format_map(names)
+            self.question = tidy(text.format_map(names))
         except KeyError as exc:
             raise TemplateError(f"question names {exc}, which is not a sampled parameter") from None
         return self.question
@@ -177,5 +220,5 @@ class Builder:
             raise TemplateError(f"step {name!r} reuses a name already defined")
         value = evaluate_compiled(formula, self.values)
         self.values[name] = value
-        self.steps.append(Step(name, description, formula, value, unit))
+        self.steps.append(Step(name, tidy(description), formula, value, unit))
         return value

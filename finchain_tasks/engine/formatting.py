@@ -7,9 +7,41 @@ One module decides every display so that a question, a rendered step and the ver
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 CURRENCY_UNITS = {"$": "$", "USD": "$", "€": "€", "EUR": "€", "£": "£", "GBP": "£", "¥": "¥"}
 """Units that are written as a currency symbol before the number."""
+
+
+_DECIMAL = Context(prec=60)
+CLEAN_DIGITS = 15
+"""Significant digits a float is read to before rounding: binary dust (1.1249999999999998 for 1.125) is
+below them, so a half-cent tie is a tie whatever the float holds."""
+
+
+def _decimal(value: float, decimals: int) -> Decimal:
+    """``value`` rounded half-up to ``decimals`` places, in decimal arithmetic."""
+    exact = Decimal(f"{float(value):.{CLEAN_DIGITS}g}")
+    return exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP, context=_DECIMAL)
+
+
+def round_half_up(value: float, decimals: int = 0) -> float:
+    """Round half away from zero in decimal: 0.125 → 0.13 and 2.675 → 2.68, whatever the binary float holds.
+
+    Python's ``round`` rounds the binary float half-to-even, so a half-cent tie goes up in some draws and
+    down in others; money is rounded with this everywhere (draws, the formula ``round``, every display).
+    Values too large or not finite to hold a tie are returned as they are.
+    """
+    if not math.isfinite(value) or abs(value) >= 1e15:
+        return value
+    return float(_decimal(value, decimals))
+
+
+def fixed(value: float, decimals: int) -> str:
+    """``value`` with thousands separators and exactly ``decimals`` places, rounded half-up in decimal."""
+    if not math.isfinite(value) or abs(value) >= 1e15:
+        return f"{value:,.{decimals}f}"
+    return f"{_decimal(value, decimals):,.{decimals}f}"
 
 
 def plain(value: float, decimals: int | None = None) -> str:
@@ -23,19 +55,19 @@ def plain(value: float, decimals: int | None = None) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if decimals is not None:
-        return f"{value:,.{decimals}f}"
+        return fixed(value, decimals)
     if float(value).is_integer() and abs(value) < 1e15:
         return f"{int(value):,}"
     magnitude = abs(value)
     if magnitude >= 100:
-        text = f"{value:,.2f}"
+        text = fixed(value, 2)
     elif magnitude >= 1:
-        text = f"{value:,.4f}".rstrip("0").rstrip(".")
+        text = fixed(value, 4).rstrip("0").rstrip(".")
     elif magnitude == 0 or not math.isfinite(magnitude):
         return str(value)
     else:
         digits = max(4, 3 - math.floor(math.log10(magnitude)))
-        text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+        text = fixed(value, digits).rstrip("0").rstrip(".")
     return text
 
 
@@ -133,34 +165,60 @@ def _signed(text: str, negative: bool) -> str:
     return f"{MINUS}{text}" if negative else text
 
 
-def result_number(value, unit: str = "") -> str:
+STABLECOINS = frozenset({"USDC", "USDT", "DAI", "PYUSD"})
+"""Dollar-pegged tokens: amounts of them are money and keep the cent convention."""
+UNIT_DECIMALS: dict[str, int] = {
+    **{unit: MONEY_DECIMALS for unit in CURRENCY_UNITS}, **{coin: MONEY_DECIMALS for coin in STABLECOINS},
+    "%": PERCENT_DECIMALS, PERCENTAGE_POINTS: PERCENT_DECIMALS, "bp": 2, "bps": 2,
+    "tonnes": 2, "tonnes of CO2": 2, "MWh": 2, "million dollars": 2, "billion dollars": 2,
+    **{people: 0 for people in ("people", "participants", "customers", "employees", "students", "patients",
+                                "households", "users", "clients", "investors")},
+}
+"""One display rule per unit for computed values (TEMPLATES.md section 4): money and stablecoins to the
+cent, percentages to six decimals, tonnes and energy to two, people whole (a template that computes a
+fraction of a person fails the verifier's arithmetic and ``whole`` bounds). A unit not listed shows a
+computed real to :data:`REAL_SIGNIFICANT` significant digits."""
+
+
+def unit_decimals(value: float, unit: str = "") -> int | None:
+    """Decimals a computed ``value`` in ``unit`` is shown with, or None for a whole count (an ``int``).
+
+    The rule is per unit, never per value: a real that happens to be whole keeps its unit's decimals
+    ("3.000000" beside "5.180000"), while an integer-typed result (a count of months, a ceiling) is an
+    integer and shows none, except in a money or percent unit.
+    """
+    if unit in UNIT_DECIMALS:
+        return UNIT_DECIMALS[unit]
+    if type(value) is int:
+        return None
+    return real_decimals(value)
+
+
+def result_number(value, unit: str = "", decimals: int | None = None) -> str:
     """A computed value as a bare number in its unit's convention, no symbol: ``19,570.50``, ``−1.7485``.
 
-    Whole numbers without a money or percent unit (a count of months, a discriminant) print as integers.
+    ``decimals`` overrides the convention when a later step needs more digits of this value to reproduce
+    its own result (:mod:`finchain_tasks.engine.precision`); never fewer.
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
-    if unit in CURRENCY_UNITS:
-        decimals = MONEY_DECIMALS
-    elif unit in ("%", PERCENTAGE_POINTS):
-        decimals = PERCENT_DECIMALS
-    elif unit in ("bp", "bps"):
-        decimals = 2
-    elif float(value).is_integer() and abs(value) < 1e15:
+    if not math.isfinite(value):
+        return str(value)
+    convention = unit_decimals(value, unit)
+    if convention is None and decimals is None:
         return _signed(f"{int(abs(value)):,}", value < 0)
-    else:
-        decimals = real_decimals(value)
-    text = f"{abs(value):,.{decimals}f}"
+    decimals = max(convention or 0, decimals or 0)
+    text = fixed(abs(value), decimals)
     return _signed(text, value < 0 and float(text.replace(",", "")) != 0)
 
 
-def result_text(value, unit: str = "") -> str:
+def result_text(value, unit: str = "", decimals: int | None = None) -> str:
     """A computed value with its unit: ``$19,570.50``, ``18.7963%``, ``5.9963 percentage points``, ``6 months``."""
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
         return "Yes" if value else "No"
-    number = result_number(value, unit)
+    number = result_number(value, unit, decimals)
     if unit in CURRENCY_UNITS:
         symbol = CURRENCY_UNITS[unit]
         return f"{MINUS}{symbol}{number[1:]}" if number.startswith(MINUS) else f"{symbol}{number}"

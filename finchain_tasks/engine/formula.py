@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import Any
 
+from finchain_tasks.engine.formatting import round_half_up
+
 
 class FormulaError(ValueError):
     """A formula uses syntax or names the language does not allow."""
@@ -78,6 +80,16 @@ def _floor(x: float) -> int:
     return math.floor(round(x, 9))
 
 
+def _round(x: float, ndigits: int | None = None) -> float:
+    """``round`` as a cashier does it: half away from zero, in decimal (2.675 → 2.68, 0.125 → 0.13).
+
+    Python's own ``round`` sends a binary float's half-cent tie up in some draws and down in others.
+    """
+    if ndigits is None:
+        return int(round_half_up(x, 0))
+    return round_half_up(x, int(ndigits))
+
+
 def _norm_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
@@ -86,7 +98,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "abs": abs,
     "min": min,
     "max": max,
-    "round": round,
+    "round": _round,
     "exp": math.exp,
     "ln": math.log,
     "log": math.log,

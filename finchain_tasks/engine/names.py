@@ -28,3 +28,30 @@ PRONOUN_FORMS = {
     "she": {"they": "she", "them": "her", "their": "her", "theirs": "hers"},
     "he": {"they": "he", "them": "him", "their": "his", "theirs": "his"},
 }
+
+TRADING_FIRMS = (
+    "Birchwood Capital", "Harborview Asset Management", "Kestrel Trading", "Larchmont Partners",
+    "Marlin Macro Fund", "Northgate Securities", "Silverline Capital", "Tallis Investment Management",
+)
+"""Desks and funds: who runs covered interest arbitrage, carry trades and writes option contracts."""
+
+BANKS = (
+    "First Meridian Bank", "Harbor Trust Bank", "Keystone Savings Bank", "Northern Cross Bank",
+    "Riverside Community Bank", "Summit National Bank", "Union Square Bank", "Westbridge Bank",
+)
+
+LARGE_GROUPS = (
+    "Atlas Global Industries", "Consolidated Continental", "Crestline Industries", "Global Meridian Group",
+    "Pan-Pacific Holdings", "Sovereign Holdings", "Titan Diversified", "United Horizon Group",
+)
+"""Groups whose revenue can run to tens of billions (a fictional solar company with $142bn does not)."""
+
+INDUSTRIAL = (
+    "Cobalt Logistics", "Granite Ridge Mining", "Helios Textiles", "Lumen Robotics", "Meridian Shipping",
+    "Orion Semiconductors", "Quarry Lane Builders", "Tidewater Energy", "Vantage Aerospace", "Xenon Materials",
+)
+"""Firms that own machinery, plants and fleets (disposals, depreciation, capital projects)."""
+
+COMPANY_KINDS = {"any": COMPANIES, "trading": TRADING_FIRMS, "bank": BANKS, "large": LARGE_GROUPS,
+                 "industrial": INDUSTRIAL}
+"""Name pools by setting, for ``b.company(kind=...)``: names that fit what the firm does in the question."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from finchain_tasks.engine.formatting import PERCENTAGE_POINTS, result_text
+from finchain_tasks.engine.precision import display_decimals
 from finchain_tasks.engine.render import Rendered, render_step
 from scorers.records import GoldSolution, GoldStep, Value
 
@@ -26,22 +27,41 @@ class Step:
     unit: str = ""
 
     def render(self, values: dict[str, Any], displays: dict[str, str] | None = None,
-               units: dict[str, str] | None = None) -> str:
+               units: dict[str, str] | None = None, decimals: dict[str, int] | None = None) -> str:
         """``Future value of the deposit: 14,600 × 1.3404449 = $19,570.50`` (see :mod:`.render`).
 
         ``values`` holds the parameters and steps the formula reads, ``displays`` the parameters'
         question displays and ``units`` the steps' units: they decide how each number is printed.
         """
-        return self.rendered(values, displays or {}, units or {}).text
+        return self.rendered(values, displays or {}, units or {}, decimals or {}).text
 
-    def rendered(self, values: dict[str, Any], displays: dict[str, str], units: dict[str, str]) -> Rendered:
+    def rendered(self, values: dict[str, Any], displays: dict[str, str], units: dict[str, str],
+                 decimals: dict[str, int] | None = None) -> Rendered:
         """The step's text together with the numbers it printed (the verifier redoes the arithmetic)."""
-        return render_step(self.description, self.formula, self.value, self.unit, values, displays, units)
+        decimals = decimals or {}
+        return render_step(self.description, self.formula, self.value, self.unit, values, displays, units,
+                           decimals, decimals.get(self.name))
 
     def gold(self, values: dict[str, Any], displays: dict[str, str] | None = None,
-             units: dict[str, str] | None = None) -> GoldStep:
+             units: dict[str, str] | None = None, decimals: dict[str, int] | None = None) -> GoldStep:
         """The scorer's view of this step (the rendered line is what gets embedded)."""
-        return GoldStep(self.description, self.value, scorer_unit(self.unit), self.render(values, displays, units))
+        return GoldStep(self.description, self.value, scorer_unit(self.unit),
+                        self.render(values, displays, units, decimals))
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A plausibility bound a template declares on one of its values (``b.bounds``); the verifier checks it.
+
+    ``lo``/``hi`` are numbers or formulas over the other parameters and steps (a cost below ``"revenue"``);
+    ``whole`` asks for a whole number (people, graduates); ``why`` says what the bound means in the world.
+    """
+
+    name: str
+    lo: float | str | None = None
+    hi: float | str | None = None
+    whole: bool = False
+    why: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +77,9 @@ class Problem:
     params: dict[str, Any]
     displays: dict[str, str]
     steps: tuple[Step, ...]
+    bounds: tuple[Bound, ...] = field(default=(), compare=False)
+    """What the template declared plausible: not stored in records (``finchain verify`` checks fresh draws), so
+    a record read back equals the problem it was written from."""
 
     @property
     def id(self) -> str:
@@ -91,16 +114,20 @@ class Problem:
         return values
 
     def gold_steps(self) -> tuple[GoldStep, ...]:
-        values, units = self._namespace(), self.step_units()
-        return tuple(step.gold(values, self.displays, units) for step in self.steps)
+        values, units, decimals = self._namespace(), self.step_units(), self.step_decimals()
+        return tuple(step.gold(values, self.displays, units, decimals) for step in self.steps)
 
     def step_units(self) -> dict[str, str]:
         return {s.name: s.unit for s in self.steps}
 
+    def step_decimals(self) -> dict[str, int]:
+        """Decimals each computed step is shown with: its unit's rule, or more where a later line needs them."""
+        return display_decimals(self.steps, self.params)
+
     def rendered_steps(self) -> tuple[Rendered, ...]:
         """Each step's text with the numbers it printed, for the verifier's arithmetic check."""
-        values, units = self._namespace(), self.step_units()
-        return tuple(step.rendered(values, self.displays, units) for step in self.steps)
+        values, units, decimals = self._namespace(), self.step_units(), self.step_decimals()
+        return tuple(step.rendered(values, self.displays, units, decimals) for step in self.steps)
 
     def gold(self) -> GoldSolution:
         """The plain record ChainEval scores against."""

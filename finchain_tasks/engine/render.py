@@ -61,6 +61,8 @@ class _Ctx:
     values: Mapping[str, Any]
     displays: Mapping[str, str]
     units: Mapping[str, str]
+    decimals: Mapping[str, int] = field(default_factory=dict)
+    """Decimals each computed step is shown with (:mod:`finchain_tasks.engine.precision`)."""
     operands: dict[str, str] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     wordy: bool = False
@@ -104,7 +106,7 @@ def _operand(name: str, ctx: _Ctx) -> tuple[str, bool]:
         return str(value), False
     if name in ctx.units:
         unit = ctx.units[name]
-        return result_number(value, unit), unit in ("%", PERCENTAGE_POINTS)
+        return result_number(value, unit, ctx.decimals.get(name)), unit in ("%", PERCENTAGE_POINTS)
     display = ctx.displays.get(name, "")
     percent = display.endswith(("%", " percentage points", " percentage point"))
     match = _LEADING_NUMBER.match(_strip_symbol(display))
@@ -322,7 +324,7 @@ def _worded(name: str, number: str, ctx: _Ctx) -> str:
     if not _is_number(value):
         return number
     if name in ctx.units:
-        return result_text(value, ctx.units[name]).replace("-", MINUS)
+        return result_text(value, ctx.units[name], ctx.decimals.get(name)).replace("-", MINUS)
     display = ctx.displays.get(name, "")
     match = _LEADING_NUMBER.match(_strip_symbol(display))
     return display.replace("-", MINUS) if match and match.group(0).replace("-", MINUS) == number else number
@@ -414,18 +416,21 @@ def _solver(body: ast.AST) -> ast.Call | None:
 
 def render_step(
     description: str, formula: str, value: Any, unit: str, values: Mapping[str, Any],
-    displays: Mapping[str, str], units: Mapping[str, str],
+    displays: Mapping[str, str], units: Mapping[str, str], decimals: Mapping[str, int] | None = None,
+    own_decimals: int | None = None,
 ) -> Rendered:
     """The gold line for one step.
 
     ``values`` holds every parameter and earlier step (what the formula reads), ``displays`` the
     parameters' question displays and ``units`` the earlier steps' units, which decide how each
-    number is printed. Categorical steps read "Description: value".
+    number is printed, and ``decimals`` how many decimals each computed step shows (``own_decimals``
+    this step's result), so that the line can be redone from the page. Categorical steps read
+    "Description: value".
     """
-    result = result_text(value, unit)
+    result = result_text(value, unit, own_decimals)
     if not _is_number(value):
         return Rendered(f"{description}: {result}", {}, result)
-    ctx = _Ctx(values, displays, units)
+    ctx = _Ctx(values, displays, units, decimals or {})
     body = _tree(formula)
     solver = _solver(body)
     if solver is not None:

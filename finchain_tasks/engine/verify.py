@@ -4,8 +4,9 @@ Each check yields readable failure strings, so ``finchain verify`` can say exact
 template, seed, rule and step failed, in one line. It works on freshly generated problems and on
 records read back from a file (it never executes code from a record: formulas are walked, not
 evaluated). The per-problem rules of TEMPLATES.md section 6 live here (level, near zero, text,
-arithmetic as shown, units, determinism); the rules that need many draws (vacuous steps, balance,
-variety, determinism in a fresh process) live in :mod:`finchain_tasks.engine.standard`.
+arithmetic as shown, units, determinism, and "plausible": the bounds a template declares with
+``b.bounds``); the rules that need many draws (vacuous steps, balance, variety, determinism in a fresh
+process) live in :mod:`finchain_tasks.engine.standard`.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from finchain_tasks.engine.formatting import _COUNTED, PERCENTAGE_POINTS
+from finchain_tasks.engine.english import PLURAL_POSSESSIVE, WRONG_ARTICLE, possessive
+from finchain_tasks.engine.formatting import _COUNTED, PERCENTAGE_POINTS, result_text
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
+from finchain_tasks.engine.precision import FIXED_UNITS
 from finchain_tasks.engine.problem import STEP_BOUNDS, Problem
 from finchain_tasks.engine.render import Rendered, shown_decimals, shown_value
 
@@ -31,8 +34,13 @@ MAX_PERCENT = 10_000.0
 
 SOLVERS = frozenset({"irr"})
 """Functions that solve an equation numerically; an easy template may not call them (rule "level")."""
-SHOWN_REL_TOL = 1e-4
-"""Rule "arithmetic as shown": a recomputed step may differ from its shown result by 0.01% (long chains)."""
+TIE_SLACK = 0.25
+"""Rule "arithmetic as shown": the share of a half unit by which operands rounded for display may excuse
+a result that a reader redoes a hair past a rounding boundary (a tie). Computed reals are shown with
+enough digits (:mod:`finchain_tasks.engine.precision`) that their rounding stays within it."""
+CENTS_REL_TOL = 1e-4
+"""A rate or ratio computed from amounts shown to the cent may be redone 0.01% away (the cents are all a
+reader has); a money result only one cent away."""
 MATH_NOTATION = frozenset({"ln", "log", "N"})
 """Names that may stand before "(" in a rendered step: math notation, not a call (√ and e^ are not letters)."""
 
@@ -100,6 +108,45 @@ def _plausible(where: str, value: Any, unit: str) -> Iterable[str]:
         yield f"{where}: percentage {value:.4g}% is implausible"
 
 
+def check_bounds(problem: Problem) -> Iterable[str]:
+    """Rule "plausible": every value the template declared bounds for (``b.bounds``) lies within them.
+
+    A bound is a number or a formula over the problem's values ("revenue", "supply * 1.6"), walked and never
+    executed; a whole bound asks for a whole number. The message shows the
+    value as the problem shows it and what the bound means, so "unallocated = −$3,200,000.00 is below 0
+    (allocated never exceeds proceeds)" says what to fix.
+    """
+    values: dict[str, Any] = {**problem.params, **{s.name: s.value for s in problem.steps}}
+    units = problem.step_units()
+    for bound in problem.bounds:
+        if bound.name not in values:
+            yield f"bounds name {bound.name!r}, which is neither a parameter nor a step"
+            continue
+        value = values[bound.name]
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            yield f"bounds name {bound.name!r}, whose value {value!r} is not a number"
+            continue
+        shown = problem.displays.get(bound.name) or result_text(value, units.get(bound.name, ""))
+        because = f" ({bound.why})" if bound.why else ""
+        for side, limit in (("below", bound.lo), ("above", bound.hi)):
+            if limit is None:
+                continue
+            if isinstance(limit, str):
+                try:
+                    target = float(evaluate_safely(limit, values))
+                except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
+                    yield f"the bound {limit!r} on {bound.name!r} cannot be evaluated: {exc}"
+                    continue
+                said = f"{limit} ({target:,.6g})"
+            else:
+                target, said = limit, f"{limit:,g}"
+            slip = 1e-9 * max(1.0, abs(target))
+            if (side == "below" and value < target - slip) or (side == "above" and value > target + slip):
+                yield f"{bound.name} = {shown} is {side} {said}{because}"
+        if bound.whole and abs(value - round(value)) > 1e-9 * max(1.0, abs(value)):
+            yield f"{bound.name} = {shown} is not a whole number{because}"
+
+
 def check_question(problem: Problem) -> Iterable[str]:
     """Every sampled parameter is visible in the question text."""
     for name, display in problem.displays.items():
@@ -156,6 +203,11 @@ def check_text(problem: Problem, shown: Sequence[Rendered] | None = None) -> Ite
                 yield f"step {k} shows call syntax {m.group(0)!r}: {text!r}"
     if m := IDENTIFIER.search(problem.question):
         yield f"the question shows the identifier {m.group(0)!r}"
+    for where, text in [("the question", problem.question), *((f"step {k}", t) for k, t in enumerate(texts, 1))]:
+        if m := WRONG_ARTICLE.search(text):
+            yield f"{where} says {m.group(0)!r} (the article does not fit the number)"
+        if m := PLURAL_POSSESSIVE.search(text):
+            yield f"{where} says {m.group(0)!r} (a plural name's possessive is {possessive(m.group(1))!r})"
     for where, text in [("the question", problem.question), *((f"step {k}", t) for k, t in enumerate(texts, 1)),
                         ("the answer", problem.answer_text)]:
         if m := PLURAL_AFTER_ONE.search(text):
@@ -179,9 +231,11 @@ def check_arithmetic(problem: Problem, shown: Sequence[Rendered] | None = None) 
 
     Every number a step prints for a parameter or an earlier step is read back from the text and
     the step's formula is evaluated on those numbers (walked, never executed). The result must
-    round to the printed result at its last printed digit, or lie within 0.01% of it.
+    round to the printed result at its last printed digit (money to the cent): no relative tolerance,
+    which let a $13 gap through on a nine-figure product.
     """
     values: dict[str, Any] = {**problem.params, **{s.name: s.value for s in problem.steps}}
+    units = problem.step_units()
     for k, (step, line) in enumerate(zip(problem.steps, shown or problem.rendered_steps()), 1):
         if isinstance(step.value, (bool, str)) or not line.operands and "=" not in line.text:
             continue
@@ -192,41 +246,52 @@ def check_arithmetic(problem: Problem, shown: Sequence[Rendered] | None = None) 
         except (FormulaError, ArithmeticError, ValueError, TypeError) as exc:
             yield f"step {k} ({step.name}) cannot be redone from its text: {exc}"
             continue
-        slack = _rounding_slack(step.formula, {**values, **printed}, recomputed, line.operands, values)
-        if not _reproduces(recomputed, result, shown_decimals(line.result), slack):
+        slack = _rounding_slack(step.formula, {**values, **printed}, recomputed, line.operands, values, units)
+        if not _reproduces(recomputed, result, shown_decimals(line.result), *slack, money=step.unit in FIXED_UNITS):
             yield (f"step {k} ({step.name}) redone from the numbers shown gives {recomputed:,.6f}, "
                    f"not the {line.result} shown: {line.text!r}")
 
 
 def _rounding_slack(formula: str, env: dict[str, Any], base: float, operands: dict[str, str],
-                    exact: dict[str, Any]) -> float:
+                    exact: dict[str, Any], units: dict[str, str]) -> tuple[float, float]:
     """How far the result moves when each operand that was *rounded for display* moves by half its last
-    shown digit (first order, summed). A reader redoing the step from the page cannot tell those values
-    apart, so an exact result a hair past a rounding boundary may round the other way when redone. Operands
-    shown exactly (drawn parameters are rounded to what is shown) add nothing."""
-    slack = 0.0
+    shown digit (first order, summed): (from operands shown to the cent, from the others).
+
+    A reader redoing the step from the page cannot tell those values apart, so an exact result a hair past
+    a rounding boundary may round the other way when redone. Operands shown exactly (drawn parameters are
+    rounded to what is shown) add nothing. Money is shown to the cent by convention, so its share is kept
+    apart: the renderer can show a factor with more digits, never a dollar amount."""
+    cents = other = 0.0
     for name, text in operands.items():
-        value = env[name]
-        if not isinstance(exact.get(name), (int, float)) or math.isclose(value, exact[name], rel_tol=1e-12):
+        value, half = env[name], 0.5 * 10.0 ** -shown_decimals(text)
+        if not isinstance(exact.get(name), (int, float)) or abs(value - exact[name]) <= 1e-6 * half:
             continue
         try:
-            moved = float(evaluate_safely(formula, {**env, name: value + 0.5 * 10.0 ** -shown_decimals(text)}))
+            moved = float(evaluate_safely(formula, {**env, name: value + half}))
         except (FormulaError, ArithmeticError, ValueError, TypeError):
             continue
         if math.isfinite(moved):
-            slack += abs(moved - base)
-    return slack
+            if units.get(name) in FIXED_UNITS:
+                cents += abs(moved - base)
+            else:
+                other += abs(moved - base)
+    return cents, other
 
 
-def _reproduces(recomputed: float, shown: float, decimals: int, slack: float = 0.0) -> bool:
+def _reproduces(recomputed: float, shown: float, decimals: int, cents: float = 0.0, other: float = 0.0,
+                money: bool = False) -> bool:
+    """Whether a result redone from the page is the one printed, to its last digit.
+
+    The display rounding of other operands excuses a hair past the rounding boundary (a tie: 43.715002
+    shown as 43.71), never a result a reader would redo differently ($0.33 × 3,000 is $990.00, not
+    $1,000.00). Amounts shown to the cent excuse at most one cent in a money result (a difference of two
+    rounded amounts), and at most 0.01% in a rate or ratio computed from them.
+    """
     if not math.isfinite(recomputed):
         return False
     half_unit = 0.5 * 10.0 ** -decimals
-    # the operands' rounding excuses a hair past the rounding boundary (a tie: 43.715002 shown as 43.71), never
-    # a result a reader would redo differently ($0.33 × 3,000 is $990.00, not $1,000.00)
-    if abs(recomputed - shown) <= half_unit * (1 + 1e-9) + 1e-12 * abs(shown) + min(slack, 0.01 * half_unit):
-        return True
-    return abs(recomputed - shown) <= SHOWN_REL_TOL * abs(shown)
+    excused = min(other, TIE_SLACK * half_unit) + min(cents, 2 * half_unit if money else CENTS_REL_TOL * abs(shown))
+    return abs(recomputed - shown) <= half_unit * (1 + 1e-9) + 1e-12 * abs(shown) + excused
 
 
 def check_stored_text(problem: Problem, row: dict[str, Any]) -> Iterable[str]:
@@ -251,6 +316,7 @@ def check_stored_text(problem: Problem, row: dict[str, Any]) -> Iterable[str]:
 
 PER_PROBLEM_RULES = {
     "formula": check_steps, "question": check_question, "shape": check_shape, "level": check_level,
+    "plausible": check_bounds,
     "text": check_text, "units": check_units, "arithmetic as shown": check_arithmetic,
 }
 """Rule name -> check, run by :func:`verify` on every problem (stored records included)."""

@@ -63,7 +63,7 @@ def test_max_and_min_read_as_words():
 
 
 def test_math_notation_for_the_other_functions():
-    assert line("Root", "sqrt(a ** 2 + 4 * c)", 5.0, a=(3, "3"), c=(4, "4")) == "Root: √(3^2 + 4 × 4) = 5"
+    assert line("Root", "sqrt(a ** 2 + 4 * c)", 5.0, a=(3, "3"), c=(4, "4")) == "Root: √(3^2 + 4 × 4) = 5.000000"
     assert line("Growth", "p * exp(r / 100 * t)", 100 * math.exp(0.15), "$", p=(100, "$100"), r=(5, "5%"),
                 t=(3, "3 years")) == "Growth: 100 × e^(5% × 3) = $116.18"
     assert line("Periods", "ceil(x / y)", 3, "months", x=(250, "$250"), y=(100, "$100")) == \

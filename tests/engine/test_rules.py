@@ -181,14 +181,21 @@ def test_a_result_a_hair_past_a_rounding_boundary_is_excused_only_by_its_rounded
     # ytm_duration_convexity, seed 3684: the exact change is $43.7149999..., redone from the 6-decimal
     # durations shown it is 43.715002: past the half cent by 2e-6, which the shown digits cannot settle
     assert not _reproduces(43.715002, 43.71, 2)
-    assert _reproduces(43.715002, 43.71, 2, slack=1e-5)
-    # the slack never buys more than 1% of the half unit: $0.33 × 3,000 is $990, not $1,000.00
-    assert not _reproduces(990.0, 1000.0, 2, slack=15.0)
-    assert not _reproduces(43.7151, 43.71, 2, slack=1.0)
+    assert _reproduces(43.715002, 43.71, 2, other=1e-5)
+    # the slack never buys more than a quarter of the half unit: 43.7151 is not 43.71
+    assert not _reproduces(43.7163, 43.71, 2, other=1.0)
+    # amounts shown to the cent excuse one cent in a money result: $0.33 × 3,000 is $990, not $1,000.00
+    assert not _reproduces(990.0, 1000.0, 2, cents=15.0, money=True)
+    assert _reproduces(7_442_905.77, 7_442_905.78, 2, cents=0.01, money=True)
+    # ... and 0.01% in a rate computed from them, never more
+    assert _reproduces(57.890436, 57.890314, 6, cents=2e-4)
+    assert not _reproduces(57.9, 57.890314, 6, cents=1.0)
     # only operands rounded for display move: an exact 0.33 adds nothing, a third shown as 0.33 moves by 0.005
-    assert _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 0.33}) == 0.0
-    slack = _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 1 / 3})
-    assert slack == pytest.approx(0.005 * 3000)
+    units = {"third": "$"}
+    assert _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 0.33}, units) == (0, 0)
+    cents, other = _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 1 / 3}, units)
+    assert (cents, other) == (pytest.approx(0.005 * 3000), 0)
+    assert _rounding_slack("third * 3000", {"third": 0.33}, 990.0, {"third": "0.33"}, {"third": 1 / 3}, {})[1] > 0
 
 
 @pytest.mark.parametrize("value, expected", [(4.1 - 3.1, "1.000000 percentage point"),

@@ -28,7 +28,8 @@ def straight_line_carrying_amount(b: Builder) -> None:
     )
     b.step("depreciable", "Depreciable amount (cost − residual value)", "cost - residual", unit="$")
     b.step("annual", "Annual depreciation charge", "depreciable / life", unit="$")
-    b.step("carrying", "Carrying amount (cost − accumulated depreciation)", "cost - annual * elapsed", unit="$")
+    b.step("carrying", "Carrying amount (cost − accumulated depreciation)", "cost - depreciable / life * elapsed",
+           unit="$")
 
 
 @template("easy")
@@ -99,6 +100,8 @@ def disposal_gain_or_loss(b: Builder) -> None:
     carrying = cost - (cost - v["residual"]) / life * months / 12
     b.derive("proceeds", round(carrying * b.rng.uniform(0.75, 1.25), -2), unit="$")
     b.require(abs(v["proceeds"] - carrying) > 0.03 * carrying, "a clear gain or loss")
+    b.require(v["proceeds"] < 0.95 * cost, "a used asset sells below what it cost new (it did not in 4% of draws)")
+    b.bounds("proceeds", hi="cost", why="used machinery does not sell above its original cost")
     b.ask(
         f"{{company}} brought {asset} into use on 1 {{month_in}} of year 1 at a cost of {{cost}}, with a "
         "residual value of {residual} and a useful life of {life}. It depreciates on a straight-line basis, "
@@ -109,7 +112,8 @@ def disposal_gain_or_loss(b: Builder) -> None:
     b.step("annual", "Annual depreciation ((cost − residual) ÷ life)", "(cost - residual) / life", unit="$")
     b.step("months", "Months in use (from the month of acquisition to the month of sale, inclusive)",
            "(sale_year - 1) * 12 + month_out - month_in + 1", unit="months")
-    b.step("accumulated", "Accumulated depreciation at disposal", "annual * months / 12", unit="$")
+    b.step("accumulated", "Accumulated depreciation at disposal ((cost − residual) ÷ life × months ÷ 12)",
+           "(cost - residual) / life * months / 12", unit="$")
     b.step("carrying", "Carrying amount at disposal", "cost - accumulated", unit="$")
     b.step("gain", "Gain on disposal (proceeds − carrying amount)", "proceeds - carrying", unit="$")
 
@@ -148,14 +152,14 @@ def impairment_and_reversal(b: Builder) -> None:
         "IAS 36, what impairment reversal does the company recognize in profit or loss?"
     )
     b.step("annual", "Original annual depreciation", "cost / life", unit="$")
-    b.step("carrying_test", "Carrying amount at the impairment test", "cost - annual * impaired_after", unit="$")
+    b.step("carrying_test", "Carrying amount at the impairment test", "cost - cost / life * impaired_after", unit="$")
     b.step("loss", "Impairment loss (carrying amount − the larger of fair value less costs of disposal "
            "and value in use)", "carrying_test - max(fvlcd, viu)", unit="$")
     b.step("revised", "Revised annual depreciation over the remaining life",
            "(carrying_test - loss) / (life - impaired_after)", unit="$")
-    b.step("carrying_later", "Carrying amount at the recovery date", "carrying_test - loss - revised * later",
-           unit="$")
+    b.step("carrying_later", "Carrying amount at the recovery date",
+           "carrying_test - loss - (carrying_test - loss) / (life - impaired_after) * later", unit="$")
     b.step("ceiling", "Carrying amount had no impairment been recognized (the reversal ceiling)",
-           "cost - annual * (impaired_after + later)", unit="$")
+           "cost - cost / life * (impaired_after + later)", unit="$")
     b.step("reversal", "Impairment reversal (the lower of the new recoverable amount and the ceiling, less "
            "the carrying amount)", "min(new_recoverable, ceiling) - carrying_later", unit="$")

@@ -62,6 +62,11 @@ def exchange_compliance_budget(b: Builder) -> None:
     vol = b.number("volume", 1, 80, decimals=1, unit="billion dollars")
     b.number("bps", 0.1, 1.5, decimals=2, unit="bps")
     b.derive("revenue", round(vol * 1e9 * b.rng.uniform(0.0008, 0.002), -3), unit="$")
+    v = b.values
+    cost = v["license"] + v["users"] * v["kyc"] + vol * 1e9 * v["bps"] / 10_000
+    b.require(cost <= 0.4 * v["revenue"], "compliance takes at most 40% of revenue (it exceeded revenue in 4%)")
+    b.bounds("total", hi="revenue", why="an exchange's compliance budget stays below its revenue")
+    b.bounds("share", lo=0, hi=100, why="a share of revenue")
     b.ask(
         "{company} is a crypto exchange. This year it pays {license} in licensing and registration fees, "
         "onboards {users}, each costing {kyc} in identity verification (KYC), and screens {volume} of trading "
@@ -120,6 +125,12 @@ def mica_compliance_cost(b: Builder) -> None:
     b.percent("probability", 2, 25, decimals=1)
     b.money("fine", 200_000, 5_000_000, step=10_000, unit="€")
     b.derive("revenue", round(over * b.rng.uniform(1.2, 4), -3), unit="€")
+    v = b.values
+    cost = (over / 4 * v["coc"] / 100 + v["supervision"] + v["users"] * v["kyc"]
+            + v["probability"] / 100 * v["fine"])
+    b.require(cost <= 0.4 * v["revenue"], "compliance takes at most 40% of revenue (it exceeded revenue in 5%)")
+    b.bounds("total", hi="revenue", why="expected compliance cost stays below revenue")
+    b.bounds("share", lo=0, hi=100, why="a share of revenue")
     b.ask(
         "{company} is authorized as a class 3 crypto-asset service provider under MiCA. Its own funds must be "
         "the higher of the €150,000 permanent minimum capital and one quarter of the previous year's fixed "

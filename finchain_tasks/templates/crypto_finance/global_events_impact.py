@@ -18,7 +18,8 @@ def rebound_to_recover(b: Builder) -> None:
     Source: holding-period return arithmetic (Bodie, Kane and Marcus, Investments, ch. 5).
     """
     b.money("price", 2_000, 70_000, step=0.5)
-    b.percent("fall", 8, 55, decimals=1)
+    b.percent("fall", 6, 30, decimals=1)
+    b.bounds("fall", hi=40, why="bitcoin's worst day fell under 40%; 40-55% came up in 32% of draws")
     shock = b.pick(SHOCKS)
     b.ask(
         f"Bitcoin trades at {{price}} when news of {shock} sends it down {{fall}} in a day. What is the price "

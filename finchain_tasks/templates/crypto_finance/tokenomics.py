@@ -83,11 +83,15 @@ def halving_emission_supply(b: Builder) -> None:
     Source: Nakamoto, "Bitcoin: A Peer-to-Peer Electronic Cash System" (2008), sec. 6, and the halving
     schedule of the reference client: the block subsidy halves at fixed intervals.
     """
-    b.number("supply", 10, 80, decimals=2, unit="million coins")
-    b.number("reward", 2, 50, decimals=2, unit="coins")
-    b.integer("blocks", 144, 5_760, unit="blocks")
+    supply = b.number("supply", 10, 80, decimals=2, unit="million coins")
+    blocks = b.integer("blocks", 144, 1_440, unit="blocks")
+    # joint draw: a mature proof-of-work coin issues 1-9% of its supply a year, so the reward follows the supply
+    # (independent ranges let supply more than double within six years in 58% of draws)
+    issuance = supply * 1e6 / (blocks * 365)
+    b.number("reward", max(0.05, 0.01 * issuance), 0.09 * issuance, decimals=2, unit="coins")
     h = b.number("until_halving", 0.5, 3, decimals=1, unit="years")
     b.number("horizon", h + 0.5, h + 3, decimals=1, unit="years")
+    b.bounds("new_supply", hi="supply * 1000000 * 1.5", why="issuance of a few percent a year, halving on schedule")
     b.ask(
         "A proof-of-work coin has {supply} in circulation. Miners receive a block reward of {reward} and the "
         "chain produces {blocks} a day (use a 365-day year). The next halving, which cuts the reward in half, "

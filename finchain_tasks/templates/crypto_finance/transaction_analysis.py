@@ -38,8 +38,8 @@ def exchange_fee_percent_plus_fixed(b: Builder) -> None:
     b.money("withdrawal", 1, 30, step=0.5)
     b.ask(
         "A customer of {exchange} buys {amount} of bitcoin and withdraws it to a private wallet. The exchange "
-        "charges a taker fee of {fee} of the trade amount, rounded to the nearest cent, and a flat withdrawal "
-        "fee equivalent to {withdrawal}. "
+        "charges a taker fee of {fee} of the trade amount, rounded to the nearest cent (half a cent rounds up), "
+        "and a flat withdrawal fee equivalent to {withdrawal}. "
         "What are the total fees, and what percentage of the trade amount do they represent? Give the "
         "percentage."
     )
@@ -86,11 +86,12 @@ def cross_chain_bridge_cost(b: Builder) -> None:
     b.money("source_gas", 2, 45, step=0.01)
     b.number("bridge_fee", 0.04, 0.5, decimals=2, unit="%")
     b.money("dest_gas", 0.05, 3, step=0.01)
+    b.bounds("cost_share", lo=0, hi=100, why="a share of the amount sent")
     b.ask(
         "{person} moves {amount} of USDC from Ethereum to an app chain through a bridge. Approving and sending "
         "on Ethereum costs {source_gas} in gas, the bridge keeps a liquidity fee of {bridge_fee} of the amount "
-        "sent (rounded to the nearest cent), and claiming on the destination chain costs {dest_gas} in gas, "
-        "which {they} pays separately. "
+        "sent (rounded to the nearest cent, half a cent up), and claiming on the destination chain costs "
+        "{dest_gas} in gas, which {they} pays separately. "
         "How many USDC arrive, and what is the all-in cost of the transfer as a percentage of the amount sent? "
         "Give the percentage."
     )

@@ -20,6 +20,7 @@ def wallet_share_threshold(b: Builder) -> None:
     whale = b.pick([True, False])
     share = b.rng.uniform(thr, thr * 2.5) if whale else b.rng.uniform(thr * 0.3, thr * 0.97)
     b.derive("holding", round(supply * 1e6 * share / 100), unit="tokens")
+    b.bounds("share", lo=0, hi=100, why="a share of supply")
     b.ask(
         "A governance token has {supply} in circulation. An analytics desk labels any single wallet holding at "
         "least {threshold} of circulating supply a whale. A wallet holds {holding}. What share of supply does "
@@ -39,6 +40,7 @@ def large_transfer_vs_volume(b: Builder) -> None:
     coins = b.number("coins", 500, 25_000, decimals=2, unit="BTC")
     price = b.money("price", 25_000, 95_000, step=1)
     b.derive("volume", round(coins * price * b.rng.uniform(3, 60), -5), unit="$")
+    b.bounds("share", lo=0, hi=100, why="a share of the day's volume")
     b.ask(
         "A blockchain monitor flags a single transfer of {coins} from a dormant wallet to an exchange deposit "
         "address while bitcoin trades at {price}. Spot trading volume over the past 24 hours was {volume}. "

@@ -83,6 +83,7 @@ def structuring_pattern(b: Builder) -> None:
     amounts = [min(a, 9_990) for a in amounts]
     for i, amount in enumerate(amounts, 1):
         b.derive(f"d{i}", amount, unit="$")
+    b.bounds("share", lo=0, hi=100, why="a share of the threshold")
     b.ask(
         "{bank}'s transaction monitoring reviews five cash deposits that {person} made on five consecutive "
         "business days: {d1}, {d2}, {d3}, {d4} and {d5}. Each is below the $10,000 currency transaction "

@@ -18,7 +18,8 @@ def cet1_buffer_stack(b: Builder) -> None:
     b.percent("ccyb", 0, 2.5, decimals=2)
     b.choice("gsib", {"1.0%": 1.0, "1.5%": 1.5, "2.0%": 2.0})
     required = 4.5 + 2.5 + b.values["ccyb"] + b.values["gsib"]
-    b.money("rwa", 80_000, 600_000, step=100)
+    b.money("rwa", 250_000, 1_800_000, step=100)  # G-SIBs: RWA of hundreds of billions, not $80bn
+    b.bounds("rwa", lo=200_000, why="a G-SIB surcharge applies to banks with hundreds of billions of RWA")
     gap = b.rng.uniform(0.15, 1.8) * (1 if meets else -1)
     b.derive("cet1", round(b.values["rwa"] * (required + gap) / 100), unit="$")
     b.ask(
@@ -98,7 +99,8 @@ def capital_raise_after_shock(b: Builder) -> None:
     through retained earnings.
     """
     b.choice("bank", BANKS)
-    b.money("rwa", 40_000, 500_000, step=100)
+    b.money("rwa", 250_000, 1_500_000, step=100)
+    b.bounds("rwa", lo=200_000, why="a G-SIB surcharge applies to banks with hundreds of billions of RWA")
     b.derive("cet1", round(b.values["rwa"] * b.rng.uniform(0.085, 0.115)), unit="$")
     b.derive("loss", round(b.values["cet1"] * b.rng.uniform(0.08, 0.3)), unit="$")
     b.percent("tax", 20, 30, decimals=0)

@@ -79,8 +79,10 @@ def source_of_funds_check(b: Builder) -> None:
     b.integer("years", 3, 12, unit="years")
     b.money("inheritance", 10_000, 250_000, step=1_000)
     explained = b.values["salary"] * b.values["savings_rate"] / 100 * b.values["years"] + b.values["inheritance"]
-    share = b.rng.uniform(-12, 8) if verified else b.rng.uniform(12, 45)
+    share = b.rng.uniform(1, 8) if verified else b.rng.uniform(12, 45)  # never a negative "unexplained part"
+    b.bounds("unexplained", lo=0, why="an unexplained part is a part of the deposit")
     b.derive("deposit", 100 * round(explained / (1 - share / 100) / 100), unit="$")
+    b.bounds("share", lo=0, hi=100, why="a share of the deposit")
     b.ask(
         "{person} wants to deposit {deposit} and states that the money comes from savings and an "
         "inheritance. {Their} documents show a net salary of {salary} a year, of which {they} saved "

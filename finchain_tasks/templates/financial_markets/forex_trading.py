@@ -93,7 +93,7 @@ def covered_interest_arbitrage(b: Builder) -> None:
     Source: Hull, Options, Futures and Other Derivatives, ch. 5; CFA Institute, Economics, ch. on currency exchange
     rates.
     """
-    b.company("bank")
+    b.company("bank", kind="trading")  # a desk arbitrages; a farm does not
     b.number("spot", 1.2200, 1.3400, decimals=4)
     b.percent("usd_rate", 3, 5.5, decimals=2)
     b.percent("gbp_rate", 3, 5.5, decimals=2)
@@ -125,8 +125,8 @@ def carry_trade_pnl(b: Builder) -> None:
     Concepts: dealer bid/ask conversion; simple interest on an ACT/365 basis in two currencies; break-even exchange
     rate; carry trade profit or loss.
     """
-    fund = b.pick(["A Tokyo macro fund", "A Singapore hedge fund", "A currency overlay manager",
-                   "A proprietary trading desk"])
+    fund, short = b.pick([("A Tokyo macro fund", "the fund"), ("A Singapore hedge fund", "the fund"),
+                          ("A currency overlay manager", "the manager"), ("A proprietary trading desk", "the desk")])
     b.money("notional", 100_000_000, 3_000_000_000, step=1_000_000, unit="¥")
     b.number("ask", 88.00, 108.00, decimals=2)
     b.percent("jpy_rate", 0.1, 1.0, decimals=2)
@@ -142,7 +142,7 @@ def carry_trade_pnl(b: Builder) -> None:
         f"{fund} borrows {{notional}} at {{jpy_rate}} and converts it into Australian dollars at the dealer's "
         "AUD/JPY ask of {ask} yen per Australian dollar. It deposits the Australian dollars at {aud_rate}. Both "
         "rates are simple annual rates on an ACT/365 basis, and the trade runs {days}. At maturity the dealer's "
-        "AUD/JPY bid is {bid_later}. What is the profit or loss in yen after the fund converts its Australian "
+        "AUD/JPY bid is {bid_later}. What is the profit or loss in yen after " + short + " converts its Australian "
         "dollars back and repays the yen loan (negative for a loss)?"
     )
     b.step("aud", "Australian dollars bought (yen ÷ ask)", "notional / ask")

@@ -130,7 +130,7 @@ def two_step_tree_delta_hedge(b: Builder) -> None:
     Concepts: Cox-Ross-Rubinstein up factor and risk-neutral probability; backward induction on a two-step tree;
     option delta; hedge cost net of premium.
     """
-    b.company("dealer")
+    b.company("dealer", kind="trading")  # who writes calls and hedges them: a dealer, not a textile mill
     b.choice("stock", STOCKS)
     b.require(b.values["dealer"] != b.values["stock"], "the dealer writes calls on another company")
     spot = b.money("spot", 20, 200, step=0.5)

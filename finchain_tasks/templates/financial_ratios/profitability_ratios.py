@@ -17,6 +17,8 @@ def gross_profit_margin(b: Builder) -> None:
     opening = b.money("inventory_open", 0.08 * cogs, 0.2 * cogs, step=1_000)
     closing = b.derive("inventory_close", round(opening * b.rng.uniform(0.85, 1.2), -3), unit="$")
     b.derive("purchases", round(cogs - opening + closing, -3), unit="$")
+    b.bounds("cogs", lo=0, hi="revenue", why="goods sold cost less than the sales they made")
+    b.bounds("margin", lo=0, hi=100, why="a gross margin is a part of net sales")
     b.ask(
         "{company}, a retailer, had net sales of {revenue} last year. It began the year with inventory of "
         "{inventory_open}, bought {purchases} of goods during the year and ended it with inventory of "
@@ -57,6 +59,7 @@ def dupont_three_step(b: Builder) -> None:
     b.money("net_income", 0.03 * revenue, 0.15 * revenue, step=1_000)
     b.money("assets", 0.5 * revenue, 2 * revenue, step=10_000)
     b.money("equity", 0.3 * b.values["assets"], 0.7 * b.values["assets"], step=10_000)
+    b.bounds("net_margin", hi=100, why="a margin below revenue")
     b.ask(
         "{company} reports revenue of {revenue}, net income of {net_income}, total assets of {assets} and "
         "shareholders' equity of {equity} (use year-end balances). Decompose its return on equity with the "
@@ -116,6 +119,7 @@ def dupont_recapitalization(b: Builder) -> None:
     v = b.values
     interest = v["debt"] * v["old_rate"] / 100 + v["buyback"] * v["new_rate"] / 100
     b.require(interest < 0.6 * v["ebit"] and assets - v["debt"] - v["buyback"] > 0.3 * assets, "sound leverage")
+    b.bounds("ebit_margin", hi=100, why="a margin below revenue")
     b.ask(
         "{company} has revenue of {revenue}, EBIT of {ebit} and total assets of {assets}, financed by {debt} of "
         "debt at {old_rate} and equity (the rest). It borrows a further {buyback} at {new_rate} and uses it to buy "

@@ -86,6 +86,7 @@ def spending_analysis_savings_rate(b: Builder) -> None:
     b.money("dining", income * 0.03, income * 0.1, step=0.01)
     b.money("subscriptions", 20, 180, step=0.01)
     b.money("transport", income * 0.02, income * 0.08, step=0.01)
+    b.bounds("wants_share", lo=0, hi=100, why="a share of income")
     b.ask(
         "{person}'s banking app reports {their} monthly take-home pay of {income} and these card and "
         "transfer outflows: rent {rent}, groceries {groceries}, dining out {dining}, streaming subscriptions "

@@ -50,7 +50,8 @@ def interchange_plus_fee(b: Builder) -> None:
     b.ask(
         "A merchant on interchange-plus pricing accepts a {amount} rewards-card payment. Interchange on this card "
         "is {ic} + {ic_fixed}, the card network's assessment is {network} of the amount, and the processor's "
-        "markup is {markup} + {markup_fixed}. The percentage fees are rounded to the nearest cent. What is the total "
+        "markup is {markup} + {markup_fixed}. The three percentage fees are added first and their sum is rounded to "
+        "the nearest cent (half a cent rounds up); the fixed fees are then added. What is the total "
         "fee on the transaction, and what is it as a "
         "percentage of the amount? Give the percentage."
     )
@@ -144,6 +145,7 @@ def chargeback_cost_share(b: Builder) -> None:
     b.number("pct", 2.2, 3.2, decimals=2, unit="%")
     b.money("fixed", 0.10, 0.30, step=0.05)
     b.money("fine", 5_000, 25_000, step=500)
+    b.bounds("share", lo=0, hi=100, why="a share of card sales")
     b.ask(
         f"Last month {shop} processed {{count}} with an average ticket of {{ticket}} and received {{disputes}}, "
         "all of which it lost. For each lost chargeback it refunds the sale, pays a chargeback fee of {cb_fee}, "

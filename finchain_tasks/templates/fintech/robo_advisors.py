@@ -67,6 +67,7 @@ def rebalance_to_target(b: Builder) -> None:
     v = b.values
     weight = stocks / (stocks + v["bonds"]) * 100
     b.require(abs(weight - target) > band + 0.2, "the drift is clearly beyond the band")
+    b.bounds("weight", lo=0, hi=100, why="a portfolio weight")
     b.ask(
         "{person}'s robo-advisor targets a {target} stock/bond mix and rebalances when the stock weight drifts "
         "more than {band} percentage points from target. The account now holds {stocks} in a stock ETF and "

@@ -163,6 +163,6 @@ def two_stage_growth(b: Builder) -> None:
     b.step("pv_explicit", "Present value of the year 1–3 cash flows",
            "cf1 / (1 + rate / 100) + cf2 / (1 + rate / 100) ** 2 + cf3 / (1 + rate / 100) ** 3", unit="$")
     b.step("terminal_value", "Terminal value at year 3, the year-4 cash flow ÷ (rate − long-run growth)",
-           "cf3 * (1 + growth_long / 100) / ((rate - growth_long) / 100)", unit="$")
+           "cf1 * (1 + growth_high / 100) ** 2 * (1 + growth_long / 100) / ((rate - growth_long) / 100)", unit="$")
     b.step("pv_terminal", "Present value of the terminal value", "terminal_value / (1 + rate / 100) ** 3", unit="$")
     b.step("npv_value", "Net present value", "pv_explicit + pv_terminal - cost", unit="$")

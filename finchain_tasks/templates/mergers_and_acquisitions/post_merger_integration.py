@@ -25,6 +25,7 @@ def combined_operating_margin(b: Builder) -> None:
              unit="$")
     b.derive("income_b", 100_000 * round(b.values["revenue_b"] * b.rng.uniform(0.03, 0.15) / 100_000), unit="$")
     b.derive("savings", 100_000 * round(b.values["revenue_b"] * b.rng.uniform(0.01, 0.04) / 100_000), unit="$")
+    b.bounds("margin", hi=100, why="a margin below revenue")
     b.ask(
         "{acquirer} (revenue {revenue_a}, operating income {income_a}) merges with {target} (revenue "
         "{revenue_b}, operating income {income_b}). Integration is expected to remove {savings} of "

@@ -133,6 +133,6 @@ def lbo_sponsor_returns(b: Builder) -> None:
     b.step("equity_in", "Sponsor equity at entry", "entry_ev - debt", unit="$")
     b.step("exit_ebitda", "EBITDA in the exit year", "ebitda * (1 + growth / 100) ** years", unit="$")
     b.step("exit_equity", "Equity at exit: exit multiple × EBITDA − remaining debt",
-           "exit_multiple * exit_ebitda - (debt - paydown * years)", unit="$")
+           "exit_multiple * ebitda * (1 + growth / 100) ** years - (debt - paydown * years)", unit="$")
     b.step("moic", "Multiple of invested capital", "exit_equity / equity_in")
     b.step("irr", "IRR: MOIC^(1/n) − 1 with n the years held (%)", "(moic ** (1 / years) - 1) * 100", unit="%")

@@ -160,6 +160,7 @@ def budget_emergency_plan(b: Builder) -> None:
     b.step("savings_budget", "Savings budget (20% of take-home pay)", "income * 20 / 100", unit="$")
     b.step("monthly_saving", "Monthly deposit, the savings budget plus the unspent needs money",
            "savings_budget + needs_budget - essentials", unit="$")
-    b.step("target", "Emergency-fund target", "months_cover * essentials", unit="$")
+    b.step("target", "Emergency-fund target", "months_cover * (rent * (1 + rent_increase / 100) + other_needs)",
+           unit="$")
     b.step("months_needed", "Months to complete the fund, rounded up", "ceil((target - saved) / monthly_saving)",
            unit="months")

@@ -78,12 +78,12 @@ def lump_sum_prepayment(b: Builder) -> None:
         "that completes {years_paid} of payments, {they} pays an extra {prepayment} of principal, and the "
         "lender recasts the loan: a new level payment (also rounded to the cent) repays the reduced balance "
         "over the remaining term at the same rate. Taking the balance as the present value of the remaining "
-        "scheduled payments, how much interest does the prepayment save over the rest of the loan?"
+        "scheduled payments, rounded to the cent, how much interest does the prepayment save over the rest of the loan?"
     )
     b.step("payment", "Scheduled monthly payment (monthly rate = annual rate ÷ 12), to the cent",
            PAYMENT.format(p="principal", n="term * 12"), unit="$")
-    b.step("balance", "Outstanding balance (present value of the remaining payments)",
-           "payment * (1 - (1 + rate / 1200) ** (-(term - years_paid) * 12)) / (rate / 1200)", unit="$")
+    b.step("balance", "Outstanding balance (present value of the remaining payments), to the cent",
+           "round(payment * (1 - (1 + rate / 1200) ** (-(term - years_paid) * 12)) / (rate / 1200), 2)", unit="$")
     b.step("new_payment", "Recast payment on the balance less the prepayment, to the cent",
            PAYMENT.format(p="(balance - prepayment)", n="(term - years_paid) * 12"), unit="$")
     b.step("payments_cut", "Fall in the total of the remaining payments",
@@ -138,7 +138,7 @@ def refinance_savings(b: Builder) -> None:
     b.ask(
         "{person} took out a {term} mortgage of {principal} at {old_rate} per year, compounded monthly, "
         "with level end-of-month payments rounded to the cent. After {years_paid} of payments, {they} "
-        "refinances the outstanding balance (the present value of the remaining payments) at {new_rate} "
+        "refinances the outstanding balance (the present value of the remaining payments, to the cent) at {new_rate} "
         "(compounded monthly, payment rounded to the cent) over the remaining term, so the payoff date does "
         "not change, and pays {closing_costs} of closing costs in cash. Ignoring the time value of money, "
         "what are the net savings from refinancing: the fall in total remaining payments minus the closing "
@@ -147,8 +147,8 @@ def refinance_savings(b: Builder) -> None:
     b.step("old_payment", "Original monthly payment (monthly rate = annual rate ÷ 12), to the cent",
            PAYMENT.format(p="principal", n="term * 12").replace("rate", "old_rate"), unit="$")
     b.step("months_left", "Months remaining on the mortgage", "(term - years_paid) * 12")
-    b.step("balance", "Balance refinanced (present value of the remaining payments)",
-           "old_payment * (1 - (1 + old_rate / 1200) ** (-months_left)) / (old_rate / 1200)", unit="$")
+    b.step("balance", "Balance refinanced (present value of the remaining payments), to the cent",
+           "round(old_payment * (1 - (1 + old_rate / 1200) ** (-months_left)) / (old_rate / 1200), 2)", unit="$")
     b.step("new_payment", "New monthly payment, to the cent",
            PAYMENT.format(p="balance", n="months_left").replace("rate", "new_rate"), unit="$")
     b.step("monthly_saving", "Reduction in the monthly payment", "old_payment - new_payment", unit="$")

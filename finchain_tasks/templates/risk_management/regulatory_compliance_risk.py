@@ -130,4 +130,4 @@ def standardised_operational_risk(b: Builder) -> None:
     b.step("lc", "Loss component: 15 × average annual losses", "15 * losses", unit="€")
     b.step("ilm", "Internal loss multiplier", "ln(exp(1) - 1 + (lc / bic) ** 0.8)")
     b.step("capital", "Operational risk capital: BIC × ILM", "bic * ilm", unit="€")
-    b.step("rwa", "Operational risk RWA: capital × 12.5", "capital * 12.5", unit="€")
+    b.step("rwa", "Operational risk RWA: 12.5 × BIC × ILM", "12.5 * bic * ilm", unit="€")

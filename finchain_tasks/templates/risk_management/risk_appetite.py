@@ -40,6 +40,7 @@ def proportional_risk_budget(b: Builder) -> None:
     b.money("budget", 20_000_000, 200_000_000, step=1_000_000)
     for name in ("rev_rates", "rev_credit", "rev_equities"):
         b.money(name, 50_000_000, 900_000_000, step=1_000_000)
+    b.bounds("share", lo=0, hi=100, why="a share of the budget")
     b.ask(
         "{bank} sets a total VaR budget of {budget} for its trading business and shares it among three desks "
         "in proportion to their planned revenue: rates {rev_rates}, credit {rev_credit} and equities "
@@ -108,6 +109,7 @@ def euler_limit_allocation(b: Builder) -> None:
     v = b.values
     firm = (v["var1"] ** 2 + v["var2"] ** 2 + 2 * v["rho"] * v["var1"] * v["var2"]) ** 0.5
     b.derive("limit", round(firm * b.rng.uniform(1.1, 1.5), 1), decimals=1)
+    b.bounds("share", lo=0, hi=100, why="a share of the limit")
     b.ask(
         "{bank} has a firm-wide VaR limit of ${limit} million. Desk 1 has a standalone 1-day VaR of ${var1} "
         "million and desk 2 of ${var2} million, with a P&L correlation of {rho} (jointly normal). The firm "

@@ -87,10 +87,12 @@ def multi_factor_position_sensitivity(b: Builder) -> None:
     b.choice("fund", FUNDS)
     b.money("bonds", 5_000_000, 300_000_000, step=100_000)
     b.number("duration", 2, 9, decimals=2)
-    b.integer("rate_move", 25, 150)
+    b.integer("rate_move", 5, 40)  # one day: +100-150 bp with a 10-20% equity fall was a crash in 60% of draws
     b.money("equities", 5_000_000, 300_000_000, step=100_000)
     b.number("beta", 0.6, 1.6, decimals=2)
-    b.percent("market_fall", 3, 20, decimals=1)
+    b.percent("market_fall", 1, 7, decimals=1)
+    b.bounds("market_fall", hi=10, why="a one-day equity fall beyond 10% is a crash, not a scenario")
+    b.bounds("rate_move", hi=50, why="a one-day yield move beyond 50 bp is a crisis")
     b.money("vega", 20_000, 900_000, step=1_000)
     b.number("vol_rise", 1, 12, decimals=1)
     v = b.values
@@ -146,6 +148,7 @@ def npv_price_elasticity(b: Builder) -> None:
     b.step("shield", "Depreciation tax shield per year", "tax / 100 * investment / years", unit="$")
     b.step("cash_flow", "Annual after-tax cash flow",
            "(units * (price - variable) - fixed) * (1 - tax / 100) + shield", unit="$")
-    b.step("npv", "NPV", "cash_flow * factor - investment", unit="$")
+    b.step("npv", "NPV", "((units * (price - variable) - fixed) * (1 - tax / 100) + tax / 100 * investment / years) "
+           "* factor - investment", unit="$")
     b.step("delta", "Rise in NPV from a 1% price rise", "units * price / 100 * (1 - tax / 100) * factor", unit="$")
     b.step("elasticity", "Elasticity: % change in NPV per 1% change in price", "delta / npv * 100")

@@ -22,6 +22,7 @@ def market_shock_loss(b: Builder) -> None:
     b.percent("bond_shock", 2, 12, decimals=1)
     b.derive("capital", 1_000_000 * round((b.values["equities"] + b.values["bonds"]) * b.rng.uniform(0.5, 1.5)
                                           / 1_000_000), unit="$")
+    b.bounds("share", lo=0, hi=100, why="a share of capital")
     b.ask(
         "{bank}'s trading book holds {equities} of equities and {bonds} of corporate bonds. The supervisor's "
         "stress scenario marks equities down {equity_shock} and bonds down {bond_shock}. What loss does the "

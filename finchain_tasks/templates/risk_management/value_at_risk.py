@@ -63,9 +63,10 @@ def regulatory_var_from_95(b: Builder) -> None:
         "charge?"
     )
     b.step("sigma", "Daily standard deviation in dollars: VaR ÷ 1.645", "var95 / 1.645", unit="$")
-    b.step("var99", "One-day 99% VaR: 2.326 × σ", "2.326 * sigma", unit="$")
-    b.step("var10", "Ten-day 99% VaR: × √10", "var99 * sqrt(10)", unit="$")
-    b.step("charge", "Capital charge: multiplier × ten-day VaR", "multiplier * var10", unit="$")
+    b.step("var99", "One-day 99% VaR: 2.326 × σ (σ = VaR95 ÷ 1.645)", "2.326 * var95 / 1.645", unit="$")
+    b.step("var10", "Ten-day 99% VaR: one-day 99% VaR × √10", "2.326 * var95 / 1.645 * sqrt(10)", unit="$")
+    b.step("charge", "Capital charge: multiplier × ten-day VaR (2.326 × VaR95 ÷ 1.645 × √10)",
+           "multiplier * 2.326 * var95 / 1.645 * sqrt(10)", unit="$")
 
 
 @template("intermediate")

@@ -141,7 +141,8 @@ def cbam_charge_on_imports(b: Builder) -> None:
     b.step("embedded", "Embedded emissions (tonnes × intensity)", "tonnes * intensity", unit="tonnes")
     b.step("free_adjust", "Free-allocation adjustment (tonnes × benchmark × free share)",
            "tonnes * benchmark * free / 100", unit="tonnes")
-    b.step("certificates", "Certificates to surrender", "embedded - free_adjust", unit="certificates")
+    b.step("certificates", "Emissions to cover with certificates (one certificate per tonne of CO2e)",
+           "embedded - free_adjust", unit="tonnes")
     b.step("gross", "Cost of the certificates", "certificates * price", unit="€")
     b.step("deduction", "Deduction for the carbon price paid abroad", "embedded * foreign", unit="€")
     b.step("charge", "Net CBAM charge", "gross - deduction", unit="€")

@@ -128,6 +128,8 @@ def best_over_worst_tilt(b: Builder) -> None:
     b.require(v["shift"] < v[f"w{worst}"], "the worst holding keeps some weight")
     active = abs(v["shift"] * (v[f"r{best}"] - v[f"r{worst}"]) / 100)
     b.require(active >= 0.06 and abs(active - 1) > 1e-9, "the tilt moves the return (and not by exactly 1 point)")
+    b.bounds("best_weight", lo=0, hi=100, why="a portfolio weight")
+    b.bounds("worst_weight", lo=0, hi=100, why="a portfolio weight")
     b.ask(
         "A fund tracks a three-stock benchmark: stock A weighs {w1} with an ESG score of {s1} and returned "
         "{r1}; stock B weighs {w2}, scores {s2} and returned {r2}; stock C weighs {w3}, scores {s3} and "

@@ -37,10 +37,15 @@ def proceeds_allocation(b: Builder) -> None:
     """
     issuer = b.pick(ISSUERS)
     face = b.money("proceeds", 200_000_000, 1_500_000_000, step=50_000_000)
-    parts = [b.rng.uniform(0.15, 0.4) for _ in range(3)]
+    # joint draw: the share allocated so far, then its split (three independent shares of 15-40% allocated
+    # more than was raised in 9% of draws, a negative "unallocated")
+    allocated = b.rng.uniform(0.45, 0.95)
+    weights = [b.rng.uniform(0.5, 1.5) for _ in range(3)]
     names = ["solar", "buildings", "transit"]
-    for name, part in zip(names, parts):
-        b.derive(name, round(face * part, -5), unit="$")
+    for name, weight in zip(names, weights):
+        b.derive(name, round(face * allocated * weight / sum(weights), -5), unit="$")
+    b.bounds("unallocated", lo=0, why="allocated never exceeds the proceeds raised")
+    b.bounds("share", lo=0, hi=100)
     b.ask(
         f"{issuer} raised {{proceeds}} with a green bond. By the first reporting date it has allocated "
         "{solar} to solar farms, {buildings} to energy-efficient buildings and {transit} to electric transit. "

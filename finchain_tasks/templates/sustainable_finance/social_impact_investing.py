@@ -7,6 +7,9 @@ PROGRAMS = [("a job-training program", "participants placed in jobs"),
             ("a youth mentoring program", "students who graduate"),
             ("a housing-first program", "people housed for a year"),
             ("a diabetes prevention program", "patients who avoid diabetes")]
+RESULTS = {"participants placed in jobs": "are placed in jobs", "students who graduate": "graduate",
+           "people housed for a year": "stay housed for a year", "patients who avoid diabetes": "avoid diabetes"}
+"""What the successful participants of each program do, as a verb phrase ("... of them graduate")."""
 
 
 @template("easy")
@@ -38,13 +41,17 @@ def cost_per_outcome(b: Builder) -> None:
     """
     program, outcome = b.pick(PROGRAMS)
     b.money("cost", 50_000, 5_000_000, step=5_000)
-    b.integer("enrolled", 80, 5_000, unit="participants")
-    b.percent("success", 15, 80, decimals=1)
+    # joint draw: whole enrollments of 100s and a whole-percent success rate give a whole number of people
+    # (enrolled 80-5,000 with a one-decimal rate gave 312.6 graduates in 99% of draws)
+    b.choice("enrolled", {f"{100 * k:,} participants": 100 * k for k in range(1, 51)})
+    b.percent("success", 15, 80, decimals=0)
+    b.bounds("successes", lo=1, whole=True, why="outcomes are counted in whole people")
     b.ask(
-        f"A foundation spends {{cost}} on {program} that enrolls {{enrolled}}; {{success}} of them become "
-        f"{outcome}. What is the cost per successful outcome?"
+        f"A foundation spends {{cost}} on {program} that enrolls {{enrolled}}; {{success}} of them "
+        f"{RESULTS[outcome]}. What is the cost per successful outcome?"
     )
-    b.step("successes", "Successful outcomes (enrolled × success rate)", "enrolled * success / 100")
+    b.step("successes", "Successful outcomes (enrolled × success rate)", "enrolled * success / 100",
+           unit="people")
     b.step("per_outcome", "Cost per successful outcome", "cost / successes", unit="$")
 
 

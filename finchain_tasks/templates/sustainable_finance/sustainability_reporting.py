@@ -15,6 +15,7 @@ def scope_totals_and_share(b: Builder) -> None:
     s1 = b.integer("s1", 5_000, 400_000, unit="tonnes")
     b.derive("s2", round(s1 * b.rng.uniform(0.3, 2.5)), unit="tonnes")
     b.derive("s3", round((s1 + b.values["s2"]) * b.rng.uniform(1.5, 12)), unit="tonnes")
+    b.bounds("share", lo=0, hi=100, why="a share of total emissions")
     b.ask(
         "In its sustainability report, {company} discloses scope 1 emissions of {s1} of CO2e, scope 2 (market-based) "
         "of {s2} and scope 3 of {s3}. What are its total emissions across the three scopes, and what share of "
@@ -31,11 +32,11 @@ def revenue_intensity(b: Builder) -> None:
     Source: GHG Protocol Corporate Standard, ch. 9 (ratio indicators); TCFD, "Guidance on Metrics, Targets,
     and Transition Plans" (2021).
     """
-    b.company("company")
     s1 = b.integer("s1", 2_000, 300_000, unit="tonnes")
     b.integer("s2", int(s1 * 0.2), int(s1 * 2), unit="tonnes")
     b.derive("revenue", round((s1 + b.values["s2"]) * b.rng.uniform(0.005, 0.2), 1), unit="million dollars",
              decimals=1)
+    b.company("company", kind="large" if b.values["revenue"] > 10_000 else "any")  # $124bn is no solar firm
     b.ask(
         "{company} reports scope 1 emissions of {s1} of CO2e and scope 2 emissions of {s2}, on revenue of "
         "{revenue}. What is its scope 1 and 2 emissions intensity in tonnes of CO2e per million dollars of "
@@ -114,11 +115,11 @@ def intensity_target_absolute_rate(b: Builder) -> None:
     Concepts: scope 1 and 2 emissions; emissions intensity; intensity target; revenue growth; implied annual rate of
     absolute emissions change.
     """
-    b.company("company")
     s1 = b.integer("s1", 20_000, 800_000, unit="tonnes")
     b.derive("s2", round(s1 * b.rng.uniform(0.3, 1.5)), unit="tonnes")
     b.derive("revenue", round((s1 + b.values["s2"]) * b.rng.uniform(0.004, 0.05), 1), unit="million dollars",
              decimals=1)
+    b.company("company", kind="large" if b.values["revenue"] > 10_000 else "any")
     b.percent("cut", 30, 65, decimals=0)
     b.percent("growth", 2, 9, decimals=1)
     b.integer("years", 5, 10, unit="years")
