@@ -102,6 +102,7 @@ def warranty_deferred_tax_asset(b: Builder) -> None:
         "repairs are paid, and the tax rate is {tax_rate}. What deferred tax asset does {company} report on the "
         "closing warranty provision (IAS 12)?"
     )
+    b.bounds("closing", lo=0, why="a provision is never negative")
     b.step("per_unit", "Expected repair cost per unit sold in dollars (minor rate × cost + major rate × cost)",
            "minor_pct / 100 * minor_cost + major_pct / 100 * major_cost")
     b.step("expense", "Warranty expense for the year (units × expected cost per unit)", "units * per_unit",

@@ -122,6 +122,8 @@ def lintner_dividend_with_buyback(b: Builder) -> None:
         "year's earnings in total, dividends first and the rest as an open-market share repurchase at "
         "{price} a share. How many whole shares will the company buy back?"
     )
+    b.bounds("buyback", lo=0, hi="distribution", why="dividends come out of the total payout")
+    b.bounds("repurchased", lo=0, hi="shares * 1000000", whole=True, why="whole shares, fewer than outstanding")
     b.step("target", "Target dividend in dollars (payout ratio × EPS)", "payout / 100 * eps1")
     b.step("dividend", "Lintner dividend, D0 + c × (target − D0), to the cent", "round(d0 + speed * (target - d0), 2)",
            unit="$")

@@ -153,6 +153,8 @@ def derivatives_sentiment_regime(b: Builder) -> None:
         "weights funding 40%, options 30% and social 30%. Below 25 is 'extreme fear', 25 up to 45 'fear', "
         "45 up to 55 'neutral', 55 up to 75 'greed', and 75 or more 'extreme greed'. Which regime is it?"
     )
+    for name in ("funding_score", "options_score", "social_score"):
+        b.bounds(name, lo=0, hi=100, why="a score on the 0–100 scale")
     b.step("annualized", "Annualized funding rate: 8-hour rate × 3 × 365", "funding * 3 * 365", unit="%")
     b.step("funding_score", "Funding score: (annualized + 10) ÷ 50 × 100", "(annualized + 10) / 50 * 100")
     b.step("ratio", "Put/call open-interest ratio", "puts / calls")

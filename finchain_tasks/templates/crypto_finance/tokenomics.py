@@ -46,6 +46,7 @@ def buyback_and_burn(b: Builder) -> None:
         "in circulation before the burn. What percentage of the circulating supply does the quarter's burn "
         "remove?"
     )
+    b.bounds("reduction", lo=0, hi=100, why="a burn removes part of the supply")
     b.step("spent", "Fees spent on the buyback", "revenue * share / 100", unit="$")
     b.step("burned", "Tokens bought and burned (amount ÷ price)", "spent / price", unit="tokens")
     b.step("reduction", "Share of circulating supply burned", "burned / (supply * 1000000) * 100", unit="%")

@@ -156,6 +156,8 @@ def cluster_whale_signal(b: Builder) -> None:
         "value it deposited, otherwise 'distributing'. What is the cluster's label ('accumulating whale', "
         "'distributing whale' or 'not a whale')?"
     )
+    b.bounds("end", lo=0, why="holdings cannot be negative")
+    b.bounds("share", lo=0, hi=100, why="a share of supply")
     b.step("start", "Cluster holdings at the start of the week", "a1 + a2 + a3", unit="tokens")
     b.step("net_tokens", "Net withdrawals from exchanges in tokens", "w1 + w2 - d1", unit="tokens")
     b.step("end", "Holdings at the end of the week", "start + net_tokens", unit="tokens")

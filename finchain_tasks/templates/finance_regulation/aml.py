@@ -174,6 +174,7 @@ def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
         "unexplained excess (the week's cash less documented cash less that limit) is at least $5,000. "
         "Which reports are due: 'no report', 'CTR only', 'SAR only' or 'CTR and SAR'?"
     )
+    b.bounds("documented", lo=0, hi="week", why="documented cash is part of the week's cash")
     b.step("monday", "Cash deposited on Monday (aggregated across branches)", "mon1 + mon2", unit="$")
     b.step("friday", "Cash deposited on Friday", "fri1 + fri2", unit="$")
     b.step("week", "Cash deposited during the week", "monday + wed + friday", unit="$")

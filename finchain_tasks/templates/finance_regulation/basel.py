@@ -61,6 +61,7 @@ def leverage_ratio(b: Builder) -> None:
         "million, converted at a credit conversion factor of {ccf}. What is its Basel III leverage ratio "
         "(Tier 1 capital as a percentage of the exposure measure)?"
     )
+    b.bounds("ratio", lo=0, hi=100, why="Tier 1 is a part of the exposure")
     b.step("tier1", "Tier 1 capital: CET1 + Additional Tier 1", "cet1 + at1", unit="$")
     b.step("exposure", "Exposure measure: on-balance sheet + derivatives + commitments × conversion factor",
            "on_balance + derivatives + commitments * ccf / 100", unit="$")

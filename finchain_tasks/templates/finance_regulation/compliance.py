@@ -137,6 +137,7 @@ def penalty_with_compliance_record(b: Builder) -> None:
         "one of 3.0 or more raises it by 30%. The firm settles, so step 5 takes 30% off the adjusted step 3 "
         "figure but not off the disgorgement. What is the total the firm pays?".replace("{level_pct}", str(v["level"]))
     )
+    b.bounds("composite", lo=1, hi=5, why="a composite of 1–5 ratings")
     b.step("composite", "Composite rating: Σ weight × score ÷ 100",
            "(w_governance * s_governance + w_aml * s_aml + w_sanctions * s_sanctions + w_reporting * s_reporting)"
            " / 100")

@@ -180,6 +180,8 @@ def pep_owner_risk_rating(b: Builder) -> None:
         "An adjusted score below 2.5 is low risk, from 2.5 up to but not including 3.5 is medium risk, and "
         "3.5 or more is high risk. What is the customer's risk rating (low, medium or high)?"
     )
+    b.bounds("pep_stake", lo=0, hi=100, why="an ownership share")
+    b.bounds("share", lo=0, hi=100, why="the unexplained part of a deposit")
     b.step("indirect", "Indirect stake through the holding company (%)", "holdco_share * holdco_stake / 100",
            unit="%")
     b.step("pep_stake", "The PEP's effective ownership: direct + indirect (%)", "direct + indirect", unit="%")

@@ -174,6 +174,7 @@ def schedule_13d_or_13g(b: Builder) -> None:
         "to influence control while it owns less than 20%. What must {adviser} file (answer 'no filing', "
         "'Schedule 13G' or 'Schedule 13D')?"
     )
+    b.bounds("ownership", lo=0, hi=100, why="a stake is a part of the shares")
     b.step("held", "Shares held by the three funds", "fund_a + fund_b + fund_c")
     b.step("beneficial", "Beneficially owned shares including the warrant shares", "held + warrants")
     b.step("denominator", "Shares outstanding plus the warrant shares", "outstanding + warrants")

@@ -28,6 +28,7 @@ def bnpl_instalments(b: Builder) -> None:
         "but the last is the total divided by the number of instalments, rounded down to the cent; the last "
         "instalment pays whatever remains. How much is the last instalment?"
     )
+    b.bounds("last", lo="regular", hi="regular + count * 0.01", why="the last instalment takes the leftover cents")
     b.step("total", "Total due: price + service fee", "price + fee", unit="$")
     b.step("regular", "Regular instalment: total ÷ number of instalments, rounded down to the cent",
            "floor(total / count * 100) / 100", unit="$")

@@ -115,6 +115,8 @@ def marketing_campaign_roi(b: Builder) -> None:
         "{order_value} and the gross margin on sales is {margin}. Counting the gross profit on the orders as "
         "the campaign's return, what is the campaign's ROI?"
     )
+    b.bounds("clicks", lo=0, hi="impressions", why="a click needs an impression")
+    b.bounds("orders", lo=0, hi="clicks", why="an order needs a click")
     b.step("clicks", "Expected clicks: impressions × click-through rate", "impressions * ctr / 100", unit="clicks")
     b.step("orders", "Expected orders: clicks × conversion rate", "clicks * conversion / 100", unit="orders")
     b.step("gross_profit", "Gross profit: orders × order value × margin", "orders * order_value * margin / 100",

@@ -25,6 +25,7 @@ def department_budget_split(b: Builder) -> None:
         "{they} moves {moved} from the marketing budget to operations. What is the operations budget after "
         "the move?"
     )
+    b.bounds("operations", lo=0, hi="budget", why="a department gets part of the budget")
     b.step("marketing_budget", "Marketing budget (total × marketing share)", "budget * marketing / 100", unit="$")
     b.step("development_budget", "Product development budget", "budget * development / 100", unit="$")
     b.step("operations", "Operations budget: total − marketing − development + the amount moved",

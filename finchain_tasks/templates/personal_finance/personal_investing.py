@@ -33,6 +33,7 @@ def withdrawal_from_allocation(b: Builder) -> None:
         "in a bond fund. {They} withdraws {withdrawal} for living expenses, selling only the bond fund. What "
         "share of the portfolio is in stocks after the withdrawal?"
     )
+    b.bounds("stock_share", lo=0, hi=100, why="a share of the portfolio")
     b.step("stock_value", "Value of the stock fund (unchanged by the withdrawal)", "value * stocks / 100", unit="$")
     b.step("remaining", "Portfolio value after the withdrawal", "value - withdrawal", unit="$")
     b.step("stock_share", "Stock share after the withdrawal", "stock_value / remaining * 100", unit="%")
@@ -117,6 +118,7 @@ def diversification_benefit(b: Builder) -> None:
         "between the two funds' returns is {rho}. By how many percentage points is the portfolio's volatility "
         "below the weighted average of the two funds' volatilities?"
     )
+    b.bounds("benefit", lo=0, why="a mix is never riskier than the weighted average")
     b.step("average", "Weighted average volatility", "weight / 100 * vol1 + (1 - weight / 100) * vol2", unit="%")
     b.step("variance", "Portfolio variance (in squared percent), with the correlation term",
            "(weight / 100 * vol1) ** 2 + ((1 - weight / 100) * vol2) ** 2"

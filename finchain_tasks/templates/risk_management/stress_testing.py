@@ -148,6 +148,7 @@ def stress_capital_buffer_headroom(b: Builder) -> None:
         "and at least 2.5%; its CET1 requirement is the 4.5% minimum plus the buffer. By how many percentage "
         "points does its starting CET1 ratio exceed the requirement (negative if it falls short)?"
     )
+    b.bounds("trough_ratio", lo=0, hi="start_ratio", why="the stress lowers a positive capital ratio")
     b.step("start_ratio", "Starting CET1 ratio", "cet1 / rwa * 100", unit="%")
     b.step("after_tax", "After-tax result: (PPNR − credit losses − market loss) × (1 − tax rate)",
            "(ppnr - loans * loss / 100 - market) * (1 - tax / 100)", unit="$")

@@ -75,6 +75,8 @@ def solar_payback_with_incentives(b: Builder) -> None:
         "energy certificates they generate for {certificates} a year. What is the project's simple payback "
         "period in years?"
     )
+    b.bounds("net_cost", lo=0, hi="cost", why="incentives cover part of the cost")
+    b.bounds("payback", lo=0, hi=25, why="within a solar panel's life")
     b.step("net_cost", "Net cost after the tax credit and the rebate", "cost * (1 - itc / 100) - rebate", unit="$")
     b.step("annual", "Annual benefit: bill savings + certificate sales", "savings + certificates", unit="$")
     b.step("payback", "Simple payback: net cost ÷ annual benefit", "net_cost / annual", unit="years")

@@ -141,6 +141,7 @@ def tax_credit_bond_after_tax_yield(b: Builder) -> None:
         "the green bond's after-tax annual income, as a percentage of the price paid, exceed the conventional "
         "bond's after-tax yield (negative if it falls short)?"
     )
+    b.bounds("tax_due", lo=0, hi="coupon_income + credit_amount", why="tax is a part of taxable income")
     b.step("cost", "Price paid (face × price ÷ 100)", "face * price / 100", unit="$")
     b.step("coupon_income", "Annual coupon (face × coupon rate)", "face * coupon / 100", unit="$")
     b.step("credit_amount", "Annual tax credit (face × credit rate)", "face * credit / 100", unit="$")
