@@ -31,6 +31,13 @@ def test_list_shows_every_template():
     assert f"{len(all_templates())} FinChain templates" in result.output
 
 
+def test_list_advanced_shows_the_concepts_each_combines():
+    result = invoke("list", "--level", "advanced", "--domain", "investment_analysis")
+    assert result.exit_code == 0 and "combines" in result.output
+    tpl = all_templates()["investment_analysis/npv/two_stage_growth"]
+    assert " ".join("; ".join(tpl.concepts).split()) in result.output
+
+
 def test_show_prints_question_and_trace():
     result = invoke("show", "finchain/investment_analysis/npv/two_stage_growth/3")
     assert result.exit_code == 0 and "Step 1:" in result.output and "Final answer:" in result.output

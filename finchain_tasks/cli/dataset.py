@@ -58,23 +58,26 @@ def list_templates(
     domain: Optional[list[str]] = DomainOpt, topic: Optional[list[str]] = TopicOpt,
     level: Optional[list[str]] = LevelOpt,
 ) -> None:
-    """List templates with their level and step count."""
+    """List templates with their level, step count and, for advanced ones, the concepts they combine."""
     chosen = _select(domain, topic, level, None)
     title = f"{len(chosen)} FinChain templates"
-    rows = [(t.id, t.level, len(t.generate(0).steps), t.summary) for t in chosen]
+    rows = [(t.id, t.level, len(t.generate(0).steps), t.summary, "; ".join(t.concepts)) for t in chosen]
+    combines = any(r[4] for r in rows)
     if console.width >= max(len(r[0]) for r in rows) + LIST_ASKS_WIDTH:
         table = Table(title=title)
         table.add_column("template id", no_wrap=True)  # an id is copied into `finchain show`: never cut it
-        for col in ("level", "steps", "asks"):
+        for col in ("level", "steps", "asks") + (("combines",) if combines else ()):
             table.add_column(col)
-        for tid, lvl, steps, summary in rows:
-            table.add_row(tid, lvl, str(steps), escape(summary))
+        for tid, lvl, steps, summary, concepts in rows:
+            table.add_row(tid, lvl, str(steps), escape(summary), *((escape(concepts),) if combines else ()))
         console.print(table)
         return
     console.print(f"[bold]{title}[/]")  # narrow terminal: the whole id on one line, what it asks below it
-    for tid, lvl, steps, summary in rows:
+    for tid, lvl, steps, summary, concepts in rows:
         console.print(tid, highlight=False, markup=False, no_wrap=True, overflow="ignore", crop=False)
         console.print(Padding(f"{lvl}, {steps} steps: {escape(summary)}", (0, 0, 0, 4)), highlight=False)
+        if concepts:
+            console.print(Padding(f"combines: {escape(concepts)}", (0, 0, 0, 4)), highlight=False)
 
 
 LIST_ASKS_WIDTH = 60

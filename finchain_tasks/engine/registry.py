@@ -2,7 +2,9 @@
 
 A template module lives at ``finchain_tasks/templates/<domain>/<topic>.py``; its functions are
 decorated with :func:`template`, which reads the domain and topic from the module path, so the
-folder names alone lead a newcomer to any template.
+folder names alone lead a newcomer to any template. An advanced template's docstring ends with a
+``Concepts: a; b; c.`` paragraph naming the concepts it combines; :attr:`Template.concepts` reads it and
+``finchain list`` shows it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ MAX_DRAWS = 1_000
 """How many times ``b.require`` may reject a seed's draw before the template is declared broken."""
 _PACKAGE = "finchain_tasks.templates"
 _REGISTERED: dict[str, Template] = {}
+CONCEPTS_PREFIX = "Concepts:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,20 @@ class Template:
     @property
     def summary(self) -> str:
         return (self.fn.__doc__ or "").strip().splitlines()[0] if self.fn.__doc__ else ""
+
+    @property
+    def concepts(self) -> tuple[str, ...]:
+        """The concepts the template combines, read from the ``Concepts: a; b; c.`` paragraph of its docstring.
+
+        Every advanced template declares one (TEMPLATES.md: an advanced question combines several
+        concepts), so a reader of ``finchain list --level advanced`` sees what each one exercises.
+        """
+        for paragraph in (self.fn.__doc__ or "").split("\n\n"):
+            text = " ".join(paragraph.split())
+            if text.startswith(CONCEPTS_PREFIX):
+                items = text[len(CONCEPTS_PREFIX):].rstrip(". ").split(";")
+                return tuple(item.strip() for item in items if item.strip())
+        return ()
 
     def generate(self, seed: int) -> Problem:
         """The problem for ``seed``; the same seed always gives the same problem."""

@@ -63,13 +63,21 @@ def test_layered_entity_owner(seed):
     assert p.answer == ("beneficial owner" if effective >= 25 else "not a beneficial owner")
 
 
-@pytest.mark.parametrize("seed", [4, 21, 64, 250, 901])
-def test_sar_on_unexpected_cash(seed):
-    p = get(T + "sar_on_unexpected_cash").generate(seed)
-    yearly, *weeks = money(p.question)[:5]
-    multiple = float(re.search(r"exceed ([\d.]+) times", p.question).group(1))
-    limit = multiple * yearly / 12
-    assert p.steps[2].value == pytest.approx(limit)  # intermediate value: the alert limit
-    excess = sum(weeks) - limit
-    expected = "no alert" if excess <= 0 else ("file a SAR" if excess >= 5_000 else "alert only")
-    assert p.answer == expected
+@pytest.mark.parametrize("seed", [4, 21, 64, 250, 901, 1234])
+def test_ctr_and_sar_on_unexpected_cash(seed):
+    p = get(T + "ctr_and_sar_on_unexpected_cash").generate(seed)
+    expected, mon1, mon2, wed, fri1, fri2, *_ = money(p.question)
+    documented = money(p.question.split("invoice showing that")[1])[0]
+    multiple = float(re.search(r"exceeds ([\d.]+) times", p.question).group(1))
+    assert max(mon1, mon2, wed, fri1, fri2) < 10_000  # the question says no single deposit reaches it
+    daily = {"Monday": mon1 + mon2, "Wednesday": wed, "Friday": fri1 + fri2}
+    ctr = any(total > 10_000 for total in daily.values())
+    sar = sum(daily.values()) - documented - multiple * expected >= 5_000
+    assert p.answer == {(True, True): "CTR and SAR", (True, False): "CTR only",
+                        (False, True): "SAR only", (False, False): "no report"}[(ctr, sar)]
+
+
+def test_ctr_and_sar_outcomes_are_balanced():
+    answers = [get(T + "ctr_and_sar_on_unexpected_cash").generate(s).answer for s in range(200)]
+    assert {a: answers.count(a) for a in set(answers)}.keys() == {"CTR and SAR", "CTR only", "SAR only", "no report"}
+    assert max(answers.count(a) for a in set(answers)) < 0.4 * len(answers)

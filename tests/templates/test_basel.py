@@ -26,11 +26,14 @@ def test_cet1_buffer_stack(seed):
     assert p.answer == ("meets" if cet1 >= rwa * (minimum + conservation + ccyb + gsib) / 100 else "falls short")
 
 
-@pytest.mark.parametrize("seed", [1, 13, 77])
-def test_total_capital_ratio(seed):
-    p = get(T + "total_capital_ratio").generate(seed)
-    rwa, *layers = money(p.question)
-    assert p.answer == pytest.approx(100 * sum(layers) / rwa)
+@pytest.mark.parametrize("seed", [1, 13, 77, 5])
+def test_leverage_ratio(seed):
+    p = get(T + "leverage_ratio").generate(seed)
+    cet1, at1, on_balance, derivatives, commitments = money(p.question)
+    (ccf,) = percents(p.question)
+    assert ccf in (10, 40)
+    assert p.answer == pytest.approx(100 * (cet1 + at1) / (on_balance + derivatives + commitments * ccf / 100))
+    assert 2 < p.answer < 9  # a leverage ratio a bank would report
 
 
 @pytest.mark.parametrize("seed", [2, 14, 300])

@@ -31,16 +31,12 @@ def months_until(target: float, balance: float, deposit: float) -> int:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_fifty_thirty_twenty(seed):
-    p = get(T + "fifty_thirty_twenty").generate(seed)
-    (annual,) = dollars(p.question)
-    question = p.question.split("repayment). ")[1]
-    share = 20 if "savings and debt" in question else (50 if "needs" in question else 30)
-    assert p.answer == pytest.approx(annual * share / 100 / 12, rel=1e-12)
-
-
-def test_fifty_thirty_twenty_is_varied():
-    assert len({get(T + "fifty_thirty_twenty").generate(s).question for s in range(1000)}) >= 950
+def test_department_budget_split(seed):
+    p = get(T + "department_budget_split").generate(seed)
+    budget, moved = dollars(p.question)
+    marketing, development = percents(p.question)
+    operations_share = 100 - marketing - development  # "the rest", as a share of the budget
+    assert p.answer == pytest.approx(budget * operations_share / 100 + moved, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

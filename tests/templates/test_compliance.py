@@ -66,12 +66,13 @@ def test_escalating_daily_penalty_by_loop(seed):
 
 
 @pytest.mark.parametrize("seed", [4, 12, 65, 777])
-def test_composite_compliance_rating(seed):
-    p = get(T + "composite_compliance_rating").generate(seed)
+def test_penalty_with_compliance_record(seed):
+    p = get(T + "penalty_with_compliance_record").generate(seed)
     scores = [float(s) for s in re.findall(r"(?:oversight|controls|screening|reporting) (\d\.\d)", p.question)]
-    weights = [float(w) for w in re.findall(r"([\d.]+)%", p.question)]
+    weights = [float(w) for w in re.findall(r"weighted (\d+)%, (\d+)%, (\d+)% and (\d+)%", p.question)[0]]
     assert len(scores) == 4 and sum(weights) == 100
-    composite = sum(w / 100 * s for w, s in zip(weights, scores, strict=True))
-    assert p.steps[3].value == pytest.approx(composite)
-    bands = [(2.0, "strong"), (3.0, "satisfactory"), (float("inf"), "weak")]
-    assert p.answer == next(name for upper, name in bands if composite < upper)
+    composite = sum(w * s for w, s in zip(weights, scores, strict=True)) / 100
+    revenue, benefit = [float(x.replace(",", "")) for x in re.findall(r"£([\d,]+)", p.question)][:2]
+    pct = float(re.search(r"(\d+)% at level", p.question).group(1))
+    factor = 0.9 if composite < 2 else (1.1 if composite < 3 else 1.3)
+    assert p.answer == pytest.approx(benefit + revenue * pct / 100 * factor * 0.7, abs=0.01)

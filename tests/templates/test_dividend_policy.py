@@ -67,13 +67,14 @@ def test_residual_dividend(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_lintner_by_weighted_average_form(seed):
-    p = get(T + "lintner_smoothing").generate(seed)
-    _eps0, d0, *eps = money(p.question)
-    (payout,) = percents(p.question)
+def test_lintner_dividend_with_buyback(seed):
+    p = get(T + "lintner_dividend_with_buyback").generate(seed)
+    _eps0, d0, eps1, price = money(p.question)
+    payout, total_payout = percents(p.question)
     c = float(re.search(r"c = (\d+\.\d+)", p.question).group(1))
-    dividends = [d0]
-    for e in eps:  # D_t = (1 - c) D_(t-1) + c p EPS_t, declared in cents
-        dividends.append(round((1 - c) * dividends[-1] + c * payout * e, 2))
-    assert step(p, "div1") == pytest.approx(dividends[1], rel=1e-12)
-    assert p.answer == pytest.approx(dividends[3], rel=1e-12)
+    shares = float(re.search(r"on ([\d.]+) million shares", p.question).group(1)) * 1e6
+    dividend = round((1 - c) * d0 + c * payout * eps1, 2)  # the weighted-average form of Lintner's rule
+    net_income = eps1 * shares
+    buyback = total_payout * net_income - dividend * shares
+    assert step(p, "dividend") == pytest.approx(dividend, rel=1e-12)
+    assert p.answer == int(buyback / price + 1e-9)

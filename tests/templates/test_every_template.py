@@ -41,3 +41,23 @@ def test_every_topic_with_templates_has_the_five_levels():
     for key, levels in by_topic.items():
         assert sorted(levels) == sorted(["easy", "easy", "intermediate", "intermediate", "advanced"]), key
         assert set(levels) <= set(LEVELS)
+
+
+def test_every_advanced_template_names_the_concepts_it_combines():
+    """TEMPLATES.md: an advanced template combines several concepts; its docstring's Concepts line says which."""
+    thin = {t.id: t.concepts for t in TEMPLATES if t.level == "advanced" and len(set(t.concepts)) < 3}
+    assert thin == {}, f"advanced templates naming fewer than three concepts: {thin}"
+
+
+def test_concepts_are_read_from_the_docstring_line():
+    from finchain_tasks.engine.registry import Template
+
+    def body(b):
+        """Asks something.
+
+        Concepts: present value; growing perpetuity ;  tax shield.
+        """
+
+    tpl = Template("d", "t", "n", "advanced", body, 0)
+    assert tpl.concepts == ("present value", "growing perpetuity", "tax shield")
+    assert Template("d", "t", "n", "easy", lambda b: None, 0).concepts == ()

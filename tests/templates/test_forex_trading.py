@@ -31,14 +31,13 @@ def step(problem, name: str) -> float:
     return next(s.value for s in problem.steps if s.name == name)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_conversion_with_commission(seed):
-    p = get(T + "conversion_with_commission").generate(seed)
-    (usd,) = amounts(p.question, "$")
-    (commission,) = percents(p.question)
-    bid, ask = rates(p.question)
-    assert bid < ask
-    assert p.answer == pytest.approx((usd - usd * commission) / ask, rel=1e-12)
+@pytest.mark.parametrize("seed", SEEDS + [1, 2, 3])
+def test_pip_value_pnl_by_units_traded(seed):
+    p = get(T + "pip_value_pnl").generate(seed)
+    lots = float(re.search(r"([\d.]+) standard lots", p.question).group(1))
+    entry, exit_ = (float(x) for x in re.findall(r"at (\d\.\d{4})", p.question))
+    units = lots * 100_000 * (1 if " buys " in p.question else -1)  # a short holds negative units
+    assert p.answer == pytest.approx(units * (exit_ - entry), abs=1e-6)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

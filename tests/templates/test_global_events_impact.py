@@ -51,12 +51,18 @@ def test_sentiment_market_cap_from_new_price(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_event_study_car_and_value(seed):
-    p = get(T + "event_study_value_impact").generate(seed)
-    q = p.question.split("market model")[1].replace("day 1", "day one").replace("day 2", "day two")
-    alpha, beta, cap, m1, r1, m2, r2 = nums(q)[:7]
-    market = [m1, m2]
-    token = [r1, r2]
-    ars = [r - (alpha + beta * m) for r, m in zip(token, market)]
-    assert p.steps[1].value == pytest.approx(ars[0], rel=1e-9)
-    assert p.answer == pytest.approx(sum(ars) / 100 * cap * 1e9, rel=1e-9)
+def test_event_study_significance(seed):
+    p = get(T + "event_study_significance").generate(seed)
+    q = p.question.split("estimation window")[1].replace("day 1", "day one").replace("day 2", "day two")
+    cov, var_m, mean_r, mean_m, sigma, m1, r1, m2, r2 = nums(q)[:9]
+    beta = cov / var_m
+    alpha = mean_r - beta * mean_m
+    # the CAR is the two days' excess over the market model, summed before the model is subtracted
+    car = (r1 + r2) - (2 * alpha + beta * (m1 + m2))
+    assert p.steps[4].value == pytest.approx(car, rel=1e-9)
+    assert p.answer == ("significant" if abs(car) / (sigma * 2 ** 0.5) > 1.96 else "not significant")
+
+
+def test_event_study_significance_is_balanced():
+    answers = [get(T + "event_study_significance").generate(s).answer for s in range(100)]
+    assert 25 < answers.count("significant") < 75

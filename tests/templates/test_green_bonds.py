@@ -54,11 +54,12 @@ def test_avoided_tonnes_per_million(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_issuer_npv_by_discounting_each_year(seed):
-    p = get(T + "issuer_net_benefit").generate(seed)
-    face, bps, years, review, reporting, rate = nums(p.question)[:6]
-    npv = -review
-    for t in range(1, int(years) + 1):
-        npv += (face * bps / 10_000 - reporting) / (1 + rate / 100) ** t
-    assert p.steps[1].value == pytest.approx(face * bps / 10_000 - reporting, rel=1e-9)
-    assert p.answer == pytest.approx(npv, rel=1e-9)
+def test_tax_credit_bond_after_tax_yield(seed):
+    p = get(T + "tax_credit_bond_after_tax_yield").generate(seed)
+    face, price, _hundred, coupon, credit, tax, conventional = nums(p.question.split("buys")[1])[:7]
+    assert _hundred == 100
+    keep = 1 - tax / 100
+    # per 100 of face: coupon and credit are both taxed, then the credit comes back as a tax reduction
+    after_tax_per_100 = coupon * keep + credit * keep
+    assert p.answer == pytest.approx(after_tax_per_100 / price * 100 - conventional * keep, rel=1e-9)
+    assert p.steps[0].value == pytest.approx(face * price / 100)

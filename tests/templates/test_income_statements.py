@@ -49,13 +49,16 @@ def test_multi_step_income_statement_as_one_sum(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_warranty_provision_roll_forward(seed):
-    p = get(T + "warranty_provision").generate(seed)
+def test_warranty_deferred_tax_asset_by_roll_forward(seed):
+    p = get(T + "warranty_deferred_tax_asset").generate(seed)
     units = int(re.search(r"sold ([\d,]+) ", p.question).group(1).replace(",", ""))
     minor_cost, major_cost, opening, paid = money(p.question)
-    minor_rate, major_rate = percents(p.question)
-    expected_per_unit = minor_rate * minor_cost + major_rate * major_cost
-    assert p.answer == pytest.approx(opening + units * expected_per_unit - paid, rel=1e-12)
+    minor_rate, major_rate, tax = percents(p.question)
+    expense = units * minor_rate * minor_cost + units * major_rate * major_cost
+    closing = opening + expense - paid
+    # the provision's tax base is nil, so the whole carrying amount is a deductible difference
+    assert p.answer == pytest.approx(closing * tax, rel=1e-12)
+    assert step(p, "closing") == pytest.approx(closing, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -66,14 +66,24 @@ def test_residual_risk_after_controls(seed):
     assert p.answer == ("enhanced due diligence" if residual >= cut else "standard due diligence")
 
 
-@pytest.mark.parametrize("seed", [4, 11, 74, 503, 9000])
-def test_weighted_rating_with_funds_uplift(seed):
-    p = get(T + "weighted_rating_with_funds_uplift").generate(seed)
+@pytest.mark.parametrize("seed", [4, 11, 74, 503, 9000, 12])
+def test_pep_owner_risk_rating(seed):
+    p = get(T + "pep_owner_risk_rating").generate(seed)
+    direct, holdco_share, holdco_stake, line = percents(p.question)[:4]
+    assert line == 25
     factors = [grab(rf"{k} (\d)\b", p.question) for k in ("country", "sector", "product", "channel")]
-    weights = percents(p.question)[:4]
+    weights = percents(p.question)[4:8]
     deposit, explained = money(p.question)
-    base = sum(w / 100 * f for w, f in zip(weights, factors, strict=True))
-    assert p.steps[0].value == pytest.approx(base)
-    adjusted = base + 0.05 * 100 * (1 - explained / deposit)
-    assert p.steps[4].value == pytest.approx(adjusted)
-    assert p.answer == ("low" if adjusted < 2.5 else "medium" if adjusted < 3.5 else "high")
+    pep_owns = direct + holdco_share * holdco_stake / 100
+    adjusted = sum(w / 100 * f for w, f in zip(weights, factors, strict=True)) + 0.05 * 100 * (1 - explained / deposit)
+    expected = "high" if pep_owns >= 25 else ("low" if adjusted < 2.5 else "medium" if adjusted < 3.5 else "high")
+    assert p.answer == expected
+
+
+def test_pep_owner_override_decides_some_ratings():
+    """The PEP rule is exercised: some draws are high only because of it, and no answer dominates."""
+    problems = [get(T + "pep_owner_risk_rating").generate(s) for s in range(120)]
+    overridden = [p for p in problems if p.steps[1].value >= 25 and p.steps[4].value < 3.5]
+    assert overridden and all(p.answer == "high" for p in overridden)
+    answers = [p.answer for p in problems]
+    assert max(map(answers.count, set(answers))) < 0.6 * len(answers)

@@ -54,16 +54,14 @@ def test_news_decay_by_halvings(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_fear_greed_index_with_scaler(seed):
-    p = get(T + "composite_fear_greed_index").generate(seed)
-    q = p.question.split("30-day volatility")[1].replace("× 100", "")
-    vmin, vmax, vol, lo, hi, volume, bullish, bearish, dmin, dmax, dom, *weights = nums(q)
-
-    def scale(x, a, z):
-        return (x - a) / (z - a) * 100
-
-    scores = [100 - scale(vol, vmin, vmax), scale(volume, lo, hi), bullish / (bullish + bearish) * 100,
-              100 - scale(dom, dmin, dmax)]
-    assert weights[:4] == [30, 30, 20, 20]
-    assert p.steps[0].value == pytest.approx(scores[0], rel=1e-9)
-    assert p.answer == pytest.approx(sum(w / 100 * s for w, s in zip(weights, scores)), rel=1e-9)
+def test_derivatives_sentiment_regime(seed):
+    p = get(T + "derivatives_sentiment_regime").generate(seed)
+    funding = float(re.search(r"averaged (-?[\d.]+)% per", p.question.replace("−", "-")).group(1))
+    puts, calls = nums(p.question.split("open interest is")[1])[:2]
+    bullish, bearish = nums(p.question.split("Social:")[1])[:2]
+    yearly = funding * 3 * 365  # in percent: three 8-hour periods a day
+    index = (0.4 * (yearly - -10) / (40 - -10) * 100 + 0.3 * (1.5 - puts / calls) / (1.5 - 0.3) * 100
+             + 0.3 * 100 * bullish / (bullish + bearish))
+    assert p.steps[5].value == pytest.approx(index, rel=1e-9)
+    bands = [(25, "extreme fear"), (45, "fear"), (55, "neutral"), (75, "greed"), (101, "extreme greed")]
+    assert p.answer == next(name for upper, name in bands if index < upper)

@@ -27,12 +27,13 @@ def count(text: str, noun: str) -> int:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_dollar_cost_average_is_harmonic_mean_of_a_plausible_walk(seed):
-    p = get(T + "dollar_cost_average").generate(seed)
-    amount, *prices = dollars(p.question)
-    assert len(prices) == 4
-    assert all(abs(b / a - 1) <= 0.1001 for a, b in zip(prices, prices[1:]))  # a ±10% walk
-    assert p.answer == pytest.approx(len(prices) / sum(1 / x for x in prices), rel=1e-10)
+def test_withdrawal_from_allocation(seed):
+    p = get(T + "withdrawal_from_allocation").generate(seed)
+    value, withdrawal = dollars(p.question)
+    (stocks,) = percents(p.question)
+    bonds_after = value * (100 - stocks) / 100 - withdrawal
+    assert bonds_after > 0
+    assert p.answer == pytest.approx(100 - bonds_after / (value - withdrawal) * 100, rel=1e-10)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -63,15 +64,16 @@ def test_dividend_reinvestment_year_by_year(seed):
     assert p.answer == pytest.approx((shares * round(price, 2) - cost) / cost * 100, rel=1e-9)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_portfolio_growth_month_by_month(seed):
-    p = get(T + "portfolio_growth").generate(seed)
-    lump, monthly = dollars(p.question)
-    (rate,) = percents(p.question)
-    balance = lump
-    for _ in range(12 * count(p.question, "year")):
-        balance = balance * (1 + rate / 1200) + monthly
-    assert p.answer == pytest.approx(balance, rel=1e-9)
+@pytest.mark.parametrize("seed", SEEDS + [1, 2])
+def test_diversification_benefit_by_covariance(seed):
+    p = get(T + "diversification_benefit").generate(seed)
+    weight, vol1, vol2 = (x / 100 for x in percents(p.question)[:3])
+    rho = float(re.search(r"returns is (-?\d+\.\d+)", p.question.replace("−", "-")).group(1))
+    w = [weight, 1 - weight]
+    sd = [vol1, vol2]
+    cov = [[sd[i] * sd[j] * (1 if i == j else rho) for j in range(2)] for i in range(2)]
+    variance = sum(w[i] * w[j] * cov[i][j] for i in range(2) for j in range(2))  # w'Σw
+    assert p.answer == pytest.approx((w[0] * sd[0] + w[1] * sd[1] - variance ** 0.5) * 100, rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

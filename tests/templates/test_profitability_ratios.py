@@ -23,10 +23,12 @@ def step(problem, name: str) -> float:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_operating_margin(seed):
-    p = get(T + "operating_margin").generate(seed)
-    revenue, cogs, opex = money(p.question)
-    assert p.answer == pytest.approx((1 - cogs / revenue - opex / revenue) * 100, rel=1e-12)
+def test_gross_profit_margin(seed):
+    p = get(T + "gross_profit_margin").generate(seed)
+    revenue, opening, purchases, closing = money(p.question)
+    # goods sold are what was available (opening + purchases) less what is left
+    available = opening + purchases
+    assert p.answer == pytest.approx((revenue - (available - closing)) / revenue * 100, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

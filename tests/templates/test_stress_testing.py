@@ -59,14 +59,13 @@ def test_eve_rate_shock(seed):
     assert p.answer == pytest.approx(-gap * shock / (1 + y / 100) / tier1 * 100)
 
 
-@pytest.mark.parametrize("seed", [4, 45, 414, 4140])
-def test_three_year_capital_projection_by_ledger(seed):
-    p = get(T + "three_year_capital_projection").generate(seed)
-    cet1, rwa, ppnr, loans = money(p.question)
-    loss1, loss2, loss3, tax, growth = percents(p.question)
-    capital = cet1
-    for loss in (loss1, loss2, loss3):
-        pre_tax = ppnr - loans * loss / 100
-        capital += pre_tax - pre_tax * tax / 100
-    assert p.steps[3].value == pytest.approx(capital)
-    assert p.answer == pytest.approx(capital / (rwa * (1 + growth / 100)) * 100)
+@pytest.mark.parametrize("seed", [4, 45, 414, 4140, 7])
+def test_stress_capital_buffer_headroom(seed):
+    p = get(T + "stress_capital_buffer_headroom").generate(seed)
+    cet1, rwa, ppnr, loans, market, dividends = money(p.question)
+    loss, tax, growth, floor, minimum, *_ = percents(p.question)
+    assert (floor, minimum) == (2.5, 4.5)
+    capital_after = cet1 + (ppnr - loans * loss / 100 - market) * (100 - tax) / 100
+    lowest = capital_after / (rwa + rwa * growth / 100)
+    scb = max(0.025, cet1 / rwa - lowest + dividends / rwa)
+    assert p.answer == pytest.approx((cet1 / rwa - 0.045 - scb) * 100, rel=1e-9)

@@ -22,12 +22,13 @@ def test_overhang_is_price_times_locked_tokens(seed):
     assert p.answer == pytest.approx(price * (max_m - circ_m) * 1e6, rel=1e-9)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_target_cap_rise_through_target_price(seed):
-    p = get(T + "price_for_target_cap").generate(seed)
-    supply_m, price, target = nums(p.question)[:3]
-    target_price = target / (supply_m * 1e6)
-    assert p.answer == pytest.approx((target_price - price) / price * 100, rel=1e-9)
+@pytest.mark.parametrize("seed", SEEDS + [3, 4])
+def test_buyback_and_burn_share_of_supply(seed):
+    p = get(T + "buyback_and_burn").generate(seed)
+    revenue, share, price, supply_m = nums(p.question)[:4]
+    market_cap = price * supply_m * 1e6
+    # the burn removes the dollars spent as a fraction of the market cap at the buyback price
+    assert p.answer == pytest.approx(revenue * share / 100 / market_cap * 100, rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

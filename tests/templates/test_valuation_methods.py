@@ -18,12 +18,14 @@ def percents(text: str) -> list[float]:
     return [float(m) for m in re.findall(r"([\d.]+)%", text)]
 
 
-@pytest.mark.parametrize("seed", [0, 7, 77])
-def test_trading_comparables_equity(seed):
-    p = get(T + "trading_comparables_equity").generate(seed)
+@pytest.mark.parametrize("seed", [0, 7, 77, 700])
+def test_ev_revenue_comparables(seed):
+    p = get(T + "ev_revenue_comparables").generate(seed)
     multiples = [float(m) for m in re.findall(r"([\d.]+)x", p.question)]
-    ebitda, net_debt = money(p.question)
-    assert p.answer == pytest.approx(statistics.fmean(multiples) * ebitda - net_debt)
+    revenue, _loss, cash = money(p.question)
+    assert len(multiples) == 4
+    # the mean of the peers' EVs per dollar of revenue, applied to the target, plus its cash
+    assert p.answer == pytest.approx(sum(m * revenue for m in multiples) / 4 + cash)
 
 
 @pytest.mark.parametrize("seed", [1, 8, 78])

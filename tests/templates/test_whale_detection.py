@@ -46,11 +46,19 @@ def test_netflow_per_exchange(seed):
     assert p.answer == pytest.approx(sum((i - o) * price for i, o in pairs), rel=1e-9)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_cluster_share_change_from_end_balances(seed):
-    p = get(T + "cluster_share_change").generate(seed)
-    a1, a2, a3, supply_m, w1, w2, d1 = nums(p.question)[:7]
-    supply = supply_m * 1e6
-    start, end = a1 + a2 + a3, a1 + a2 + a3 + w1 + w2 - d1
-    assert p.steps[4].value == pytest.approx(end / supply * 100, rel=1e-9)
-    assert p.answer == pytest.approx(end / supply * 100 - start / supply * 100, rel=1e-9)
+@pytest.mark.parametrize("seed", SEEDS + [7, 8])
+def test_cluster_whale_signal_from_end_balances(seed):
+    p = get(T + "cluster_whale_signal").generate(seed)
+    a1, a2, a3, supply_m, w1, p1, w2, p2, d1, p3, line = nums(p.question)[:11]
+    assert line == 1
+    end = a1 + a2 + a3 + w1 + w2 - d1
+    whale = end >= supply_m * 1e6 / 100
+    label = "accumulating whale" if w1 * p1 + w2 * p2 > d1 * p3 else "distributing whale"
+    expected = label if whale else "not a whale"
+    assert p.answer == expected
+
+
+def test_cluster_whale_signal_is_balanced():
+    answers = [get(T + "cluster_whale_signal").generate(s).answer for s in range(120)]
+    assert set(answers) == {"accumulating whale", "distributing whale", "not a whale"}
+    assert max(map(answers.count, set(answers))) < 0.5 * len(answers)

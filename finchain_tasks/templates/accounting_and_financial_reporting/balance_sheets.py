@@ -109,6 +109,9 @@ def acquisition_consolidation(b: Builder) -> None:
     """Goodwill, non-controlling interest and consolidated equity after an acquisition.
 
     Source: IFRS 3, paras 19 and 32, NCI at its proportionate share of identifiable net assets; IFRS 10.
+
+    Concepts: purchase consideration in cash and shares; fair-value uplift of net assets; proportionate non-
+    controlling interest; goodwill; consolidated balance sheet.
     """
     b.company("parent")
     b.company("target")

@@ -123,6 +123,9 @@ def acquisition_in_cash_flow(b: Builder) -> None:
     """Group closing cash in a year a subsidiary is bought, net of cash acquired and of acquired working capital.
 
     Source: IAS 7, paras 39-42; Elliott and Elliott, Financial Accounting and Reporting, ch. 27.
+
+    Concepts: indirect-method operating cash flow; working capital changes net of acquired balances; acquisition net
+    of cash acquired; closing cash reconciliation.
     """
     b.company("group")
     b.company("target")

@@ -123,6 +123,9 @@ def impairment_and_reversal(b: Builder) -> None:
     """Impairment, revised depreciation, and a reversal capped at the no-impairment carrying amount.
 
     Source: IAS 36, paras 59, 63, 117.
+
+    Concepts: straight-line depreciation; recoverable amount (higher of fair value less costs of disposal and value
+    in use); revised depreciation after impairment; reversal ceiling.
     """
     b.company("company")
     asset = b.pick(ASSETS)

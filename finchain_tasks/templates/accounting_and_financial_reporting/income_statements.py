@@ -1,5 +1,6 @@
-"""Income statements: net sales and gross profit, operating expenses, EBIT, EBT and net income, warranty
-provisions as expected values (IAS 37), and deferred tax from accelerated tax depreciation (IAS 12)."""
+"""Income statements: net sales and gross profit, operating expenses, EBIT, EBT and net income, the deferred
+tax asset on a warranty provision measured at expected value (IAS 37, IAS 12), and deferred tax from
+accelerated tax depreciation (IAS 12)."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -72,10 +73,12 @@ def multi_step_income_statement(b: Builder) -> None:
 
 
 @template("intermediate")
-def warranty_provision(b: Builder) -> None:
-    """Warranty provision measured as an expected value over defect outcomes.
+def warranty_deferred_tax_asset(b: Builder) -> None:
+    """Deferred tax asset on a warranty provision measured at its expected value.
 
-    Source: IAS 37, paras 36-39 and its example of a warranty provision.
+    Source: IAS 37, paras 36-39 and its warranty example (the provision at expected value); IAS 12, paras 5,
+    24 and 47 (repairs are deductible for tax only when paid, so the provision's carrying amount is a
+    deductible temporary difference, and the deferred tax asset is that difference × the enacted tax rate).
     """
     b.company("company")
     product = b.pick(["washing machines", "e-bikes", "laptops", "espresso machines", "heat pumps"])
@@ -88,18 +91,25 @@ def warranty_provision(b: Builder) -> None:
     expense = v["units"] * (v["minor_pct"] * v["minor_cost"] + v["major_pct"] * v["major_cost"]) / 100
     b.money("opening", 0.3 * expense, 0.9 * expense, step=100)
     b.money("claims_paid", 0.5 * expense, 1.1 * expense, step=100)
+    b.percent("tax_rate", 20, 30, decimals=0)
+    b.require(v["opening"] + expense - v["claims_paid"] > 0.2 * expense, "a clearly positive closing provision")
     b.ask(
         f"{{company}} sold {{units}} {product} this year under a one-year warranty. Past experience shows that "
         "{minor_pct} of units need a minor repair costing {minor_cost} on average and {major_pct} need a major "
         "repair costing {major_cost}. The warranty provision stood at {opening} at the start of the year, and "
-        "repairs costing {claims_paid} were paid during the year. Measuring the provision for this year's sales "
-        "at its expected value (IAS 37), what is the closing warranty provision?"
+        "repairs costing {claims_paid} were paid during the year. The provision for this year's sales is "
+        "measured at its expected value (IAS 37). Tax law allows a deduction for warranty costs only when "
+        "repairs are paid, and the tax rate is {tax_rate}. What deferred tax asset does {company} report on the "
+        "closing warranty provision (IAS 12)?"
     )
-    b.step("minor", "Expected cost of minor repairs (units × rate × cost)", "units * minor_pct / 100 * minor_cost",
+    b.bounds("closing", lo=0, why="a provision is never negative")
+    b.step("per_unit", "Expected repair cost per unit sold in dollars (minor rate × cost + major rate × cost)",
+           "minor_pct / 100 * minor_cost + major_pct / 100 * major_cost")
+    b.step("expense", "Warranty expense for the year (units × expected cost per unit)", "units * per_unit",
            unit="$")
-    b.step("major", "Expected cost of major repairs", "units * major_pct / 100 * major_cost", unit="$")
-    b.step("expense", "Warranty expense for the year", "minor + major", unit="$")
-    b.step("closing", "Closing provision (opening + expense − claims paid)", "opening + expense - claims_paid",
+    b.step("closing", "Closing provision (opening + expense − repairs paid)", "opening + expense - claims_paid",
+           unit="$")
+    b.step("dta", "Deferred tax asset: closing provision (tax base nil) × tax rate", "closing * tax_rate / 100",
            unit="$")
 
 
@@ -108,6 +118,9 @@ def deferred_tax_net_income(b: Builder) -> None:
     """Net income with current and deferred tax when tax depreciation runs ahead of book depreciation.
 
     Source: IAS 12, paras 15-17 and 58; ASC 740.
+
+    Concepts: income statement to profit before tax; taxable income with accelerated tax allowances; current tax;
+    deferred tax on a temporary difference.
     """
     b.company("company")
     revenue = b.money("revenue", 5_000_000, 120_000_000, step=10_000)

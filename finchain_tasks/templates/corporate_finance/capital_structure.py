@@ -96,6 +96,9 @@ def recap_with_corporate_tax(b: Builder) -> None:
     """Cost of equity after a leveraged recapitalization with corporate taxes and permanent debt.
 
     Source: Modigliani-Miller propositions I and II with taxes; Berk and DeMarzo, Corporate Finance, ch. 15.
+
+    Concepts: MM proposition I with taxes (tax shield on permanent debt); market debt-to-equity after a buyback; MM
+    proposition II cost of equity.
     """
     b.company("company")
     b.number("shares", 20, 300, decimals=1, unit="million shares")

@@ -1,5 +1,6 @@
 """Dividend policy: a target payout ratio, stock dividends, stable growth with sustainable growth from
-retention, the residual dividend policy, and Lintner's partial-adjustment model of dividend smoothing."""
+retention, the residual dividend policy, and Lintner's dividend smoothing with buybacks taking the rest of
+a total payout."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -88,34 +89,50 @@ def residual_dividend(b: Builder) -> None:
     b.step("dps", "Dividend per share", "residual / (shares * 1000000)", unit="$")
 
 
-@template("advanced")
-def lintner_smoothing(b: Builder) -> None:
-    """Three years of dividends under Lintner's partial-adjustment model, D_t = D_(t-1) + c × (p × EPS_t − D_(t-1)).
+@template("advanced", floor=1_000)
+def lintner_dividend_with_buyback(b: Builder) -> None:
+    """Shares repurchased when dividends follow Lintner's smoothing and buybacks take the rest of a total payout.
 
-    Source: Lintner, American Economic Review 46(2), 1956; Brealey, Myers and Allen, ch. 17.
+    Source: Lintner, American Economic Review 46(2), 1956 (partial adjustment, D1 = D0 + c × (p × EPS1 − D0));
+    Brav, Graham, Harvey and Michaely, "Payout policy in the 21st century", Journal of Financial Economics
+    77 (2005) (dividends smoothed, repurchases the flexible residual of total payout); Brealey, Myers and
+    Allen, ch. 17.
+
+    Concepts: Lintner partial adjustment of the dividend; total payout policy split into dividends and
+    repurchases; buyback size in dollars; shares repurchased at the market price.
     """
     b.company("company")
-    b.percent("payout", 35, 60, decimals=0)
+    b.percent("payout", 30, 50, decimals=0)
+    b.percent("total_payout", b.values["payout"] + 15, 85, decimals=0)
     b.number("speed", 0.2, 0.6, decimals=2)
     eps0 = b.money("eps0", 2, 10, step=0.01)
     b.money("d0", 0.6 * eps0 * b.values["payout"] / 100, 0.9 * eps0 * b.values["payout"] / 100, step=0.01)
-    prev = eps0
-    for year in (1, 2, 3):
-        prev = b.derive(f"eps{year}", round(prev * b.rng.uniform(0.9, 1.25), 2), unit="$")
+    eps1 = b.derive("eps1", round(eps0 * b.rng.uniform(0.92, 1.3), 2), unit="$")
+    b.number("shares", 20, 300, decimals=1, unit="million shares")
+    b.money("price", eps1 * 10, eps1 * 25, step=0.01)
+    v = b.values
+    exact = v["d0"] + v["speed"] * (v["payout"] / 100 * eps1 - v["d0"])
+    # a dividend on a half cent would round one way from the exact target and the other from the shown one
+    b.require(abs(exact * 100 % 1 - 0.5) > 1e-6, "no half-cent tie")
     b.ask(
-        "{company} sets dividends by Lintner's model: each year it closes a fraction c of the gap between its "
-        "target dividend (a payout ratio of {payout} of that year's EPS) and last year's dividend. Its speed of "
-        "adjustment is c = {speed}. Last year EPS was {eps0} and the dividend {d0} a share. EPS is forecast at "
-        "{eps1}, {eps2} and {eps3} over the next three years. Dividends are declared in whole cents, so each "
-        "year's dividend is rounded to the nearest cent. What dividend per share will it pay in year 3?"
+        "{company} sets its dividend by Lintner's model: each year it closes a fraction c = {speed} of the gap "
+        "between its target dividend (a payout ratio of {payout} of that year's EPS) and last year's dividend, "
+        "declared in whole cents (rounded to the nearest cent). Last year EPS was {eps0} and the dividend {d0} "
+        "a share. This year EPS is {eps1} on {shares} outstanding. The board pays out {total_payout} of this "
+        "year's earnings in total, dividends first and the rest as an open-market share repurchase at "
+        "{price} a share. How many whole shares will the company buy back?"
     )
-    last = b.values["d0"]
-    for year in (1, 2, 3):
-        target = b.step(f"target{year}", f"Year {year} target dividend in dollars" + (" (payout × EPS)" if year == 1
-                        else ""), f"payout / 100 * eps{year}")
-        # a dividend that lands on a half cent would round one way from the exact target and the other
-        # way from the target as shown: draw again rather than print ambiguous arithmetic
-        b.require(abs((last + b.values["speed"] * (target - last)) * 100 % 1 - 0.5) > 1e-6, "no half-cent tie")
-        prior = "d0" if year == 1 else f"div{year - 1}"
-        last = b.step(f"div{year}", f"Year {year} dividend, to the cent",
-                      f"round({prior} + speed * (target{year} - {prior}), 2)", unit="$")
+    b.bounds("buyback", lo=0, hi="distribution", why="dividends come out of the total payout")
+    b.bounds("repurchased", lo=0, hi="shares * 1000000", whole=True, why="whole shares, fewer than outstanding")
+    b.step("target", "Target dividend in dollars (payout ratio × EPS)", "payout / 100 * eps1")
+    b.step("dividend", "Lintner dividend, D0 + c × (target − D0), to the cent", "round(d0 + speed * (target - d0), 2)",
+           unit="$")
+    b.step("distribution", "Total payout (share of earnings × EPS × shares)",
+           "total_payout / 100 * eps1 * shares * 1000000", unit="$")
+    b.step("dividends_paid", "Dividends paid (dividend per share × shares)", "dividend * shares * 1000000", unit="$")
+    b.step("buyback", "Amount left for the repurchase", "distribution - dividends_paid", unit="$")
+    quotient = b.values["buyback"] / b.values["price"]
+    # a quotient a hair below a whole number would floor one way exactly and the other from the cents shown
+    b.require(abs(quotient - round(quotient)) > 1e-4, "the shares bought are not a whole number on the nose")
+    b.step("repurchased", "Whole shares repurchased (amount ÷ price, rounded down)", "floor(buyback / price)",
+           unit="shares")

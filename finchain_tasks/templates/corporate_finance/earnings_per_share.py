@@ -104,6 +104,9 @@ def diluted_eps_with_convertibles(b: Builder) -> None:
     """Diluted EPS with options (treasury-stock method) and dilutive convertible bonds (if-converted method).
 
     Source: IAS 33, paras 33, 41-50; ASC 260-10-45-40.
+
+    Concepts: basic EPS after preferred dividends; treasury-stock method for options; if-converted method for
+    convertible bonds; after-tax interest add-back.
     """
     b.company("company")
     shares = b.number("shares", 20, 300, decimals=1, unit="million shares")

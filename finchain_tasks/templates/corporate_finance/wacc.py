@@ -109,6 +109,9 @@ def wacc_from_market_data(b: Builder) -> None:
     """WACC from market prices, with the asset beta relevered by the Hamada equation and preferred stock.
 
     Source: Hamada, Journal of Finance 27(2), 1972; Berk and DeMarzo, ch. 12.
+
+    Concepts: market values of debt, equity and preferred stock; Hamada relevering of an asset beta; CAPM cost of
+    equity; cost of preferred; after-tax WACC.
     """
     b.company("company")
     b.number("shares", 20, 400, decimals=1, unit="million shares")

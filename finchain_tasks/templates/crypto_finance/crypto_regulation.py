@@ -111,6 +111,9 @@ def mica_compliance_cost(b: Builder) -> None:
 
     Source: Regulation (EU) 2023/1114 (MiCA), Art. 67 and Annex IV: own funds are the higher of the
     permanent minimum capital (€150,000 for class 3) and one quarter of the previous year's fixed overheads.
+
+    Concepts: MiCA own-funds requirement (higher of minimum capital and a quarter of fixed overheads); cost of
+    holding capital; per-customer KYC cost; expected enforcement fine; cost as a share of revenue.
     """
     b.choice("company", EXCHANGES)
     over = b.money("overheads", 700_000, 12_000_000, step=10_000, unit="€")

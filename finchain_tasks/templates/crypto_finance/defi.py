@@ -117,6 +117,9 @@ def impermanent_loss_vs_hold(b: Builder) -> None:
 
     Source: Uniswap v2 Core whitepaper (2020); impermanent loss 2√r/(1 + r) − 1 (Aigner and Dhaliwal,
     "Uniswap: Impermanent Loss and Risk Profile of a Liquidity Provider", 2021).
+
+    Concepts: constant-product pool value (deposit × √r); value of holding; impermanent loss formula; trading fee
+    income.
     """
     b.person("person")
     deposit = b.money("deposit", 10_000, 250_000, step=500)

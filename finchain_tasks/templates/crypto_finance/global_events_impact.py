@@ -1,5 +1,6 @@
 """Global events and crypto prices: price shocks and the rebound needed to recover, volume shifts on news,
-regulatory news and market capitalization, sentiment-driven market cap, event-study abnormal returns."""
+regulatory news and market capitalization, sentiment-driven market cap, and an event study
+with a market model estimated from the window's statistics and a t-test of the abnormal return."""
 
 from finchain_tasks.engine import Builder, template
 from finchain_tasks.templates.crypto_finance import price_for_cap
@@ -102,40 +103,57 @@ def sentiment_driven_market_cap(b: Builder) -> None:
     b.step("cap_after", "Expected market capitalization", "cap_before * (1 + price_change / 100)", unit="$")
 
 
-@template("advanced", floor=1000)
-def event_study_value_impact(b: Builder) -> None:
-    """Market-model abnormal returns over a two-day event window and the dollar value they imply.
+@template("advanced")
+def event_study_significance(b: Builder) -> None:
+    """Is a token's two-day reaction to news statistically significant? Beta, alpha, abnormal returns, t-test.
 
     Source: MacKinlay, "Event Studies in Economics and Finance", Journal of Economic Literature 35 (1997):
-    expected return α + β·R_m, abnormal return AR = R − E[R], cumulative abnormal return CAR = Σ AR.
+    market model estimated over an estimation window (β = cov(R, Rm) ÷ var(Rm), α = mean R − β × mean Rm),
+    abnormal return AR = R − (α + β·Rm), CAR = Σ AR, and the test statistic CAR ÷ (σ_ε × √L) for an event
+    window of L days, compared with 1.96 at the 5% level.
+
+    Concepts: beta from an estimation-window covariance and variance; market-model alpha; daily abnormal
+    returns; cumulative abnormal return; t-test of the CAR at the 5% level.
     """
     news = b.pick(list(NEWS))
     sign = NEWS[news]
-    b.number("alpha", -0.05, 0.15, decimals=3, unit="%")
-    beta = b.number("beta", 0.8, 1.9, decimals=2)
-    b.number("cap", 0.5, 60, decimals=1, unit="billion dollars")
-    m1 = b.percent("m1", -4, 4, decimals=2)
-    m2 = b.percent("m2", -4, 4, decimals=2)
-    b.derive("r1", beta * m1 + sign * b.rng.uniform(1, 14), unit="%")
-    b.derive("r2", beta * m2 + sign * b.rng.uniform(-3, 8), unit="%")
-    car = b.values["r1"] + b.values["r2"] - 2 * b.values["alpha"] - beta * (m1 + m2)
-    b.require(abs(car) >= 1, "a cumulative abnormal return of at least 1 percentage point")
-    ar1 = b.values["r1"] - (b.values["alpha"] + beta * m1)
-    ar2 = b.values["r2"] - (b.values["alpha"] + beta * m2)
-    b.require(all(abs(abs(x) - 1) > 1e-6 for x in (ar1, ar2, ar1 + ar2)), "no return of exactly one point (plural)")
+    significant = b.pick([True, False])
+    var_m = b.number("var_m", 4, 25, decimals=2)
+    beta = b.rng.uniform(0.8, 1.9)
+    b.number("cov", beta * var_m - 0.005, beta * var_m + 0.005, decimals=2)
+    b.number("mean_m", -0.2, 0.3, decimals=2, unit="%")
+    b.number("mean_r", -0.3, 0.4, decimals=2, unit="%")
+    sigma = b.number("sigma", 1.5, 4.5, decimals=2, unit="%")
+    b.percent("m1", -4, 4, decimals=2)
+    b.percent("m2", -4, 4, decimals=2)
+    v = b.values
+    beta = v["cov"] / var_m
+    alpha = v["mean_r"] - beta * v["mean_m"]
+    car = sign * sigma * 2 ** 0.5 * (b.rng.uniform(2.1, 3.5) if significant else b.rng.uniform(0.3, 1.8))
+    ar1 = car * b.rng.uniform(0.45, 0.9)
+    b.derive("r1", alpha + beta * v["m1"] + ar1, unit="%")
+    b.derive("r2", alpha + beta * v["m2"] + car - ar1, unit="%")
+    t = (v["r1"] + v["r2"] - 2 * alpha - beta * (v["m1"] + v["m2"])) / (sigma * 2 ** 0.5)
+    b.require((abs(t) > 1.96) == significant and abs(abs(t) - 1.96) > 0.05, "the drawn case, clear of 1.96")
     b.ask(
-        "An analyst runs an event study on " + news + " affecting a large-cap token. From a 120-day "
-        "estimation window, the market model for the token's daily return is E[R] = {alpha} + {beta} × Rm, "
-        "where Rm is the return on a crypto market index. Just before the news the token's market "
-        "capitalization was {cap}. On day 1 the index returned {m1} and the token {r1}; on day 2 the index "
-        "returned {m2} and the token {r2}. Compute each day's expected and abnormal return, the cumulative "
-        "abnormal return (CAR) over the two days, and the change in market capitalization attributable to "
-        "the news (CAR × pre-event capitalization)."
+        "An analyst tests whether " + news + " moved a large-cap token. Over a 120-day estimation window "
+        "the covariance between the token's daily return and a crypto market index's daily return was "
+        "{cov} (in squared percent), the variance of the index's daily return {var_m}, and the mean daily "
+        "returns were {mean_r} for the token and {mean_m} for the index; the market model's residuals had "
+        "a standard deviation of {sigma} a day. On day 1 of the event the index returned {m1} and the token "
+        "{r1}; on day 2 the index returned {m2} and the token {r2}. Using the market model, compute the "
+        "cumulative abnormal return (CAR) over the two days and the test statistic CAR ÷ (residual standard "
+        "deviation × √2). Is the reaction statistically significant at the 5% level (two-sided, critical "
+        "value 1.96)? "
+        "Answer 'significant' or 'not significant'."
     )
-    b.step("expected1", "Day 1 expected return, α + β × index return", "alpha + beta * m1", unit="%")
-    b.step("abnormal1", "Day 1 abnormal return (actual − expected)", "r1 - expected1", unit="pp")
-    b.step("expected2", "Day 2 expected return, α + β × index return", "alpha + beta * m2", unit="%")
-    b.step("abnormal2", "Day 2 abnormal return (actual − expected)", "r2 - expected2", unit="pp")
-    b.step("car", "Cumulative abnormal return over the window", "abnormal1 + abnormal2", unit="pp")
-    b.step("impact", "Value attributable to the news (CAR × capitalization)", "car / 100 * cap * 1000000000",
-           unit="$")
+    b.step("beta", "Beta: covariance ÷ index variance", "cov / var_m")
+    b.step("alpha", "Alpha: mean token return − beta × mean index return", "mean_r - beta * mean_m", unit="%")
+    b.step("abnormal1", "Day 1 abnormal return: actual − (alpha + beta × index)", "r1 - (alpha + beta * m1)",
+           unit="pp")
+    b.step("abnormal2", "Day 2 abnormal return: actual − (alpha + beta × index)", "r2 - (alpha + beta * m2)",
+           unit="pp")
+    b.step("car", "Cumulative abnormal return over the two days", "abnormal1 + abnormal2", unit="pp")
+    b.step("t_stat", "Test statistic: CAR ÷ (residual standard deviation × √2)", "car / (sigma * sqrt(2))")
+    b.step("decision", "Significant when the statistic lies beyond ±1.96",
+           "'significant' if abs(t_stat) > 1.96 else 'not significant'")

@@ -1,5 +1,6 @@
 """Market sentiment: net sentiment of social posts, price momentum against a moving average, follower-
-weighted (social influence) sentiment, decaying news impact, and a composite fear-and-greed index."""
+weighted (social influence) sentiment, decaying news impact, and a sentiment regime from
+perpetual funding, the put/call ratio and social posts."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -108,38 +109,59 @@ def news_impact_decay(b: Builder) -> None:
         b.step("new_price", "Model price after the fall", "price * (1 - move / 100)", unit="$")
 
 
-@template("advanced")
-def composite_fear_greed_index(b: Builder) -> None:
-    """A composite fear-and-greed index from four min–max-scaled components.
+REGIMES = {"extreme fear": (0, 25), "fear": (25, 45), "neutral": (45, 55), "greed": (55, 75),
+           "extreme greed": (75, 100)}
 
-    Source: methodology of the Crypto Fear & Greed Index (Alternative.me): components scaled to 0–100
-    against their recent range and combined with fixed weights; volatility and dominance read as fear.
+
+@template("advanced")
+def derivatives_sentiment_regime(b: Builder) -> None:
+    """Sentiment regime from perpetual funding, the options put/call ratio and social posts.
+
+    Source: perpetual-swap funding paid every 8 hours (three times a day), annualized as rate × 3 × 365
+    (BitMEX and Binance funding documentation); put/call open-interest ratio as a fear gauge (Deribit
+    options data; Pan and Poteshman, Review of Financial Studies 19, 2006); min–max scaling and fixed weights
+    as in the Crypto Fear & Greed Index (Alternative.me), whose bands are 0–25 extreme fear up to 75–100
+    extreme greed.
+
+    Concepts: annualizing an 8-hour perpetual funding rate; put/call open-interest ratio; min–max scaling to
+    0–100; weighted composite index; regime bands.
     """
-    vmin = b.percent("vol_min", 25, 45, decimals=1)
-    vmax = b.percent("vol_max", vmin + 25, vmin + 70, decimals=1)
-    b.percent("vol", vmin + 2, vmax - 2, decimals=1)
-    lo = b.number("volume_min", 8, 25, decimals=1, unit="billion dollars")
-    hi = b.number("volume_max", lo + 10, lo + 60, decimals=1, unit="billion dollars")
-    b.number("volume", lo + 1, hi - 1, decimals=1, unit="billion dollars")
-    b.integer("bullish", 2_000, 30_000, unit="posts")
-    b.integer("bearish", 2_000, 30_000, unit="posts")
-    dmin = b.percent("dom_min", 40, 50, decimals=1)
-    dmax = b.percent("dom_max", dmin + 4, dmin + 15, decimals=1)
-    b.percent("dom", dmin + 0.5, dmax - 0.5, decimals=1)
+    regime = b.pick(list(REGIMES))
+    lo, hi = REGIMES[regime]
+    centre = (lo + hi) / 2
+    scores = [min(97.0, max(3.0, b.rng.gauss(centre, 9))) for _ in range(3)]
+    coin = b.pick(["Bitcoin", "Ether", "Solana"])
+    b.derive("funding", (-10 + scores[0] / 100 * 50) / 1095, unit="%", decimals=4)
+    calls = b.integer("calls", 20_000, 150_000, unit="contracts")
+    b.derive("puts", round(calls * (1.5 - scores[1] / 100 * 1.2)), unit="contracts")
+    posts = b.rng.randint(5_000, 40_000)
+    bullish = b.derive("bullish", round(posts * scores[2] / 100), unit="posts")
+    b.derive("bearish", posts - bullish, unit="posts")
+    v = b.values
+    index = (0.4 * (v["funding"] * 1095 + 10) / 50 * 100 + 0.3 * (1.5 - v["puts"] / calls) / 1.2 * 100
+             + 0.3 * bullish / posts * 100)
+    b.require(lo + 0.2 < index < hi - 0.2 or (lo == 0 and index < hi - 0.2) or (hi == 100 and index > lo + 0.2),
+              "the drawn regime, clear of its edges")
+    b.require(-10 < v["funding"] * 1095 < 40 and 0.3 < v["puts"] / calls < 1.5, "components inside their ranges")
     b.ask(
-        "A desk builds a crypto fear-and-greed index (0 = extreme fear, 100 = extreme greed) from four "
-        "components, each scaled to 0–100 against its 90-day range. Volatility reads as fear: its score is "
-        "(90-day maximum − current) ÷ (maximum − minimum) × 100; 30-day volatility ranged from {vol_min} to "
-        "{vol_max} and is now {vol}. Trading volume reads as greed: its score is (current − minimum) ÷ "
-        "(maximum − minimum) × 100; daily volume ranged from {volume_min} to {volume_max} and is now {volume}. "
-        "The social score is the bullish share of classified posts × 100; today {bullish} were classified as "
-        "bullish and {bearish} as bearish. Bitcoin dominance reads as fear (money retreats to bitcoin), scored like "
-        "volatility; it ranged from {dom_min} to {dom_max} and is now {dom}. The weights are 30% volatility, "
-        "30% volume, 20% social and 20% dominance. What is the index today?"
+        f"A desk gauges {coin} sentiment on a 0–100 scale (0 = extreme fear) from three components. Funding: "
+        "the perpetual swap's funding rate, paid every 8 hours, averaged {funding} per 8-hour period today; "
+        "annualize it (three payments a day, 365 days) and score it (annualized rate + 10%) ÷ 50% × 100, so "
+        "−10% scores 0 and 40% scores 100. Options: open interest is {puts} in puts and {calls} in calls; "
+        "the put/call ratio reads as fear and scores (1.5 − ratio) ÷ 1.2 × 100. Social: {bullish} posts "
+        "were classified bullish and {bearish} bearish; the score is the bullish share × 100. The index "
+        "weights funding 40%, options 30% and social 30%. Below 25 is 'extreme fear', 25 up to 45 'fear', "
+        "45 up to 55 'neutral', 55 up to 75 'greed', and 75 or more 'extreme greed'. Which regime is it?"
     )
-    b.step("vol_score", "Volatility score", "(vol_max - vol) / (vol_max - vol_min) * 100")
-    b.step("volume_score", "Volume score", "(volume - volume_min) / (volume_max - volume_min) * 100")
-    b.step("social_score", "Social score (bullish share of posts)", "bullish / (bullish + bearish) * 100")
-    b.step("dom_score", "Dominance score", "(dom_max - dom) / (dom_max - dom_min) * 100")
-    b.step("index", "Weighted composite index",
-           "0.3 * vol_score + 0.3 * volume_score + 0.2 * social_score + 0.2 * dom_score")
+    for name in ("funding_score", "options_score", "social_score"):
+        b.bounds(name, lo=0, hi=100, why="a score on the 0–100 scale")
+    b.step("annualized", "Annualized funding rate: 8-hour rate × 3 × 365", "funding * 3 * 365", unit="%")
+    b.step("funding_score", "Funding score: (annualized + 10) ÷ 50 × 100", "(annualized + 10) / 50 * 100")
+    b.step("ratio", "Put/call open-interest ratio", "puts / calls")
+    b.step("options_score", "Options score: (1.5 − ratio) ÷ 1.2 × 100", "(1.5 - ratio) / 1.2 * 100")
+    b.step("social_score", "Social score: bullish share × 100", "bullish / (bullish + bearish) * 100")
+    b.step("index", "Index: 0.4 × funding + 0.3 × options + 0.3 × social score",
+           "0.4 * funding_score + 0.3 * options_score + 0.3 * social_score")
+    b.step("regime", "Regime band of the index",
+           "'extreme fear' if index < 25 else ('fear' if index < 45 else ('neutral' if index < 55 else "
+           "('greed' if index < 75 else 'extreme greed')))")

@@ -1,4 +1,4 @@
-"""Tokenomics: market capitalization and fully diluted valuation, the price a target market cap implies,
+"""Tokenomics: market capitalization and fully diluted valuation, a fee-funded buyback and burn,
 staking inflation and dilution, halving emission schedules, vesting unlocks and their dilution of price."""
 
 from finchain_tasks.engine import Builder, template
@@ -27,23 +27,29 @@ def fdv_overhang(b: Builder) -> None:
     b.step("overhang", "Value of tokens not yet circulating", "fdv - market_cap", unit="$")
 
 
-@template("easy")
-def price_for_target_cap(b: Builder) -> None:
-    """The price rise needed for a token to reach a target market capitalization.
+@template("easy", floor=0.01)
+def buyback_and_burn(b: Builder) -> None:
+    """Share of the circulating supply that a quarter's fee-funded buyback-and-burn removes.
 
-    Source: market cap = price × circulating supply (CoinMarketCap methodology).
+    Source: buyback-and-burn programs funded by protocol fees (e.g. BNB's quarterly auto-burn, MakerDAO's
+    surplus buffer buybacks); burned tokens leave the circulating supply (CoinMarketCap methodology).
     """
-    supply = b.number("supply", 20, 900, decimals=1, unit="million tokens")
+    supply = b.number("supply", 50, 900, decimals=1, unit="million tokens")
     price = price_for_cap(b, "price", supply * 1e6, 1e8, 2e10)
-    b.derive("target", round(supply * 1e6 * price * b.rng.uniform(1.15, 6), -6), unit="$")
-    b.require(b.values["target"] > supply * 1e6 * price * 1.1, "the target is above today's cap")
+    cap = supply * 1e6 * price
+    b.derive("revenue", round(cap * b.rng.uniform(0.002, 0.02), -3), unit="$")
+    b.percent("share", 20, 100, decimals=0)
+    protocol = b.pick(["A decentralized exchange", "A lending protocol", "A derivatives protocol"])
     b.ask(
-        "A token has {supply} in circulation and trades at {price}. A fund's thesis is that it will reach a "
-        "market capitalization of {target} with the circulating supply unchanged. By what percentage must the "
-        "price rise for that to happen?"
+        f"{protocol} earned {{revenue}} in fees last quarter and spends {{share}} of them buying its governance "
+        "token on the market, at an average price of {price}, and burning what it buys. The token has {supply} "
+        "in circulation before the burn. What percentage of the circulating supply does the quarter's burn "
+        "remove?"
     )
-    b.step("cap_now", "Market capitalization today", "supply * 1000000 * price", unit="$")
-    b.step("rise", "Price rise needed (target cap ÷ today's cap − 1)", "(target / cap_now - 1) * 100", unit="%")
+    b.bounds("reduction", lo=0, hi=100, why="a burn removes part of the supply")
+    b.step("spent", "Fees spent on the buyback", "revenue * share / 100", unit="$")
+    b.step("burned", "Tokens bought and burned (amount ÷ price)", "spent / price", unit="tokens")
+    b.step("reduction", "Share of circulating supply burned", "burned / (supply * 1000000) * 100", unit="%")
 
 
 @template("intermediate")
@@ -108,6 +114,9 @@ def vesting_unlock_dilution(b: Builder) -> None:
 
     Source: cliff-and-linear vesting as used in token warrants and SAFTs (Cooley, "Token Vesting", practice
     note) and market cap = price × circulating supply (CoinMarketCap methodology).
+
+    Concepts: cliff-and-linear vesting; staking emissions; circulating supply dilution; price fall that keeps market
+    capitalization.
     """
     circ = b.number("circ", 100, 900, decimals=1, unit="million tokens")
     b.number("team", circ * 0.2, circ * 0.8, decimals=1, unit="million tokens")

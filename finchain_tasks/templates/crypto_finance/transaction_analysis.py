@@ -108,6 +108,9 @@ def rollup_vs_mainnet_payments(b: Builder) -> None:
 
     Source: EIP-1559 (layer-1 fees); EIP-2028 (16 gas per non-zero calldata byte); the rollup fee model
     of the OP Stack specification (layer-2 execution fee + layer-1 data fee).
+
+    Concepts: layer-1 gas fees; rollup execution fee plus layer-1 calldata fee; bridging cost; break-even over a
+    series of payments.
     """
     b.person("person")
     b.integer("payments", 20, 250, unit="payments")

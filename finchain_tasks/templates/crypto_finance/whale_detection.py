@@ -1,6 +1,6 @@
 """Whale detection: wallet share of supply against a whale threshold, large transfers against market
 volume, split transfers summed against a reporting threshold, exchange net flows, and an address
-cluster's change in share of supply."""
+cluster labeled from its share of supply and the dollar value of its exchange flows."""
 
 from finchain_tasks.engine import Builder, template
 from finchain_tasks.templates.crypto_finance import EXCHANGES
@@ -103,33 +103,66 @@ def exchange_netflow(b: Builder) -> None:
     b.step("net_value", "Net flow in dollars", "net * price", unit="$")
 
 
-@template("advanced", floor=0.02)
-def cluster_share_change(b: Builder) -> None:
-    """An address cluster's holdings, exchange flows and change in share of supply.
+TOKEN_PRICES = {"AAVE": (60, 350), "UNI": (5, 15), "LINK": (6, 25), "COMP": (30, 120), "MKR": (800, 3_000)}
+"""Tokens with a realistic price range (above $5, so prices show in cents)."""
+CLUSTER_LABELS = ("accumulating whale", "distributing whale", "not a whale")
 
-    Source: common-input-ownership clustering (Meiklejohn et al., "A Fistful of Bitcoins", IMC 2013) and
-    share-of-supply concentration; flows per CryptoQuant exchange-flow definitions.
+
+@template("advanced")
+def cluster_whale_signal(b: Builder) -> None:
+    """Label an address cluster from its share of supply after a week's exchange flows and their dollar net flow.
+
+    Source: common-input-ownership clustering (Meiklejohn et al., "A Fistful of Bitcoins", IMC 2013);
+    share-of-supply concentration; exchange inflow and outflow per CryptoQuant's exchange-flow
+    definitions (withdrawals from exchanges read as accumulation, deposits as intent to sell).
+
+    Concepts: common-input clustering of addresses; exchange net flow in tokens; dollar value of flows at
+    their own prices; share-of-supply whale threshold; accumulation or distribution label.
     """
-    token = b.pick(TOKENS)
+    label = b.pick(CLUSTER_LABELS)
+    token = b.pick(list(TOKEN_PRICES))
     supply = b.number("supply", 80, 1_000, decimals=1, unit="million tokens")
+    end_share = b.rng.uniform(1.1, 2.5) if label != "not a whale" else b.rng.uniform(0.4, 0.9)
+    inflow = label == "distributing whale" or (label == "not a whale" and b.pick([True, False]))
+    net_share = b.rng.uniform(0.05, 0.6) * (-1 if inflow else 1)
+    start = (end_share - net_share) / 100 * supply * 1e6
+    weights = [b.rng.uniform(0.5, 1.5) for _ in range(3)]
+    for k, w in enumerate(weights, 1):
+        b.derive(f"a{k}", round(start * w / sum(weights)), unit="tokens")
+    net = net_share / 100 * supply * 1e6
+    gross = abs(net) * b.rng.uniform(1.5, 3)
+    w1 = round(gross * b.rng.uniform(0.3, 0.7))
+    b.derive("w1", w1, unit="tokens")
+    b.derive("w2", round(gross - w1), unit="tokens")
+    b.derive("d1", round(gross - net), unit="tokens")
+    lo, hi = TOKEN_PRICES[token]
+    base = b.rng.uniform(lo, hi)
     for k in (1, 2, 3):
-        b.derive(f"a{k}", round(supply * 1e6 * b.rng.uniform(0.001, 0.012)), unit="tokens")
-    b.derive("w1", round(supply * 1e6 * b.rng.uniform(0.0005, 0.008)), unit="tokens")
-    b.derive("w2", round(supply * 1e6 * b.rng.uniform(0.0005, 0.008)), unit="tokens")
-    b.derive("d1", round(supply * 1e6 * b.rng.uniform(0.0005, 0.012)), unit="tokens")
+        b.derive(f"p{k}", base * b.rng.uniform(0.96, 1.04), unit="$")
     v = b.values
-    change = (v["w1"] + v["w2"] - v["d1"]) / (supply * 1e6) * 100
-    b.require(abs(change) >= 0.03 and abs(abs(change) - 1) > 1e-6, "the share moves at least 0.03 points (not 1)")
+    end = v["a1"] + v["a2"] + v["a3"] + v["w1"] + v["w2"] - v["d1"]
+    dollars = v["w1"] * v["p1"] + v["w2"] * v["p2"] - v["d1"] * v["p3"]
+    whale = end / (supply * 1e6) * 100 >= 1
+    got = ("accumulating whale" if dollars > 0 else "distributing whale") if whale else "not a whale"
+    b.require(got == label and v["d1"] > 0 and abs(end / (supply * 1e6) * 100 - 1) > 0.02,
+              "the drawn label, clear of the 1% line")
     b.ask(
         f"On-chain analysts link three addresses to one fund because they co-sign transactions. At the start of "
         f"the week they hold {{a1}}, {{a2}} and {{a3}} of {token}, whose circulating supply is {{supply}} and "
-        "does not change during the week. During the week the cluster withdraws {w1} and {w2} from two "
-        "exchanges and deposits {d1} to a third. What share of circulating supply does the cluster hold at "
-        "the start and at the end of the week, and by how many percentage points has its share changed?"
+        "does not change during the week. During the week the cluster withdraws {w1} from one exchange when "
+        f"{token} trades at {{p1}} and {{w2}} from another at {{p2}}, and deposits {{d1}} to a third at {{p3}}. "
+        "The desk calls a cluster a whale if it holds at least 1% of circulating supply at the end of the week, "
+        "and labels a whale 'accumulating' if the dollar value it withdrew from exchanges exceeds the dollar "
+        "value it deposited, otherwise 'distributing'. What is the cluster's label ('accumulating whale', "
+        "'distributing whale' or 'not a whale')?"
     )
-    b.step("start", "Holdings at the start of the week", "a1 + a2 + a3", unit="tokens")
-    b.step("net_flow", "Net withdrawals from exchanges", "w1 + w2 - d1", unit="tokens")
-    b.step("end", "Holdings at the end of the week", "start + net_flow", unit="tokens")
-    b.step("share_start", "Share of supply at the start", "start / (supply * 1000000) * 100", unit="%")
-    b.step("share_end", "Share of supply at the end", "end / (supply * 1000000) * 100", unit="%")
-    b.step("change", "Change in share (net withdrawals ÷ supply)", "net_flow / (supply * 1000000) * 100", unit="pp")
+    b.bounds("end", lo=0, why="holdings cannot be negative")
+    b.bounds("share", lo=0, hi=100, why="a share of supply")
+    b.step("start", "Cluster holdings at the start of the week", "a1 + a2 + a3", unit="tokens")
+    b.step("net_tokens", "Net withdrawals from exchanges in tokens", "w1 + w2 - d1", unit="tokens")
+    b.step("end", "Holdings at the end of the week", "start + net_tokens", unit="tokens")
+    b.step("share", "Share of circulating supply at the end", "end / (supply * 1000000) * 100", unit="%")
+    b.step("net_dollars", "Net dollar flow out of exchanges (withdrawn − deposited value)",
+           "w1 * p1 + w2 * p2 - d1 * p3", unit="$")
+    b.step("label", "Label: a whale at 1% or more, accumulating when the net dollar flow is positive",
+           "('accumulating whale' if net_dollars > 0 else 'distributing whale') if share >= 1 else 'not a whale'")

@@ -129,39 +129,57 @@ def layered_entity_owner(b: Builder) -> None:
 
 
 @template("advanced")
-def sar_on_unexpected_cash(b: Builder) -> None:
-    """Cash activity against the KYC profile: alert limit, unexplained excess, SAR decision.
+def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
+    """A week of cash deposits: which reports are due, a CTR for a day above $10,000, a SAR for unexplained excess.
 
-    Sources: 31 CFR 1010.313 (aggregation of cash deposits) and 31 CFR 1020.320(a)(2) (a bank files a
-    SAR for suspicious activity involving at least $5,000 when a suspect can be identified).
+    Sources: 31 CFR 1010.311 and 1010.313 (a CTR for cash over $10,000 by or for one person in one business
+    day, multiple deposits aggregated); 31 CFR 1020.320(a)(2) (a SAR for suspicious activity of at least
+    $5,000 when a suspect is known); the expected-activity profile kept under the CDD rule (31 CFR 1020.210).
+
+    Concepts: same-day aggregation of cash deposits for a CTR; expected-activity profile and alert limit;
+    documented source of funds; SAR dollar threshold on the unexplained excess.
     """
-    outcome = b.pick(["no alert", "alert only", "file a SAR"])
+    ctr, sar = b.pick([True, False]), b.pick([True, False])
     b.choice("bank", BANKS)
     b.company("customer")
-    b.money("expected_year", 72_000, 360_000, step=1_200)
-    monthly = b.values["expected_year"] / 12
-    b.number("multiple", 1.5, 2.0, decimals=2)
-    limit = b.values["multiple"] * monthly
-    if outcome == "no alert":
-        excess = b.rng.uniform(-0.45, -0.03) * limit
-    elif outcome == "alert only":
-        excess = b.rng.uniform(300, 4_700)
-    else:
-        excess = b.rng.uniform(5_300, max(5_400, 0.5 * limit))
-    for i, amount in enumerate(_split(b, 10 * round((limit + excess) / 10), 4), 1):
-        b.derive(f"week{i}", amount, unit="$")
+    heavy = b.pick(["monday", "friday"]) if ctr else None
+    days = {}
+    for day in ("monday", "friday"):
+        total = 10 * (b.rng.randint(1_010, 1_800) if day == heavy else b.rng.randint(300, 990))
+        first = 10 * round(total * b.rng.uniform(0.42, 0.58) / 10)
+        days[day] = (first, total - first)
+    b.require(all(a < 10_000 for pair in days.values() for a in pair), "every single deposit is below $10,000")
+    b.derive("mon1", days["monday"][0], unit="$")
+    b.derive("mon2", days["monday"][1], unit="$")
+    b.money("wed", 2_000, 9_900, step=10)
+    b.derive("fri1", days["friday"][0], unit="$")
+    b.derive("fri2", days["friday"][1], unit="$")
+    v = b.values
+    week = v["mon1"] + v["mon2"] + v["wed"] + v["fri1"] + v["fri2"]
+    b.money("documented", 0.1 * week, 0.3 * week, step=100)
+    b.number("multiple", 1.2, 2.0, decimals=1)
+    excess = b.rng.uniform(5_300, 0.35 * week) if sar else b.rng.uniform(-0.3 * week, 4_700)
+    b.derive("expected", 100 * round((week - v["documented"] - excess) / v["multiple"] / 100), unit="$")
+    b.require(v["expected"] >= 1_500, "an expected weekly amount a business would declare")
+    unexplained = week - v["documented"] - v["multiple"] * v["expected"]
+    b.require((unexplained >= 5_000) == sar and abs(unexplained - 5_000) > 150, "the SAR case drawn, clear of the line")
     b.ask(
-        "At onboarding, {customer} told {bank} that it expects about {expected_year} of cash deposits a year, "
-        "spread evenly over the months. In March it deposits {week1}, {week2}, {week3} and {week4} in the "
-        "four weeks, every individual deposit below $10,000. The bank's policy: an alert opens when a "
-        "month's cash deposits exceed {multiple} times the expected monthly amount; the unexplained excess "
-        "is the amount above that limit, and a suspicious activity report (SAR) is filed when the "
-        "unexplained excess is at least $5,000 (the SAR rule's dollar threshold when a suspect is known). "
-        "What is the outcome for March: 'no alert', 'alert only', or 'file a SAR'?"
+        "At onboarding, {customer} told {bank} to expect about {expected} of cash deposits a week. In one week it "
+        "deposits cash of {mon1} and {mon2} at two branches on Monday, {wed} on Wednesday, and {fri1} and "
+        "{fri2} on Friday; no single deposit reaches $10,000. It gives the bank an invoice showing that "
+        "{documented} of the week's cash came from the sale of used equipment. Under the Bank Secrecy Act a "
+        "currency transaction report (CTR) is due for any business day on which the customer's cash "
+        "deposits, added together, exceed $10,000. The bank's policy opens an alert when a week's cash "
+        "exceeds {multiple} times the expected amount and files a suspicious activity report (SAR) when the "
+        "unexplained excess (the week's cash less documented cash less that limit) is at least $5,000. "
+        "Which reports are due: 'no report', 'CTR only', 'SAR only' or 'CTR and SAR'?"
     )
-    b.step("monthly", "Expected monthly cash deposits", "expected_year / 12", unit="$")
-    b.step("actual", "Cash deposited in March", "week1 + week2 + week3 + week4", unit="$")
-    b.step("limit", "Alert limit (multiple × expected monthly deposits)", "multiple * monthly", unit="$")
-    b.step("excess", "Unexplained excess over the alert limit", "actual - limit", unit="$")
-    b.step("outcome", "Outcome under the alert and SAR thresholds",
-           "('file a SAR' if excess >= 5000 else 'alert only') if excess > 0 else 'no alert'")
+    b.bounds("documented", lo=0, hi="week", why="documented cash is part of the week's cash")
+    b.step("monday", "Cash deposited on Monday (aggregated across branches)", "mon1 + mon2", unit="$")
+    b.step("friday", "Cash deposited on Friday", "fri1 + fri2", unit="$")
+    b.step("week", "Cash deposited during the week", "monday + wed + friday", unit="$")
+    b.step("limit", "Alert limit (multiple × expected weekly cash)", "multiple * expected", unit="$")
+    b.step("unexplained", "Unexplained excess (week − documented − limit)", "week - documented - limit", unit="$")
+    b.step("reports", "Reports due (a CTR for a day above $10,000, a SAR for an excess of $5,000 or more)",
+           "('CTR and SAR' if unexplained >= 5000 else 'CTR only') if monday > 10000 or friday > 10000 "
+           "else ('SAR only' if unexplained >= 5000 else 'no report')")

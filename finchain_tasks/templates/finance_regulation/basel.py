@@ -37,22 +37,35 @@ def cet1_buffer_stack(b: Builder) -> None:
 
 
 @template("easy")
-def total_capital_ratio(b: Builder) -> None:
-    """Tier 1 and total capital ratio from the capital stack (Basel III, BCBS 189, para 50)."""
+def leverage_ratio(b: Builder) -> None:
+    """Basel III leverage ratio: Tier 1 capital over the exposure measure (BCBS 270, paras 7-16 and 51-57).
+
+    The exposure measure adds on-balance-sheet assets, derivative exposures and off-balance-sheet items at
+    their credit conversion factor (here the 10% of BCBS 270 para 55 for unconditionally cancellable
+    commitments, a 40% one for other commitments); the minimum is 3%.
+    """
     b.choice("bank", BANKS)
-    b.money("rwa", 20_000, 400_000, step=100)
-    b.derive("cet1", round(b.values["rwa"] * b.rng.uniform(0.09, 0.15)), unit="$")
-    b.derive("at1", round(b.values["rwa"] * b.rng.uniform(0.005, 0.02)), unit="$")
-    b.derive("tier2", round(b.values["rwa"] * b.rng.uniform(0.01, 0.03)), unit="$")
+    b.money("on_balance", 20_000, 900_000, step=100)
+    v = b.values
+    b.derive("derivatives", round(v["on_balance"] * b.rng.uniform(0.01, 0.06)), unit="$")
+    ccf = b.choice("ccf", {"10%": 10, "40%": 40})
+    b.derive("commitments", round(v["on_balance"] * b.rng.uniform(0.05, 0.2)), unit="$")
+    kind = "unconditionally cancellable" if ccf == 10 else "other"
+    exposure = v["on_balance"] + v["derivatives"] + v["commitments"] * ccf / 100
+    b.derive("cet1", round(exposure * b.rng.uniform(0.035, 0.065)), unit="$")
+    b.derive("at1", round(exposure * b.rng.uniform(0.003, 0.012)), unit="$")
     b.ask(
-        "{bank} reports risk-weighted assets of {rwa} million, Common Equity Tier 1 capital of {cet1} "
-        "million, Additional Tier 1 instruments of {at1} million and Tier 2 capital of {tier2} million, all "
-        "after regulatory deductions. What is its total capital ratio under Basel III (total capital as a "
-        "percentage of RWA)?"
+        "{bank} has Common Equity Tier 1 capital of {cet1} million and Additional Tier 1 instruments of {at1} "
+        "million. Its leverage exposure measure comprises on-balance-sheet assets of {on_balance} million, "
+        "derivative exposures of {derivatives} million and " + kind + " undrawn commitments of {commitments} "
+        "million, converted at a credit conversion factor of {ccf}. What is its Basel III leverage ratio "
+        "(Tier 1 capital as a percentage of the exposure measure)?"
     )
+    b.bounds("ratio", lo=0, hi=100, why="Tier 1 is a part of the exposure")
     b.step("tier1", "Tier 1 capital: CET1 + Additional Tier 1", "cet1 + at1", unit="$")
-    b.step("total_capital", "Total capital: Tier 1 + Tier 2", "tier1 + tier2", unit="$")
-    b.step("ratio", "Total capital ratio (%)", "total_capital / rwa * 100", unit="%")
+    b.step("exposure", "Exposure measure: on-balance sheet + derivatives + commitments × conversion factor",
+           "on_balance + derivatives + commitments * ccf / 100", unit="$")
+    b.step("ratio", "Leverage ratio: Tier 1 ÷ exposure measure", "tier1 / exposure * 100", unit="%")
 
 
 @template("intermediate")
@@ -127,6 +140,9 @@ def binding_requirement_after_shock(b: Builder) -> None:
     conservation buffer) and the leverage ratio per BCBS 270 (3% of the exposure measure, off-balance
     items at their credit conversion factor). New CET1 counts towards every requirement, so the
     requirement with the largest shortfall decides how much must be raised.
+
+    Concepts: after-tax stress loss on CET1; RWA growth; CET1, Tier 1 and total capital ratios with the conservation
+    buffer; leverage exposure with credit conversion factors; binding constraint.
     """
     binding = b.pick(REQUIREMENTS)
     b.choice("bank", BANKS)

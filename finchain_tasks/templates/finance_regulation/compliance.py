@@ -2,8 +2,8 @@
 
 Per-day penalties follow the Bank Secrecy Act's civil penalty rule that each day a violation continues
 is a separate violation (31 U.S.C. 5321(a)(1)); revenue-based penalties follow the FCA's five-step
-penalty framework (DEPP 6.5A); composite ratings follow the 1–5 scale of the FFIEC Uniform Financial
-Institutions Rating System.
+penalty framework (DEPP 6.5A); the composite rating that adjusts a penalty uses the 1–5 scale of the
+FFIEC Uniform Financial Institutions Rating System.
 """
 
 from finchain_tasks.engine import Builder, template
@@ -90,12 +90,23 @@ def escalating_daily_penalty(b: Builder) -> None:
     b.step("total", "Total penalty", "flat + escalation", unit="$")
 
 
-@template("advanced")
-def composite_compliance_rating(b: Builder) -> None:
-    """Weighted composite of component ratings on the FFIEC 1–5 scale, mapped to a rating band.
+RECORD = {  # FCA step 3 adjustment by compliance record: how the band reads in a step, and its factor
+    "strong": ("below 2.0", 0.9), "satisfactory": ("from 2.0 to under 3.0", 1.1), "weak": ("3.0 or more", 1.3),
+}
 
-    Component scale and composite bands after the FFIEC Uniform Financial Institutions Rating System
-    (1 best, 5 worst); the weights are the firm's stated methodology.
+
+@template("advanced")
+def penalty_with_compliance_record(b: Builder) -> None:
+    """FCA penalty whose step 3 adjustment follows a weighted compliance rating, with disgorgement at step 1.
+
+    FCA DEPP 6.5A: step 1 disgorgement of the benefit derived, step 2 a seriousness percentage of relevant
+    revenue, step 3 adjustment for aggravating and mitigating factors (the firm's compliance history among
+    them, DEPP 6.5A.3), step 5 the 30% settlement discount, which does not apply to disgorgement
+    (DEPP 6.7.3). Component scores on the 1–5 scale of the FFIEC Uniform Financial Institutions Rating System.
+
+    Concepts: weighted composite compliance rating; disgorgement of the benefit (step 1); seriousness
+    percentage of relevant revenue (step 2); rating-based adjustment (step 3); settlement discount that
+    excludes disgorgement (step 5).
     """
     band = b.pick(RATINGS)
     centre = {"strong": 1.5, "satisfactory": 2.5, "weak": 3.5}[band]
@@ -110,19 +121,28 @@ def composite_compliance_rating(b: Builder) -> None:
     composite = sum(v[f"w_{n}"] * v[f"s_{n}"] for n in names) / 100
     got = "strong" if composite < 2 else ("satisfactory" if composite < 3 else "weak")
     b.require(got == band, "the band drawn is the band the scores give")
+    revenue = b.money("revenue", 5_000_000, 400_000_000, step=10_000, unit="£")
+    b.choice("level", {"level 2": 5, "level 3": 10, "level 4": 15, "level 5": 20})
+    b.money("benefit", 0.005 * revenue, 0.04 * revenue, step=1_000, unit="£")
+    rule, factor = RECORD[band]
     b.ask(
-        "An internal review of {firm} rates four compliance areas on a 1–5 scale to one decimal (1 = best): governance "
-        "and oversight {s_governance}, AML controls {s_aml}, sanctions screening {s_sanctions} and "
-        "regulatory reporting {s_reporting}. The methodology weights them {w_governance}, {w_aml}, "
-        "{w_sanctions} and {w_reporting} respectively and rates the firm 'strong' if the weighted "
-        "composite is below 2.0, 'satisfactory' from 2.0 up to but not including 3.0, and 'weak' at 3.0 "
-        "or above. What is the firm's rating?"
+        "The UK Financial Conduct Authority fines {firm} for a breach that generated relevant revenue of "
+        "{revenue} and brought the firm a benefit of {benefit}. Under its five-step framework (DEPP 6.5A) "
+        "step 1 disgorges the benefit; step 2 takes a percentage of relevant revenue for the breach's "
+        "seriousness, {level_pct}% at {level}; step 3 adjusts that figure for the firm's compliance record, "
+        "measured by a composite of four areas rated 1–5 (1 = best): governance and oversight "
+        "{s_governance}, AML controls {s_aml}, sanctions screening {s_sanctions} and regulatory reporting "
+        "{s_reporting}, weighted {w_governance}, {w_aml}, {w_sanctions} and {w_reporting}. A composite below "
+        "2.0 lowers the step 2 figure by 10%, one from 2.0 up to but not including 3.0 raises it by 10%, and "
+        "one of 3.0 or more raises it by 30%. The firm settles, so step 5 takes 30% off the adjusted step 3 "
+        "figure but not off the disgorgement. What is the total the firm pays?".replace("{level_pct}", str(v["level"]))
     )
-    b.step("first_pair", "Weight × score for governance and AML controls",
-           "w_governance * s_governance + w_aml * s_aml")
-    b.step("second_pair", "Weight × score for sanctions screening and regulatory reporting",
-           "w_sanctions * s_sanctions + w_reporting * s_reporting")
-    b.step("weighted_sum", "Sum of weight × score over the four areas", "first_pair + second_pair")
-    b.step("composite", "Composite score (weights in percent, so divide by 100)", "weighted_sum / 100")
-    b.step("rating", "Rating band of the composite",
-           "'strong' if composite < 2 else ('satisfactory' if composite < 3 else 'weak')")
+    b.bounds("composite", lo=1, hi=5, why="a composite of 1–5 ratings")
+    b.step("composite", "Composite rating: Σ weight × score ÷ 100",
+           "(w_governance * s_governance + w_aml * s_aml + w_sanctions * s_sanctions + w_reporting * s_reporting)"
+           " / 100")
+    b.step("step2", "Seriousness percentage × relevant revenue (FCA step 2)", "revenue * level / 100", unit="£")
+    b.step("step3", f"Adjustment for the record (FCA step 3): the composite is {rule}, so multiply by {factor}",
+           f"step2 * {factor}", unit="£")
+    b.step("step5", "30% settlement discount on the adjusted figure (FCA step 5)", "step3 * (1 - 30 / 100)", unit="£")
+    b.step("total", "Total paid: disgorged benefit (FCA step 1) + discounted penalty", "benefit + step5", unit="£")

@@ -129,44 +129,65 @@ def residual_risk_after_controls(b: Builder) -> None:
 
 
 @template("advanced")
-def weighted_rating_with_funds_uplift(b: Builder) -> None:
-    """Weighted four-factor KYC score, uplifted for unexplained funds, mapped to a review cycle.
+def pep_owner_risk_rating(b: Builder) -> None:
+    """Risk rating of a company: a PEP beneficial owner traced through a holding company, else a weighted score.
 
-    Risk factors per FATF RBA Guidance for Banks (2014), paras 120–125; source-of-funds scrutiny per
-    FATF R.10; review cycles by risk band as in the bank's stated policy.
+    Beneficial ownership at 25% traced through the chain (FinCEN CDD rule, 31 CFR 1010.230(d); FATF R.10
+    and R.24); a politically exposed person among the beneficial owners requires enhanced due diligence
+    (FATF R.12), which the bank's policy maps to a high rating; otherwise risk factors per FATF RBA
+    Guidance for Banks (2014), paras 120–125, with source-of-funds scrutiny per FATF R.10.
+
+    Concepts: effective ownership through a holding company; the 25% beneficial-ownership prong; PEP
+    override to high risk; weighted four-factor score; uplift for unexplained funds.
     """
     band = b.pick(["low", "medium", "high"])
+    route = b.pick(["high by score", "high as a PEP owner"]) if band == "high" else band
+    score_band = b.pick(["low", "medium"]) if route == "high as a PEP owner" else band
     b.company("customer")
-    centre = {"low": 1.3, "medium": 2.3, "high": 3.4}[band]
+    b.person("pep")
+    centre = {"low": 1.3, "medium": 2.3, "high": 3.4}[score_band]
     for name in ("country", "sector", "product", "channel"):
         b.derive(name, min(5, max(1, round(b.rng.gauss(centre, 0.8)))))
     v = b.values
     composite = 0.35 * v["country"] + 0.25 * v["sector"] + 0.2 * v["product"] + 0.2 * v["channel"]
     b.require(all(abs(composite - v[n]) > 1e-9 for n in ("country", "sector", "product", "channel")),
               "the weighted score is not one of the factor scores")
-    low, high = {"low": (1.0, 2.45), "medium": (2.55, 3.45), "high": (3.55, 4.8)}[band]
+    low, high = {"low": (1.0, 2.45), "medium": (2.55, 3.45), "high": (3.55, 4.8)}[score_band]
     target = b.rng.uniform(max(low, composite + 0.1), max(high, composite + 0.15))
     b.money("deposit", 100_000, 2_000_000, step=5_000)
     b.derive("explained", 1_000 * round(v["deposit"] * (1 - (target - composite) * 20 / 100) / 1_000), unit="$")
     b.require(v["explained"] > 0.5 * v["deposit"], "most of the deposit is documented")
     adjusted = composite + (v["deposit"] - v["explained"]) / v["deposit"] * 100 / 20
     got = "low" if adjusted < 2.5 else ("medium" if adjusted < 3.5 else "high")
-    b.require(got == band and min(abs(adjusted - 2.5), abs(adjusted - 3.5)) > 0.02,
-              "the band drawn, clear of the cut-offs")
+    b.require(got == score_band and min(abs(adjusted - 2.5), abs(adjusted - 3.5)) > 0.02,
+              "the score band drawn, clear of the cut-offs")
+    b.percent("direct", 2, 15, decimals=1)
+    b.percent("holdco_share", 30, 90, decimals=1)
+    wanted = b.rng.uniform(26, 45) if route == "high as a PEP owner" else b.rng.uniform(8, 24)
+    b.derive("holdco_stake", (wanted - v["direct"]) / v["holdco_share"] * 100, unit="%", decimals=1)
+    b.require(5 <= v["holdco_stake"] <= 95, "a holding company stake between 5% and 95%")
+    stake = v["holdco_share"] * v["holdco_stake"] / 100 + v["direct"]
+    b.require((stake >= 25) == (route == "high as a PEP owner") and abs(stake - 25) > 0.3,
+              "the PEP's stake on the drawn side of 25%, clear of the line")
     b.ask(
-        "A bank rates {customer} on four factors scored 1–5: country {country}, sector {sector}, product "
-        "{product} and delivery channel {channel}, weighted 35%, 25%, 20% and 20%. The customer's first "
-        "deposit is {deposit}, of which documents explain {explained}. Policy adds 0.05 points to the "
-        "weighted score for each percentage point of the deposit that is unexplained. An adjusted score "
-        "below 2.5 is low risk (review every 3 years), from 2.5 up to but not including 3.5 is medium risk "
-        "(every 2 years), and 3.5 or more is high risk (every year). What is the risk rating (low, medium "
-        "or high)?"
+        "A bank is onboarding {customer}. {pep}, a politically exposed person, holds {direct} of {customer} "
+        "directly and owns {holdco_share} of a holding company that holds {holdco_stake} of it; indirect "
+        "ownership counts in proportion along the chain. The bank's policy rates a customer high risk "
+        "whenever a politically exposed person owns 25% or more of it. Otherwise it scores four factors "
+        "1–5: country {country}, sector {sector}, product {product} and delivery channel {channel}, weighted "
+        "35%, 25%, 20% and 20%, and adds 0.05 points for each percentage point of the first deposit that "
+        "documents do not explain; the first deposit is {deposit}, of which documents explain {explained}. "
+        "An adjusted score below 2.5 is low risk, from 2.5 up to but not including 3.5 is medium risk, and "
+        "3.5 or more is high risk. What is the customer's risk rating (low, medium or high)?"
     )
+    b.bounds("pep_stake", lo=0, hi=100, why="an ownership share")
+    b.bounds("share", lo=0, hi=100, why="the unexplained part of a deposit")
+    b.step("indirect", "Indirect stake through the holding company (%)", "holdco_share * holdco_stake / 100",
+           unit="%")
+    b.step("pep_stake", "The PEP's effective ownership: direct + indirect (%)", "direct + indirect", unit="%")
     b.step("weighted_sum", "Weighted score: 0.35 × country + 0.25 × sector + 0.20 × product + 0.20 × channel",
            "0.35 * country + 0.25 * sector + 0.2 * product + 0.2 * channel")
-    b.step("unexplained", "Unexplained part of the deposit", "deposit - explained", unit="$")
-    b.step("share", "Unexplained share of the deposit (%)", "unexplained / deposit * 100", unit="%")
-    b.step("uplift", "Uplift at 0.05 points per percentage point", "share * 0.05")
-    b.step("adjusted", "Adjusted score", "weighted_sum + uplift")
-    b.step("rating", "Risk band of the adjusted score",
-           "'low' if adjusted < 2.5 else ('medium' if adjusted < 3.5 else 'high')")
+    b.step("share", "Unexplained share of the deposit (%)", "(deposit - explained) / deposit * 100", unit="%")
+    b.step("adjusted", "Adjusted score: weighted score + 0.05 × unexplained share", "weighted_sum + 0.05 * share")
+    b.step("rating", "Rating: high for a PEP owning 25% or more, otherwise the band of the adjusted score",
+           "'high' if pep_stake >= 25 else ('low' if adjusted < 2.5 else ('medium' if adjusted < 3.5 else 'high'))")

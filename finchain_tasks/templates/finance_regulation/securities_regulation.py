@@ -1,10 +1,10 @@
 """Securities regulation (US): ownership disclosure thresholds, insider trading penalties, resale and
-offering limits, group ownership.
+offering limits, Schedule 13D against 13G.
 
 Sources: Securities Exchange Act of 1934 s.13(d) and Rules 13d-1(a) and 13d-3(d)(1) (5% threshold,
-shares acquirable within 60 days), s.13(d)(3) (groups), s.16(a) (10% holders), s.21A(a)(2) (civil
-penalty up to three times the profit gained or loss avoided); Securities Act Rule 144(e)(1) (affiliate
-resale volume) and Rule 251(d)(2)(i)(C) (Regulation A Tier 2 investment limit).
+shares acquirable within 60 days), Rules 13d-1(b) and (c) (Schedule 13G for qualified institutional and
+passive investors), s.21A(a)(2) (civil penalty up to three times the profit gained or loss avoided);
+Securities Act Rule 144(e)(1) (affiliate resale volume) and Rule 251(d)(2)(i)(C) (Regulation A Tier 2 investment limit).
 """
 
 from finchain_tasks.engine import Builder, template
@@ -114,42 +114,69 @@ def reg_a_investment_limit(b: Builder) -> None:
            "'allowed' if amount <= income_cap or amount <= worth_cap else 'over the limit'")
 
 
-@template("advanced")
-def group_ownership_obligations(b: Builder) -> None:
-    """Group beneficial ownership with warrants exercisable within 60 days; 13D and Section 16 status.
+INVESTORS = {
+    "qualified": ("a registered investment adviser that bought the shares in the ordinary course of its "
+                  "business with no intent to influence control (a qualified institutional investor)"),
+    "passive": "a family office that bought the shares with no intent to influence control (a passive investor)",
+    "activist": "an activist manager that intends to seek seats on the board",
+}
+FORMS = {  # the filing decision by investor type (Rule 13d-1(b), (c) and (a)) as a step description and formula
+    "qualified": ("Filing: above 5% a qualified institutional investor files Schedule 13G",
+                  "'Schedule 13G' if ownership > 5 else 'no filing'"),
+    "passive": ("Filing: above 5% a passive investor files Schedule 13G below 20% and Schedule 13D from 20%",
+                "('Schedule 13D' if ownership >= 20 else 'Schedule 13G') if ownership > 5 else 'no filing'"),
+    "activist": ("Filing: above 5% an investor seeking to influence control files Schedule 13D",
+                 "'Schedule 13D' if ownership > 5 else 'no filing'"),
+}
 
-    Exchange Act s.13(d)(3) (a group is one person), Rule 13d-3(d)(1)(i) (shares acquirable within 60
-    days count, and are added to the denominator for the holder only), Rule 13d-1(a) (5%), s.16(a) (10%).
+
+@template("advanced")
+def schedule_13d_or_13g(b: Builder) -> None:
+    """Schedule 13D, 13G or no filing for an adviser's funds with warrants exercisable within 60 days.
+
+    Exchange Act Rule 13d-3(a) (voting or investment power makes the adviser the beneficial owner of its
+    funds' shares), Rule 13d-3(d)(1)(i) (shares acquirable within 60 days count, and are added to the
+    denominator for the holder only), Rule 13d-1(a) (more than 5%: Schedule 13D), Rule 13d-1(b) (qualified
+    institutional investors: Schedule 13G) and Rule 13d-1(c) (other passive investors: Schedule 13G while
+    below 20%).
+
+    Concepts: aggregation of shares under common voting power; rights exercisable within 60 days in the
+    numerator and denominator; the 5% reporting threshold; Schedule 13G eligibility by investor type and
+    the 20% passive-investor ceiling.
     """
-    band = b.pick(["no filing", "Schedule 13D only", "Schedule 13D and Section 16 reports"])
+    answer = b.pick(["no filing", "Schedule 13G", "Schedule 13D"])
+    kind = {"no filing": b.pick(list(INVESTORS)), "Schedule 13G": b.pick(["qualified", "passive"]),
+            "Schedule 13D": b.pick(["activist", "passive"])}[answer]
+    target = (3.0, 4.9) if answer == "no filing" else (
+        (20.5, 26.0) if (answer, kind) == ("Schedule 13D", "passive") else (5.1, 19.5))
     b.company("issuer")
-    b.integer("outstanding", 20_000_000, 250_000_000)
-    s = b.values["outstanding"]
-    target = {"no filing": (3.0, 4.9), "Schedule 13D only": (5.1, 9.9),
-              "Schedule 13D and Section 16 reports": (10.1, 14.0)}[band]
+    b.company("adviser")
+    b.require(b.values["issuer"] != b.values["adviser"], "two different companies")
+    s = b.integer("outstanding", 20_000_000, 250_000_000)
     pct = b.rng.uniform(*target)
-    b.derive("warrants", round(s * b.rng.uniform(0.003, 0.01) / 1_000) * 1_000)
-    w = b.values["warrants"]
+    w = b.derive("warrants", round(s * b.rng.uniform(0.003, 0.01) / 1_000) * 1_000)
     group = pct / 100 * (s + w) - w
-    shares_a = round(group * b.rng.uniform(0.3, 0.5) / 100) * 100
-    shares_b = round(group * b.rng.uniform(0.2, 0.35) / 100) * 100
-    b.derive("fund_a", shares_a)
-    b.derive("fund_b", shares_b)
+    shares_a = b.derive("fund_a", round(group * b.rng.uniform(0.3, 0.5) / 100) * 100)
+    shares_b = b.derive("fund_b", round(group * b.rng.uniform(0.2, 0.35) / 100) * 100)
     b.derive("fund_c", round((group - shares_a - shares_b) / 100) * 100)
+    v = b.values
+    owned = (v["fund_a"] + v["fund_b"] + v["fund_c"] + w) / (s + w) * 100
+    b.require(min(abs(owned - 5), abs(owned - 20)) > 0.05, "ownership clear of the 5% and 20% lines")
     b.ask(
-        "Three hedge funds agree to vote their {issuer} shares together. Fund A holds {fund_a} shares and "
-        "warrants exercisable within 60 days for another {warrants} shares; fund B holds {fund_b} shares; "
-        "fund C holds {fund_c} shares. {issuer} has {outstanding} shares outstanding. Under section 13(d)(3) "
-        "the funds form a group treated as one person; shares the group can acquire within 60 days count "
-        "as beneficially owned and are added to the shares outstanding for this calculation. Above 5% the "
-        "group must file a Schedule 13D, and at more than 10% it also becomes subject to Section 16 "
-        "reporting. What applies (answer 'no filing', 'Schedule 13D only' or 'Schedule 13D and Section 16 "
-        "reports')?"
+        "{adviser} is " + INVESTORS[kind] + ". It has sole voting and investment power over three funds "
+        "that hold shares of {issuer}: fund A holds {fund_a} shares and warrants exercisable within 60 days "
+        "for another {warrants} shares, fund B holds {fund_b} shares and fund C holds {fund_c} shares. "
+        "{issuer} has {outstanding} shares outstanding. Under Rule 13d-3 the adviser beneficially owns "
+        "every share over which it has voting or investment power, and shares it can acquire within 60 days "
+        "count as owned and are added to the shares outstanding for its calculation. A beneficial owner of "
+        "more than 5% must file Schedule 13D, except that a qualified institutional investor acting in the "
+        "ordinary course may file the short-form Schedule 13G, and so may any other investor without intent "
+        "to influence control while it owns less than 20%. What must {adviser} file (answer 'no filing', "
+        "'Schedule 13G' or 'Schedule 13D')?"
     )
-    b.step("held", "Shares held by the group", "fund_a + fund_b + fund_c")
+    b.bounds("ownership", lo=0, hi=100, why="a stake is a part of the shares")
+    b.step("held", "Shares held by the three funds", "fund_a + fund_b + fund_c")
     b.step("beneficial", "Beneficially owned shares including the warrant shares", "held + warrants")
     b.step("denominator", "Shares outstanding plus the warrant shares", "outstanding + warrants")
-    b.step("ownership", "Group ownership percentage", "beneficial / denominator * 100", unit="%")
-    b.step("decision", "Obligations at the 5% and 10% thresholds",
-           "('Schedule 13D and Section 16 reports' if ownership > 10 else 'Schedule 13D only') "
-           "if ownership > 5 else 'no filing'")
+    b.step("ownership", "Beneficial ownership percentage", "beneficial / denominator * 100", unit="%")
+    b.step("filing", *FORMS[kind])

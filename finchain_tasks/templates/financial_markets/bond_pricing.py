@@ -113,6 +113,9 @@ def ytm_duration_convexity(b: Builder) -> None:
     """Yield to maturity, duration and convexity, and the duration-plus-convexity price after a yield shock.
 
     Source: Fabozzi, Bond Markets, ch. 4; Hull, Options, Futures and Other Derivatives, ch. 4.
+
+    Concepts: yield to maturity; Macaulay and modified duration; convexity; duration-plus-convexity price
+    approximation.
     """
     b.company("issuer")
     b.money("face", 1_000, 1_000)

@@ -1,30 +1,42 @@
-"""Foreign exchange: conversion at a dealer's quote with commission, cross rates and triangular arbitrage,
+"""Foreign exchange: pip value and profit in pips, cross rates and triangular arbitrage,
 forward points by covered interest parity, covered interest arbitrage, and the profit or loss of a yen carry
 trade."""
 
 from finchain_tasks.engine import Builder, template
 
+PAIRS = {"EUR/USD": (1.0500, 1.1500), "GBP/USD": (1.2000, 1.3500), "AUD/USD": (0.6300, 0.7000)}
+"""Pairs quoted in US dollars (a pip is 0.0001 and its value is in dollars), with realistic ranges."""
 
-@template("easy")
-def conversion_with_commission(b: Builder) -> None:
-    """Buying a currency at the dealer's ask after a commission.
 
-    Source: CFA Institute, Economics, ch. on currency exchange rates: a quote's ask is the price at which the dealer
-    sells the base currency.
+@template("easy", floor=10)
+def pip_value_pnl(b: Builder) -> None:
+    """Profit or loss in pips and in dollars on a spot FX position quoted in US dollars.
+
+    Source: CFA Institute, Economics, ch. on currency exchange rates; a pip is 0.0001 for a pair quoted to four
+    decimals, and its value is lot size × 0.0001 in the quote currency (a standard lot is 100,000 units of the
+    base currency).
     """
-    b.person("person")
-    b.money("usd", 2_000, 250_000, step=50)
-    b.percent("commission", 0.2, 1.5, decimals=2)
-    b.number("bid", 1.0200, 1.1800, decimals=4)
-    b.derive("ask", round(b.values["bid"] + b.rng.randint(3, 25) / 10_000, 4), decimals=4)
+    b.person("trader")
+    pair = b.choice("pair", list(PAIRS))
+    side = b.choice("side", {"buys": 1, "sells short": -1})
+    b.number("lots", 0.5, 10, decimals=1, unit="standard lots")
+    lo, hi = PAIRS[pair]
+    entry = b.number("entry", lo, hi, decimals=4)
+    move = b.rng.choice([-1, 1]) * b.rng.randint(15, 150)
+    b.derive("exit", round(entry + move / 10_000, 4), decimals=4)
     b.ask(
-        "{person} converts {usd} into euros at a bank that first deducts a commission of {commission} of the "
-        "dollar amount and then converts the rest at its EUR/USD quote of {bid} bid, {ask} ask (US dollars per "
-        "euro). How many euros does {they} receive?"
+        "{trader} {side} {lots} of {pair} at {entry} and closes the position at {exit}. A standard lot is "
+        "100,000 units of the base currency and a pip is 0.0001. How many pips did the position gain or lose, "
+        "and what is the profit or loss in US dollars (negative for a loss)? Give the dollar amount."
     )
-    b.step("net_usd", "Dollars converted after the commission", "usd * (1 - commission / 100)", unit="$")
-    b.step("euros", "Euros received (dollars ÷ the ask, the bank's selling rate for euros)", "net_usd / ask",
-           unit="€")
+    if side == 1:
+        b.step("pips", "Pips gained on the long position, (exit − entry) ÷ 0.0001", "(exit - entry) / 0.0001",
+               unit="pips")
+    else:
+        b.step("pips", "Pips gained on the short position, (entry − exit) ÷ 0.0001", "(entry - exit) / 0.0001",
+               unit="pips")
+    b.step("pip_value", "Value of one pip: lots × 100,000 × 0.0001", "lots * 100000 * 0.0001", unit="$")
+    b.step("pnl", "Profit or loss: pips × pip value", "pips * pip_value", unit="$")
 
 
 @template("easy", floor=1_000)
@@ -109,6 +121,9 @@ def carry_trade_pnl(b: Builder) -> None:
     """Profit or loss of a yen-funded carry trade into Australian dollars at dealer bid/ask quotes.
 
     Source: Burnside, Eichenbaum and Rebelo, carry trade; CFA Institute, Economics, ch. on currency exchange rates.
+
+    Concepts: dealer bid/ask conversion; simple interest on an ACT/365 basis in two currencies; break-even exchange
+    rate; carry trade profit or loss.
     """
     fund, short = b.pick([("A Tokyo macro fund", "the fund"), ("A Singapore hedge fund", "the fund"),
                           ("A currency overlay manager", "the manager"), ("A proprietary trading desk", "the desk")])

@@ -126,6 +126,9 @@ def two_step_tree_delta_hedge(b: Builder) -> None:
     """Net cost of delta-hedging written calls valued on a two-step Cox-Ross-Rubinstein tree.
 
     Source: Cox, Ross and Rubinstein 1979; Hull, Options, Futures and Other Derivatives, ch. 13 and 19.
+
+    Concepts: Cox-Ross-Rubinstein up factor and risk-neutral probability; backward induction on a two-step tree;
+    option delta; hedge cost net of premium.
     """
     b.company("dealer", kind="trading")  # who writes calls and hedges them: a dealer, not a textile mill
     b.choice("stock", STOCKS)

@@ -108,6 +108,9 @@ def portfolio_return_beta_alpha(b: Builder) -> None:
     """Jensen's alpha of a three-stock portfolio from its positions, dividends and value-weighted beta.
 
     Source: Bodie, Kane and Marcus, Investments, ch. 7, 9 and 24.
+
+    Concepts: portfolio holding-period return with dividends; value-weighted portfolio beta; CAPM required return;
+    Jensen's alpha.
     """
     b.person("person")
     names = list(STOCKS)

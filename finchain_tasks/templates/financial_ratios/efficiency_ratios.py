@@ -93,6 +93,9 @@ def working_capital_release(b: Builder) -> None:
     """Asset turnover after shorter collection and inventory periods release cash that repays debt.
 
     Source: CFA Institute, Corporate Finance, ch. on working capital management.
+
+    Concepts: days sales outstanding; days inventory outstanding; cash released by shorter working capital cycles;
+    total asset turnover after debt repayment.
     """
     b.company("company")
     sales = b.money("sales", 10_000_000, 800_000_000, step=10_000)

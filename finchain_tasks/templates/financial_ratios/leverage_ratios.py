@@ -94,6 +94,9 @@ def acquisition_financing_covenants(b: Builder) -> None:
     """Debt-financed acquisition tested against a maximum debt/EBITDA and a minimum interest cover covenant.
 
     Source: Loan Market Association facility terms; CFA Institute, Fixed Income, ch. on credit analysis.
+
+    Concepts: combined EBITDA after an acquisition; debt/EBITDA covenant; interest cost of new debt; EBIT interest
+    cover covenant.
     """
     b.company("company")
     ebitda = b.money("ebitda", 20_000_000, 500_000_000, step=100_000)

@@ -105,6 +105,8 @@ def payables_paydown_for_covenant(b: Builder) -> None:
 
     Paying x from both sides solves (CA − x) ÷ (CL − x) = target.
     Source: CFA Institute, Financial Statement Analysis, ch. 6.
+
+    Concepts: current ratio; solving for the payables paydown that meets a covenant; quick ratio after the paydown.
     """
     b.company("company")
     cl = b.money("current_liabilities", 2_000_000, 300_000_000, step=10_000)

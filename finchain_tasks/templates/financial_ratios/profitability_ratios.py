@@ -1,27 +1,33 @@
-"""Profitability ratios: gross and operating margins, ROE on average equity, the three-step DuPont
+"""Profitability ratios: the gross profit margin, ROE on average equity, the three-step DuPont
 identity, the price needed for a target net margin, and a five-step DuPont analysis of a recapitalization."""
 
 from finchain_tasks.engine import Builder, template
 
 
-@template("easy")
-def operating_margin(b: Builder) -> None:
-    """Operating margin, operating income over revenue.
+@template("easy", floor=5)
+def gross_profit_margin(b: Builder) -> None:
+    """Gross profit margin of a retailer whose cost of goods sold comes from its inventory records.
 
-    Source: CFA Institute, Financial Statement Analysis, ch. 6.
+    Source: CFA Institute, Financial Statement Analysis, ch. 6 (gross profit margin = gross profit ÷ revenue)
+    and ch. 9 (cost of goods sold = opening inventory + purchases − closing inventory).
     """
     b.company("company")
-    revenue = b.money("revenue", 1_000_000, 900_000_000, step=10_000)
-    b.money("cogs", 0.4 * revenue, 0.65 * revenue, step=10_000)
-    b.money("opex", 0.1 * revenue, 0.25 * revenue, step=10_000)
-    b.bounds("margin", hi=100, why="a margin below revenue")
+    revenue = b.money("revenue", 1_000_000, 500_000_000, step=10_000)
+    cogs = revenue * b.rng.uniform(0.45, 0.8)
+    opening = b.money("inventory_open", 0.08 * cogs, 0.2 * cogs, step=1_000)
+    closing = b.derive("inventory_close", round(opening * b.rng.uniform(0.85, 1.2), -3), unit="$")
+    b.derive("purchases", round(cogs - opening + closing, -3), unit="$")
+    b.bounds("cogs", lo=0, hi="revenue", why="goods sold cost less than the sales they made")
+    b.bounds("margin", lo=0, hi=100, why="a gross margin is a part of net sales")
     b.ask(
-        "{company} had revenue of {revenue}, cost of goods sold of {cogs} and operating expenses (selling, "
-        "general, administrative and depreciation) of {opex}. What was its operating margin?"
+        "{company}, a retailer, had net sales of {revenue} last year. It began the year with inventory of "
+        "{inventory_open}, bought {purchases} of goods during the year and ended it with inventory of "
+        "{inventory_close}. What was its gross profit margin?"
     )
-    b.step("operating_income", "Operating income (revenue − cost of goods sold − operating expenses)",
-           "revenue - cogs - opex", unit="$")
-    b.step("margin", "Operating margin (operating income ÷ revenue)", "operating_income / revenue * 100", unit="%")
+    b.step("cogs", "Cost of goods sold (opening inventory + purchases − closing inventory)",
+           "inventory_open + purchases - inventory_close", unit="$")
+    b.step("gross_profit", "Gross profit (net sales − cost of goods sold)", "revenue - cogs", unit="$")
+    b.step("margin", "Gross profit margin (gross profit ÷ net sales)", "gross_profit / revenue * 100", unit="%")
 
 
 @template("easy")
@@ -97,6 +103,9 @@ def dupont_recapitalization(b: Builder) -> None:
     """ROE by the five-step (extended) DuPont decomposition after a debt-financed buyback.
 
     Source: CFA Institute, Financial Statement Analysis, ch. 6.
+
+    Concepts: interest cost of a debt-financed buyback; tax and interest burdens; EBIT margin and asset turnover;
+    equity multiplier; five-step DuPont ROE.
     """
     b.company("company")
     revenue = b.money("revenue", 20_000_000, 900_000_000, step=10_000)

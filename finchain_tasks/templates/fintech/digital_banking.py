@@ -108,6 +108,9 @@ def daily_interest_loan_payoff(b: Builder) -> None:
     Source: daily simple interest on the outstanding principal, interest = principal × APR/365 × days
     (Regulation Z, 12 CFR 1026.17 disclosures; CFPB explainer on simple-interest auto loans), with each
     payment applied to accrued interest first.
+
+    Concepts: daily simple interest (APR ÷ 365); payment applied to interest first; principal reduction; payoff
+    quote with accrued interest.
     """
     b.person("person")
     principal = b.money("principal", 3_000, 60_000, step=50)

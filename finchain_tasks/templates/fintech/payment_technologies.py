@@ -1,4 +1,4 @@
-"""Payment technologies: merchant discount fees, interchange-plus pricing, flat-rate against interchange-plus
+"""Payment technologies: buy-now-pay-later instalments, interchange-plus pricing, flat-rate against interchange-plus
 processing costs, foreign-exchange markups and dynamic currency conversion, and the cost of chargebacks."""
 
 from finchain_tasks.engine import Builder, template
@@ -8,23 +8,31 @@ SHOPS = ["a coffee roaster", "a bike shop", "an online bookstore", "a furniture 
 
 
 @template("easy")
-def merchant_discount_net(b: Builder) -> None:
-    """Net settlement of one card sale under a percentage-plus-fixed merchant discount fee.
+def bnpl_instalments(b: Builder) -> None:
+    """Buy-now-pay-later instalments: a service fee added, equal instalments rounded down, the last takes the rest.
 
-    Source: merchant discount rate = percentage of the ticket + fixed fee per transaction (Federal Reserve,
-    "Merchant Discount Fees", and processor pricing such as 2.9% + $0.30).
+    Source: pay-in-installments plans (CFPB, "Buy Now, Pay Later: Market trends and consumer impacts", 2022):
+    the amount due is split into equal instalments; providers round each instalment to the cent and put the
+    remaining cents in one payment, here the last.
     """
     shop = b.pick(SHOPS)
-    b.money("sale", 25, 2_500, step=0.01)
-    b.number("rate", 1.5, 3.5, decimals=2, unit="%")
-    b.money("fixed", 0.05, 0.35, step=0.05)
+    b.person("shopper")
+    b.money("price", 60, 2_500, step=0.01)
+    b.derive("fee", b.rng.randint(2, 19) + 0.99, unit="$")
+    n = b.choice("count", {"four": 4, "six": 6})
+    cents = round(100 * (b.values["price"] + b.values["fee"]))
+    b.require(cents % n != 0, "the amount does not split into equal cents, so the last instalment differs")
     b.ask(
-        f"A customer pays {{sale}} by card at {shop}. The payment processor charges {{rate}} of the sale plus "
-        "{fixed} per transaction, rounded to the nearest cent, and settles the rest to the merchant. How much "
-        "does the merchant receive?"
+        f"{{shopper}} buys an item for {{price}} at {shop} and pays with a buy-now-pay-later plan: a service "
+        "fee of {fee} is added to the price and the total is split into {count} instalments. Each instalment "
+        "but the last is the total divided by the number of instalments, rounded down to the cent; the last "
+        "instalment pays whatever remains. How much is the last instalment?"
     )
-    b.step("fee", "Processing fee, rounded to the cent", "round(sale * rate / 100 + fixed, 2)", unit="$")
-    b.step("net", "Amount settled to the merchant", "sale - fee", unit="$")
+    b.bounds("last", lo="regular", hi="regular + count * 0.01", why="the last instalment takes the leftover cents")
+    b.step("total", "Total due: price + service fee", "price + fee", unit="$")
+    b.step("regular", "Regular instalment: total ÷ number of instalments, rounded down to the cent",
+           "floor(total / count * 100) / 100", unit="$")
+    b.step("last", "Last instalment: total − the other instalments", "total - (count - 1) * regular", unit="$")
 
 
 @template("easy")
@@ -122,6 +130,9 @@ def chargeback_cost_share(b: Builder) -> None:
 
     Source: Visa Dispute Monitoring Program thresholds (dispute ratio 0.9% and at least 100 disputes a month,
     Visa Core Rules and Visa Product and Service Rules); chargeback mechanics under Regulation Z, 12 CFR 1026.13.
+
+    Concepts: dispute ratio against a card-network threshold; refunds and chargeback fees; unrecovered processing
+    fees; monitoring-program fine; cost as a share of sales.
     """
     shop = b.pick(["an online electronics store", "a subscription-box company", "a ticketing website",
                    "an online fashion retailer"])

@@ -112,6 +112,9 @@ def rebalance_tax_with_harvest(b: Builder) -> None:
 
     Source: IRS Publication 550 (average basis for fund shares; capital losses offset gains; wash sales) and
     threshold rebalancing (Vanguard, "Best practices for portfolio rebalancing", 2010).
+
+    Concepts: threshold rebalancing to a target weight; gain on an average-cost basis; tax-loss harvesting offset;
+    capital gains tax.
     """
     b.person("person")
     target = b.choice("target", {"60%": 60, "70%": 70, "80%": 80})

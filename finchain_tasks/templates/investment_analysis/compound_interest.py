@@ -102,6 +102,9 @@ def rate_change_midway(b: Builder) -> None:
     """A deposit whose rate and compounding change partway through, with a withdrawal between.
 
     Source: compound value by phases, Ross, Westerfield & Jaffe, Corporate Finance, ch. 4.
+
+    Concepts: annual compounding; withdrawal between phases; quarterly compounding at a new rate; total interest
+    earned.
     """
     b.person("person")
     principal = b.money("principal", 10_000, 200_000, step=500)

@@ -127,6 +127,9 @@ def crossover_conflict(b: Builder) -> None:
     Brigham & Ehrhardt, Financial Management: Theory and Practice, ch. 11. Every draw has the
     conflict (the cost of capital lies below the crossover rate) and either label may hold the
     early-paying project, so neither answer dominates.
+
+    Concepts: IRR of two-period projects; crossover rate of the incremental flows; NPV at the cost of capital; NPV-
+    IRR ranking conflict for mutually exclusive projects.
     """
     b.company("company")
     cost = b.money("cost", 50_000, 500_000, step=5_000)

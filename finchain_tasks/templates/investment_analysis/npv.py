@@ -138,6 +138,9 @@ def two_stage_growth(b: Builder) -> None:
 
     Source: two-stage discounted cash flow with a Gordon terminal value, Koller, Goedhart & Wessels,
     Valuation (McKinsey), ch. 10.
+
+    Concepts: growing cash flows in an explicit period; discounting; Gordon growing-perpetuity terminal value; net
+    present value.
     """
     b.company("company")
     cost = b.money("cost", 1_000_000, 10_000_000, step=50_000)

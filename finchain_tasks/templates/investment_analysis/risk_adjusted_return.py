@@ -156,6 +156,8 @@ def m_squared_two_fund_portfolio(b: Builder) -> None:
     Source: Modigliani & Modigliani (1997), "Risk-Adjusted Performance", Journal of Portfolio
     Management; two-asset portfolio variance σp² = w1²σ1² + w2²σ2² + 2w1w2ρσ1σ2, Bodie, Kane & Marcus,
     Investments, ch. 7.
+
+    Concepts: two-asset portfolio return; portfolio variance with correlation; Sharpe ratio; M² against the market.
     """
     b.person("investor")
     b.integer("weight", 40, 80, unit="%")

@@ -1,5 +1,5 @@
-"""Return on investment: simple ROI, annualized ROI, ROI after fees, dividend tax and capital gains
-tax, comparing investments over different horizons, and a rental property's annualized ROI."""
+"""Return on investment: simple ROI, annualizing a holding of less than a year, ROI after fees, dividend tax
+and capital gains tax, a marketing campaign's ROI from its funnel, and a rental property's annualized ROI."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -33,27 +33,29 @@ def simple_roi(b: Builder) -> None:
 
 
 @template("easy", floor=0.25)
-def annualized_roi(b: Builder) -> None:
-    """Compound annual ROI from a starting and an ending value.
+def annualized_short_holding(b: Builder) -> None:
+    """Holding-period return of a position held for part of a year, annualized by compounding.
 
-    Source: annualized return (1 + total return)^(1/n) − 1, CFA Institute, Quantitative Investment
-    Analysis, ch. 1. The end value is drawn as start × (1 + g)^n with g of −4% to 14%.
+    Source: annualized return (1 + HPR)^(12/m) − 1 for a holding of m months, CFA Institute, Quantitative
+    Investment Analysis, ch. 1. The sale price is drawn as buy × (1 + g)^(m/12) with g of −15% to 30% a year.
     """
     b.person("person")
-    start = b.money("start_value", 5_000, 200_000, step=500)
-    years = b.integer("years", 2, 12, unit="years")
-    g = b.rng.uniform(-4, 14)
-    b.require(abs(g) > 0.5, "an annual return at least half a percent from 0")
-    b.derive("end_value", round(start * (1 + g / 100) ** years, -1), unit="$")
-    thing = b.pick(["a collection of vintage watches", "a plot of undeveloped land", "a piece of fine art"])
+    b.integer("shares", 20, 1_000, unit="shares")
+    buy = b.money("buy_price", 10, 300, step=0.01)
+    months = b.integer("months", 2, 10, unit="months")
+    g = b.rng.uniform(-15, 30)
+    b.require(abs(g) > 2, "an annual return at least 2% from 0")
+    b.derive("sell_price", buy * (1 + g / 100) ** (months / 12), unit="$")
+    b.require(b.values["sell_price"] != buy, "a gain or a loss")
     b.ask(
-        f"{{person}} put {{start_value}} into {thing}, which was worth {{end_value}} after {{years}}, with no "
-        "other cash flows in between. What was the annualized (compound annual) ROI?"
+        "{person} buys {shares} of a listed company at {buy_price} each and sells them all {months} later at "
+        "{sell_price} each; no dividends are paid and fees are ignored. What is the holding-period return, "
+        "and what is it as a compound annual rate (a 12-month year)? Give the annualized return."
     )
-    b.step("total_roi", "Total ROI over the holding period", "(end_value - start_value) / start_value * 100",
+    b.step("hpr", "Holding-period return, (sell − buy) ÷ buy", "(sell_price - buy_price) / buy_price * 100",
            unit="%")
-    b.step("annual_roi", "Annualized ROI, (1 + total ROI) to the power one over the years, minus one",
-           "((1 + total_roi / 100) ** (1 / years) - 1) * 100", unit="%")
+    b.step("annualized", "Annualized return, (1 + HPR) to the power 12 ÷ months, minus one",
+           "((1 + hpr / 100) ** (12 / months) - 1) * 100", unit="%")
 
 
 @template("intermediate", floor=1)
@@ -89,38 +91,37 @@ def roi_with_fees_and_dividends(b: Builder) -> None:
            "(net_proceeds + dividends - gain_tax - total_cost) / total_cost * 100", unit="%")
 
 
-@template("intermediate")
-def compare_investments(b: Builder) -> None:
-    """Which of two investments has the higher annualized ROI when holding periods differ.
+@template("intermediate", floor=2)
+def marketing_campaign_roi(b: Builder) -> None:
+    """ROI of an online ad campaign from impressions, click-through and conversion rates and the margin per sale.
 
-    Source: annualized return for comparing different horizons, CFA Institute, Quantitative Investment
-    Analysis, ch. 1. The winner is drawn first (either one equally often), then each end value as
-    start × (1 + g)^n with the winner's g 0.6–4 points higher.
+    Source: the marketing funnel (impressions × click-through rate = clicks, clicks × conversion rate =
+    orders) and marketing ROI = (gross profit from the campaign − cost) ÷ cost, Farris et al., Marketing
+    Metrics (2nd ed.), ch. 9 and 10.
     """
-    b.person("person")
-    first_wins = b.pick([True, False])
-    win = b.rng.uniform(6, 15)
-    lose = win - b.rng.uniform(0.6, 4)
-    rate_a, rate_b = (win, lose) if first_wins else (lose, win)
-    start_a = b.money("start_a", 10_000, 100_000, step=1_000)
-    years_a = b.integer("years_a", 2, 5, unit="years")
-    b.derive("end_a", round(start_a * (1 + rate_a / 100) ** years_a, -2), unit="$")
-    start_b = b.money("start_b", 10_000, 100_000, step=1_000)
-    years_b = b.integer("years_b", 6, 10, unit="years")
-    b.derive("end_b", round(start_b * (1 + rate_b / 100) ** years_b, -2), unit="$")
-    la, lb = b.pick([
-        ("investment A", "investment B"), ("the bond ladder", "the growth fund"), ("the franchise", "the farmland"),
-    ])
+    b.company("company")
+    b.integer("impressions", 200_000, 3_000_000, unit="impressions")
+    b.percent("ctr", 0.6, 3, decimals=2)
+    b.percent("conversion", 1.5, 6, decimals=2)
+    b.money("order_value", 25, 250, step=0.5)
+    b.percent("margin", 25, 60, decimals=0)
+    v = b.values
+    profit = v["impressions"] * v["ctr"] / 100 * v["conversion"] / 100 * v["order_value"] * v["margin"] / 100
+    b.derive("cost", round(profit / b.rng.uniform(0.5, 2.5), -2), unit="$")
+    b.require(abs(profit / v["cost"] - 1) > 0.05, "an ROI at least 5% from zero")
     b.ask(
-        f"{{person}} is reviewing two past investments. In {la}, {{start_a}} grew to {{end_a}} over "
-        f"{{years_a}}; in {lb}, {{start_b}} grew to {{end_b}} over {{years_b}}. Neither paid any interim cash. "
-        f"Which one earned the higher annualized (compound annual) ROI (answer '{la}' or '{lb}')?"
+        "{company} runs an online ad campaign that costs {cost} and is shown {impressions}. The click-through "
+        "rate is {ctr} and {conversion} of the people who click place an order. The average order is "
+        "{order_value} and the gross margin on sales is {margin}. Counting the gross profit on the orders as "
+        "the campaign's return, what is the campaign's ROI?"
     )
-    b.step("roi_a", f"Total ROI of {la}", "(end_a / start_a - 1) * 100", unit="%")
-    b.step("roi_b", f"Total ROI of {lb}", "(end_b / start_b - 1) * 100", unit="%")
-    b.step("annual_a", f"Annualized ROI of {la}", "((1 + roi_a / 100) ** (1 / years_a) - 1) * 100", unit="%")
-    b.step("annual_b", f"Annualized ROI of {lb}", "((1 + roi_b / 100) ** (1 / years_b) - 1) * 100", unit="%")
-    b.step("better", "Investment with the higher annualized ROI", f"'{la}' if annual_a > annual_b else '{lb}'")
+    b.bounds("clicks", lo=0, hi="impressions", why="a click needs an impression")
+    b.bounds("orders", lo=0, hi="clicks", why="an order needs a click")
+    b.step("clicks", "Expected clicks: impressions × click-through rate", "impressions * ctr / 100", unit="clicks")
+    b.step("orders", "Expected orders: clicks × conversion rate", "clicks * conversion / 100", unit="orders")
+    b.step("gross_profit", "Gross profit: orders × order value × margin", "orders * order_value * margin / 100",
+           unit="$")
+    b.step("roi", "ROI: (gross profit − cost) ÷ cost", "(gross_profit - cost) / cost * 100", unit="%")
 
 
 @template("advanced", floor=0.25)
@@ -129,6 +130,9 @@ def rental_property_roi(b: Builder) -> None:
 
     Source: total ROI on cash invested and its annualized form, Brueggeman & Fisher, Real Estate Finance
     and Investments, ch. 10. The sale price is drawn as price × (1 + g)^n with g of −1% to 6%.
+
+    Concepts: closing costs in the amount invested; net rental income after management fees; sale net of commission;
+    total ROI; annualized ROI.
     """
     b.person("person")
     price = b.money("price", 150_000, 900_000, step=5_000)

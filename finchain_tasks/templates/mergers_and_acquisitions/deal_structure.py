@@ -105,6 +105,9 @@ def deal_premium_with_earn_out(b: Builder) -> None:
 
     Consideration per DePamphilis, ch. 11; the earn-out valued as expected payment discounted at the
     stated rate (Bruner, ch. 23).
+
+    Concepts: cash and stock consideration; probability-weighted earn-out; present value of a contingent payment;
+    acquisition premium.
     """
     b.company("acquirer")
     b.company("target")

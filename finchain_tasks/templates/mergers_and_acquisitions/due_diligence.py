@@ -108,6 +108,9 @@ def completion_accounts_price(b: Builder) -> None:
 
     Rosenbaum and Pearl, ch. 1 (normalization, EV to equity bridge) and the completion-accounts
     mechanism of share purchase agreements.
+
+    Concepts: EBITDA normalization; enterprise value from a multiple; net debt and debt-like items; working capital
+    peg adjustment.
     """
     b.company("target")
     b.money("reported", 8_000_000, 90_000_000, step=10_000)

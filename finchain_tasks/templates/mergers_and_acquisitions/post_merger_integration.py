@@ -110,6 +110,9 @@ def mixed_financing_eps_effect(b: Builder) -> None:
 
     Rosenbaum and Pearl, ch. 7: pro forma net income = acquirer + target + after-tax synergies −
     after-tax interest on acquisition debt; pro forma shares = existing + newly issued.
+
+    Concepts: debt and share financing of a deal; after-tax synergies and acquisition interest; pro forma net income
+    and share count; accretion or dilution.
     """
     _two_companies(b)
     b.money("income_a", 200_000_000, 2_000_000_000, step=1_000_000)

@@ -103,6 +103,9 @@ def value_created_after_premium(b: Builder) -> None:
 
     Koller et al., ch. 31 (value created for the acquirer = PV of synergies − integration costs −
     premium); Damodaran, ch. 25 (terminal value of synergies as a growing perpetuity).
+
+    Concepts: after-tax cost and revenue synergies; phase-in and discounting; growing-perpetuity terminal value;
+    integration costs; premium paid.
     """
     _two_companies(b)
     b.money("market_cap", 500_000_000, 6_000_000_000, step=10_000_000)

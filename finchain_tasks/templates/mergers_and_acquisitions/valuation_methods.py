@@ -1,5 +1,5 @@
-"""Valuation methods in M&A: trading comparables, precedent transactions, DCF with a terminal value, and
-LBO returns.
+"""Valuation methods in M&A: trading comparables (EV/Revenue and P/E), precedent transactions (EV/EBITDA),
+DCF with a terminal value, and LBO returns.
 
 Sources: Rosenbaum and Pearl, Investment Banking (3rd ed.): ch. 1 (comparable companies), ch. 2
 (precedent transactions), ch. 3 (DCF, Gordon growth terminal value), ch. 5 (LBO returns: MOIC and IRR).
@@ -9,22 +9,30 @@ from finchain_tasks.engine import Builder, template
 
 
 @template("easy")
-def trading_comparables_equity(b: Builder) -> None:
-    """Equity value from the mean peer EV/EBITDA multiple (Rosenbaum and Pearl, ch. 1)."""
+def ev_revenue_comparables(b: Builder) -> None:
+    """Equity value of a loss-making target from the mean peer EV/Revenue multiple (Rosenbaum and Pearl, ch. 1).
+
+    EV/Revenue is the multiple of choice when EBITDA and earnings are negative, as for early-stage software
+    companies (Rosenbaum and Pearl, ch. 1, "Revenue-based multiples"); equity value = EV + net cash.
+    """
     b.company("target")
-    centre = b.rng.uniform(6, 13)
+    centre = b.rng.uniform(2.5, 9)
     for i in range(1, 5):
         b.derive(f"m{i}", round(centre * b.rng.uniform(0.8, 1.2), 1), decimals=1)
-    b.money("ebitda", 20_000_000, 600_000_000, step=100_000)
-    b.derive("net_debt", 100_000 * round(b.values["ebitda"] * b.rng.uniform(0.5, 3) / 100_000), unit="$")
+    mean = sum(b.values[f"m{i}"] for i in range(1, 5)) / 4
+    b.require(all(abs(mean - b.values[f"m{i}"]) > 1e-9 for i in range(1, 5)), "the mean is not one of the peers")
+    revenue = b.money("revenue", 20_000_000, 800_000_000, step=100_000)
+    b.derive("ebitda_loss", 100_000 * round(revenue * b.rng.uniform(0.05, 0.25) / 100_000), unit="$")
+    b.derive("net_cash", 100_000 * round(revenue * b.rng.uniform(0.1, 0.8) / 100_000), unit="$")
     b.ask(
-        "Four listed peers of {target} trade at EV/EBITDA multiples of {m1}x, {m2}x, {m3}x and {m4}x. "
-        "{target}'s EBITDA is {ebitda} and its net debt is {net_debt}. Using the mean peer multiple, what "
-        "is the implied equity value of {target}?"
+        "{target}, a fast-growing software company, had revenue of {revenue} last year and an EBITDA loss of "
+        "{ebitda_loss}, so earnings-based multiples cannot value it. Four listed peers trade at EV/Revenue "
+        "multiples of {m1}x, {m2}x, {m3}x and {m4}x. {target} has no debt and holds cash of {net_cash}. Using "
+        "the mean peer EV/Revenue multiple, what is the implied equity value of {target}?"
     )
-    b.step("mean_multiple", "Mean peer multiple", "(m1 + m2 + m3 + m4) / 4")
-    b.step("ev", "Implied enterprise value", "mean_multiple * ebitda", unit="$")
-    b.step("equity", "Implied equity value: EV − net debt", "ev - net_debt", unit="$")
+    b.step("mean_multiple", "Mean peer EV/Revenue multiple", "(m1 + m2 + m3 + m4) / 4")
+    b.step("ev", "Implied enterprise value: multiple × revenue", "mean_multiple * revenue", unit="$")
+    b.step("equity", "Implied equity value: EV + net cash", "ev + net_cash", unit="$")
 
 
 @template("easy")
@@ -101,6 +109,8 @@ def lbo_sponsor_returns(b: Builder) -> None:
     """Sponsor MOIC and IRR of a leveraged buyout with EBITDA growth and debt paydown (Rosenbaum and Pearl, ch. 5).
 
     With a single equity outflow at entry and a single inflow at exit, IRR = MOIC^(1/n) − 1.
+
+    Concepts: entry enterprise value and leverage; EBITDA growth; debt paydown and exit equity; MOIC; IRR from MOIC.
     """
     b.company("target")
     b.money("ebitda", 20_000_000, 400_000_000, step=100_000)

@@ -1,34 +1,35 @@
-"""Budgeting: the 50/30/20 rule, savings rate, an emergency fund, how price and pay changes move the
-savings rate, and an emergency-fund plan funded from a 50/30/20 budget."""
+"""Budgeting: a small business's departmental budget, savings rate, an emergency fund, how price and pay
+changes move the savings rate, and an emergency-fund plan funded from a 50/30/20 budget."""
 
 import math
 
 from finchain_tasks.engine import Builder, template
 
-BUCKETS = {"needs": 50, "wants": 30, "savings and debt repayment": 20}
 
+@template("easy", floor=100)
+def department_budget_split(b: Builder) -> None:
+    """A small business's quarterly budget split by department, with money moved between departments.
 
-@template("easy", floor=1)
-def fifty_thirty_twenty(b: Builder) -> None:
-    """Monthly amount for one bucket of the 50/30/20 rule from annual take-home pay.
-
-    Source: the 50/30/20 rule, Warren & Tyagi, All Your Worth (2005), ch. 2.
+    Source: percentage-of-total departmental budgeting with a reallocation (Horngren, Datar and Rajan, Cost
+    Accounting, ch. 6, the master budget).
     """
-    b.person("person")
-    b.money("annual_take_home", 30_000, 180_000, step=12)
-    b.choice("bucket_share", BUCKETS)
+    b.person("owner")
+    business = b.pick(["design studio", "bakery", "bike repair shop", "software consultancy", "dental practice"])
+    total = b.money("budget", 40_000, 600_000, step=1_000)
+    b.percent("marketing", 15, 35, decimals=0)
+    b.percent("development", 10, 30, decimals=0)
+    b.money("moved", 0.02 * total, 0.08 * total, step=100)
     b.ask(
-        "{person} takes home {annual_take_home} a year after taxes and budgets with the 50/30/20 rule "
-        "(50% of take-home pay for needs, 30% for wants, 20% for savings and debt repayment). "
-        + b.pick([
-            "How much per month should go to {bucket_share}?",
-            "What is the monthly budget for {bucket_share} under this rule?",
-            "How many dollars a month does the rule set aside for {bucket_share}?",
-        ])
-        + " Round to the nearest cent."
+        f"{{owner}} runs a {business} and sets a quarterly budget of {{budget}}: {{marketing}} for marketing, "
+        "{development} for product development, and the rest for operations. Halfway through the quarter "
+        "{they} moves {moved} from the marketing budget to operations. What is the operations budget after "
+        "the move?"
     )
-    b.step("monthly_income", "Monthly take-home pay", "annual_take_home / 12", unit="$")
-    b.step("bucket_amount", "Monthly amount for the bucket", "monthly_income * bucket_share / 100", unit="$")
+    b.bounds("operations", lo=0, hi="budget", why="a department gets part of the budget")
+    b.step("marketing_budget", "Marketing budget (total × marketing share)", "budget * marketing / 100", unit="$")
+    b.step("development_budget", "Product development budget", "budget * development / 100", unit="$")
+    b.step("operations", "Operations budget: total − marketing − development + the amount moved",
+           "budget - marketing_budget - development_budget + moved", unit="$")
 
 
 @template("easy", floor=1)
@@ -130,6 +131,9 @@ def budget_emergency_plan(b: Builder) -> None:
     Source: the 50/30/20 rule, Warren & Tyagi, All Your Worth (2005), ch. 2; emergency fund sizing,
     Kapoor, Dlabay & Hughes, Personal Finance, ch. 3. Needs always cost less than their budget, so the
     unspent part is saved in every draw.
+
+    Concepts: 50/30/20 budget rule; rent increase in essential expenses; unspent needs money; emergency-fund target;
+    months to save, rounded up.
     """
     b.person("person")
     income = b.money("income", 4_500, 9_000, step=50)

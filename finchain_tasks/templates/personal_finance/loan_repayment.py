@@ -124,6 +124,9 @@ def refinance_savings(b: Builder) -> None:
 
     Source: outstanding balance and refinancing break-even, Fabozzi, The Handbook of Mortgage-Backed
     Securities, ch. 1; Kapoor, Dlabay & Hughes, Personal Finance, ch. 7.
+
+    Concepts: amortized mortgage payment; outstanding balance as the present value of remaining payments; new
+    payment at a lower rate; refinancing net savings after closing costs.
     """
     b.person("person")
     b.money("principal", 150_000, 700_000, step=5_000)

@@ -1,5 +1,6 @@
-"""Personal investing: dollar-cost averaging, the cost of fund fees, dividend reinvestment, portfolio
-growth with monthly contributions, and a year of regular purchases with commissions and a dividend.
+"""Personal investing: asset allocation after a withdrawal, the cost of fund fees, dividend reinvestment, the
+volatility a two-fund mix saves by diversification, and a year of regular purchases (dollar-cost averaging)
+with commissions and a dividend.
 
 Monthly and quarterly prices are drawn as a walk (each within ±10% of the one before), not as
 independent draws, so a fund's price path looks like one.
@@ -17,24 +18,25 @@ def _price_walk(b: Builder, names: list[str], lo: float, hi: float, step: float 
 
 
 @template("easy", floor=1)
-def dollar_cost_average(b: Builder) -> None:
-    """Average cost per share after four equal monthly purchases at different prices.
+def withdrawal_from_allocation(b: Builder) -> None:
+    """Stock share of a portfolio after a withdrawal taken from its bond fund.
 
-    Source: dollar-cost averaging (the average cost is the harmonic mean of the prices), Malkiel,
-    A Random Walk Down Wall Street, ch. 14; Bodie, Kane & Marcus, Essentials of Investments, ch. 1.
+    Source: strategic asset allocation and drawdown from the bond sleeve in retirement (Kapoor, Dlabay and
+    Hughes, Personal Finance, ch. 13 and 14).
     """
     b.person("person")
-    b.money("amount", 100, 2_000, step=50)
-    fund = b.pick(["an index fund", "an ETF", "a total-market fund", "a dividend ETF"])
-    _price_walk(b, ["p1", "p2", "p3", "p4"], 20, 150)
+    value = b.money("value", 50_000, 1_500_000, step=1_000)
+    b.percent("stocks", 40, 75, decimals=0)
+    b.money("withdrawal", 0.03 * value, 0.12 * value, step=500)
     b.ask(
-        f"{{person}} invests {{amount}} in {fund} at the start of each month for four months. The "
-        "purchase prices were {p1}, {p2}, {p3} and {p4} per share, and fractional shares are allowed. "
-        "What is the average cost per share of the position? Round to the nearest cent."
+        "{person}'s retirement portfolio is worth {value}, invested {stocks} in a stock index fund and the rest "
+        "in a bond fund. {They} withdraws {withdrawal} for living expenses, selling only the bond fund. What "
+        "share of the portfolio is in stocks after the withdrawal?"
     )
-    b.step("shares", "Total shares bought", "amount / p1 + amount / p2 + amount / p3 + amount / p4")
-    b.step("invested", "Total amount invested", "4 * amount", unit="$")
-    b.step("avg_cost", "Average cost per share, amount invested ÷ shares", "invested / shares", unit="$")
+    b.bounds("stock_share", lo=0, hi=100, why="a share of the portfolio")
+    b.step("stock_value", "Value of the stock fund (unchanged by the withdrawal)", "value * stocks / 100", unit="$")
+    b.step("remaining", "Portfolio value after the withdrawal", "value - withdrawal", unit="$")
+    b.step("stock_share", "Stock share after the withdrawal", "stock_value / remaining * 100", unit="%")
 
 
 @template("easy", floor=100)
@@ -92,30 +94,38 @@ def dividend_reinvestment(b: Builder) -> None:
     b.step("total_return", "Total return, gain ÷ original investment", "(value_end - cost) / cost * 100", unit="%")
 
 
-@template("intermediate", floor=100)
-def portfolio_growth(b: Builder) -> None:
-    """Future value of a lump sum plus monthly contributions, compounded monthly.
+@template("intermediate", floor=0.2)
+def diversification_benefit(b: Builder) -> None:
+    """How much a two-fund mix lowers volatility below the weighted average of the funds' volatilities.
 
-    Source: future value of a single sum and of an ordinary annuity, Kapoor, Dlabay & Hughes, Personal
-    Finance, ch. 1 (time value of money).
+    Source: two-asset portfolio variance σp² = w1²σ1² + w2²σ2² + 2w1w2ρσ1σ2 (Markowitz, 1952; Bodie, Kane and
+    Marcus, Essentials of Investments, ch. 6); with ρ below 1 the portfolio's σ is below the weighted
+    average of the σs, which is the benefit of diversification.
     """
     b.person("person")
-    b.money("lump_sum", 1_000, 50_000, step=500)
-    b.money("monthly", 100, 2_000, step=50)
-    b.percent("rate", 4, 10)
-    b.integer("years", 5, 30, unit="years")
-    account = b.pick(["a brokerage account", "an index-fund portfolio", "a retirement account"])
+    pair = b.pick([("a US stock index fund", "an international stock fund", 14, 20, 16, 22, 0.6, 0.9),
+                   ("a US stock index fund", "a bond index fund", 14, 20, 4, 8, -0.2, 0.4),
+                   ("a growth stock fund", "a real-estate fund", 16, 24, 15, 22, 0.4, 0.8)])
+    first, second, lo1, hi1, lo2, hi2, rlo, rhi = pair
+    b.percent("weight", 30, 80, decimals=0)
+    b.percent("vol1", lo1, hi1, decimals=1)
+    b.percent("vol2", lo2, hi2, decimals=1)
+    b.number("rho", rlo, rhi, decimals=2)
+    b.require(abs(b.values["rho"]) > 0.005, "a correlation that is not zero")
     b.ask(
-        f"{{person}} opens {account} with {{lump_sum}} and adds {{monthly}} at the end of every month. "
-        "The portfolio earns a nominal {rate} a year, compounded monthly. What will it be worth after "
-        "{years}? Round to the nearest cent."
+        f"{{person}} puts {{weight}} of {{their}} savings in {first}, with a volatility (standard deviation of "
+        f"annual returns) of {{vol1}}, and the rest in {second}, with a volatility of {{vol2}}. The correlation "
+        "between the two funds' returns is {rho}. By how many percentage points is the portfolio's volatility "
+        "below the weighted average of the two funds' volatilities?"
     )
-    b.step("months", "Number of months", "years * 12", unit="months")
-    b.step("fv_lump", "Future value of the lump sum (monthly rate = annual rate ÷ 12)",
-           "lump_sum * (1 + rate / 1200) ** months", unit="$")
-    b.step("fv_contrib", "Future value of the monthly contributions (ordinary annuity)",
-           "monthly * ((1 + rate / 1200) ** months - 1) / (rate / 1200)", unit="$")
-    b.step("fv_total", "Portfolio value at the end", "fv_lump + fv_contrib", unit="$")
+    b.bounds("benefit", lo=0, why="a mix is never riskier than the weighted average")
+    b.step("average", "Weighted average volatility", "weight / 100 * vol1 + (1 - weight / 100) * vol2", unit="%")
+    b.step("variance", "Portfolio variance (in squared percent), with the correlation term",
+           "(weight / 100 * vol1) ** 2 + ((1 - weight / 100) * vol2) ** 2"
+           " + 2 * rho * (weight / 100 * vol1) * ((1 - weight / 100) * vol2)")
+    b.step("portfolio_vol", "Portfolio volatility (square root of the variance)", "sqrt(variance)", unit="%")
+    b.step("benefit", "Reduction from diversification: weighted average − portfolio volatility",
+           "average - portfolio_vol", unit="pp")
 
 
 @template("advanced", floor=2)
@@ -124,6 +134,9 @@ def dca_with_costs_and_dividend(b: Builder) -> None:
 
     Source: dollar-cost averaging with transaction costs and dividend reinvestment, Bodie, Kane &
     Marcus, Essentials of Investments, ch. 3 and ch. 5.
+
+    Concepts: dollar-cost averaging with commissions; units bought per purchase; dividend reinvestment; total return
+    on money invested.
     """
     b.person("person")
     amount = b.money("amount", 500, 5_000, step=100)

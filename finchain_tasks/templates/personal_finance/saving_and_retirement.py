@@ -115,6 +115,9 @@ def retirement_income(b: Builder) -> None:
 
     Source: accumulation as future values of a lump sum, an annuity and a deposit made partway through,
     then decumulation as an annuity payment, Kapoor, Dlabay & Hughes, Personal Finance, ch. 14.
+
+    Concepts: future value of monthly contributions; lump-sum deposit growth; balance at retirement; annuity payout
+    over retirement.
     """
     b.person("person")
     age = b.integer("age", 25, 45)

@@ -162,6 +162,9 @@ def tax_with_deductions_and_credits(b: Builder) -> None:
     Source: adjusted gross income, standard versus itemized deduction, bracket tax and the
     non-refundable child tax credit, IRS Publication 17, ch. 9–11 and Publication 972. Whether the
     standard or the itemized deduction is larger is drawn first (half each).
+
+    Concepts: pre-tax contributions; standard against itemized deduction; progressive brackets; non-refundable child
+    credit; effective tax rate.
     """
     b.person("person")
     b.money("salary", 70_000, 250_000, step=1_000)

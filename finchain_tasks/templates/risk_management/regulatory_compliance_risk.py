@@ -101,6 +101,9 @@ def standardised_operational_risk(b: Builder) -> None:
 
     BI = ILDC + SC + FC; BIC = 12% of BI up to €1bn plus 15% of BI from €1bn to €30bn; LC = 15 × average
     annual operational losses over ten years; ILM = ln(e − 1 + (LC/BIC)^0.8); ORC = BIC × ILM; RWA = 12.5 × ORC.
+
+    Concepts: business indicator; marginal-coefficient business indicator component; loss component; internal loss
+    multiplier; operational risk capital and RWA.
     """
     b.choice("bank", BANKS)
     b.money("ildc", 800_000_000, 9_000_000_000, step=1_000_000, unit="€")

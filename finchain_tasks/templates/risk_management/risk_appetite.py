@@ -99,6 +99,8 @@ def euler_limit_allocation(b: Builder) -> None:
 
     For normal P&Ls, desk 1's Euler contribution to VaR_p is VaR₁ × (VaR₁ + ρ·VaR₂) ÷ VaR_p, and the
     contributions add up to VaR_p.
+
+    Concepts: portfolio VaR with correlation; Euler risk contribution; proportional limit allocation; desk headroom.
     """
     b.choice("bank", BANKS)
     b.number("var1", 5, 60, decimals=1)

@@ -90,6 +90,9 @@ def portfolio_expected_shortfall(b: Builder) -> None:
 
     σ_p from weights, volatilities and correlation; daily σ = annual ÷ √252; ES = V·σ_d·φ(z)/(1 − α) with
     zero mean.
+
+    Concepts: two-asset portfolio volatility with correlation; square-root-of-time scaling; standard normal density;
+    parametric expected shortfall.
     """
     b.choice("fund", FUNDS)
     b.money("value", 5_000_000, 500_000_000, step=100_000)

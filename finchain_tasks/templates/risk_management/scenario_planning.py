@@ -123,6 +123,9 @@ def abandonment_in_worst_case(b: Builder) -> None:
 
     Cash flows are level annuities; in the worst case the project is sold for its salvage value at the
     end of year 1, after the year-1 cash flow, whenever that beats continuing.
+
+    Concepts: annuity-factor NPV by scenario; abandonment option at salvage value; probability-weighted expected
+    NPV.
     """
     b.company("firm")
     b.money("investment", 5_000_000, 200_000_000, step=100_000)

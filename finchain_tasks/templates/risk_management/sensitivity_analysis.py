@@ -118,6 +118,9 @@ def npv_price_elasticity(b: Builder) -> None:
 
     Brealey et al., ch. 6 and 10: cash flow = (revenue − variable − fixed costs)(1 − t) + t × depreciation;
     the elasticity is the percentage change in NPV for a 1% change in price, all else fixed.
+
+    Concepts: after-tax operating cash flow; depreciation tax shield; annuity-factor NPV; elasticity of NPV to
+    price.
     """
     b.company("firm")
     b.money("investment", 2_000_000, 100_000_000, step=50_000)

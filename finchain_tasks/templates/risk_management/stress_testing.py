@@ -1,11 +1,11 @@
 """Stress testing: shocked balance sheets, liquidity survival, the LCR under run-off rates, the economic
-value of equity under a rate shock, and capital over a three-year adverse scenario.
+value of equity under a rate shock, and the stress capital buffer a stress test sets.
 
 Sources: Basel III LCR (BCBS 238, 2013), paras 49–54 (HQLA haircuts), 73–111 (run-off rates);
 Interest rate risk in the banking book (BCBS 368, 2016) and Saunders and Cornett, Financial Institutions
 Management (9th ed.), ch. 9 (duration gap: ΔE = −(D_A·A − D_L·L)·Δy/(1 + y)); Federal Reserve, Dodd-Frank
 Act Stress Test Methodology (2023): projected capital = starting capital + after-tax net income −
-distributions, ratio on projected RWA.
+distributions, ratio on projected RWA; the stress capital buffer rule (12 CFR 225.8, 2020).
 """
 
 from finchain_tasks.engine import Builder, template
@@ -105,36 +105,57 @@ def eve_rate_shock(b: Builder) -> None:
     b.step("share", "Change as a percentage of Tier 1 capital", "equity_change / tier1 * 100", unit="%")
 
 
-@template("advanced")
-def three_year_capital_projection(b: Builder) -> None:
-    """CET1 ratio at the end of a three-year adverse scenario (Federal Reserve DFAST methodology, 2023).
+@template("advanced", floor=0.25)
+def stress_capital_buffer_headroom(b: Builder) -> None:
+    """Headroom over the CET1 requirement set by the stress capital buffer a stress test produces.
 
-    Each year: net income = (pre-provision net revenue − credit losses) × (1 − tax); CET1 rolls forward
-    with net income and no distributions; the ratio is on year-3 RWA.
+    Federal Reserve stress capital buffer rule (12 CFR 225.8 and 217.11, 2020): SCB = start CET1 ratio −
+    lowest projected CET1 ratio + planned common dividends for four quarters as a percentage of RWA, with a
+    floor of 2.5%; the CET1 requirement is the 4.5% minimum plus the SCB (no G-SIB surcharge for a bank of
+    this size). Projection per the Dodd-Frank Act Stress Test methodology (2023): capital plus after-tax
+    net income, the ratio on projected RWA.
+
+    Concepts: stressed pre-tax result from PPNR, credit losses and a market shock; after-tax loss with a tax
+    benefit; projected CET1 ratio on grown RWA; stress capital buffer with dividend add-on and 2.5% floor;
+    headroom over the 4.5% minimum plus buffer.
     """
     b.choice("bank", BANKS)
-    b.money("rwa", 20_000_000_000, 600_000_000_000, step=100_000_000)
+    b.money("rwa", 20_000_000_000, 95_000_000_000, step=100_000_000)
     r = b.values["rwa"]
-    b.derive("cet1", 10_000_000 * round(r * b.rng.uniform(0.11, 0.14) / 10_000_000), unit="$")
-    b.derive("ppnr", 10_000_000 * round(r * b.rng.uniform(0.008, 0.015) / 10_000_000), unit="$")
-    b.derive("loans", 100_000_000 * round(r * b.rng.uniform(0.7, 1.0) / 100_000_000), unit="$")
-    b.percent("loss1", 1.5, 3.5, decimals=1)
-    b.percent("loss2", 2, 4.5, decimals=1)
-    b.percent("loss3", 0.8, 2, decimals=1)
+    b.derive("cet1", 10_000_000 * round(r * b.rng.uniform(0.095, 0.135) / 10_000_000), unit="$")
+    b.derive("ppnr", 10_000_000 * round(r * b.rng.uniform(0.01, 0.02) / 10_000_000), unit="$")
+    b.derive("loans", 100_000_000 * round(r * b.rng.uniform(0.6, 0.9) / 100_000_000), unit="$")
+    b.percent("loss", 3, 8, decimals=1)
+    b.derive("market", 10_000_000 * round(r * b.rng.uniform(0.001, 0.008) / 10_000_000), unit="$")
     b.percent("tax", 21, 25, decimals=0)
-    b.percent("rwa_growth", 2, 8, decimals=1)
+    b.percent("rwa_growth", 1, 6, decimals=1)
+    b.derive("dividends", 10_000_000 * round(r * b.rng.uniform(0.002, 0.01) / 10_000_000), unit="$")
+    v = b.values
+    start = v["cet1"] / r * 100
+    after_tax = (v["ppnr"] - v["loans"] * v["loss"] / 100 - v["market"]) * (1 - v["tax"] / 100)
+    trough = (v["cet1"] + after_tax) / (r * (1 + v["rwa_growth"] / 100)) * 100
+    buffer = start - trough + v["dividends"] / r * 100
+    b.require(buffer > 2.7, "the stress loss, not the 2.5% floor, sets the buffer")
+    b.require(abs(start - 4.5 - buffer) > 0.3, "a headroom clear of zero")
     b.ask(
-        "{bank} enters a three-year supervisory adverse scenario with CET1 capital of {cet1} and risk-weighted "
-        "assets of {rwa}. Pre-provision net revenue is {ppnr} in each year. Credit losses on its {loans} loan "
-        "book are {loss1}, {loss2} and {loss3} of the book in years 1, 2 and 3 (the book stays the same size). "
-        "Taxes are {tax} of pre-tax income (a pre-tax loss earns a tax benefit at the same rate through "
-        "carryback), "
-        "dividends and buybacks are suspended, and RWA grow by {rwa_growth} over the three years in total. "
-        "What is the CET1 ratio at the end of year 3?"
+        "In the supervisory stress test {bank} starts with CET1 capital of {cet1} and risk-weighted assets "
+        "of {rwa}. Over the scenario it earns pre-provision net revenue of {ppnr}, loses {loss} of its {loans} "
+        "loan book to credit losses and {market} to a market shock; taxes are {tax} of pre-tax income, a "
+        "pre-tax loss earning a tax benefit at the same rate. CET1 moves only by the after-tax result, and "
+        "RWA grow by {rwa_growth}; the ratio is lowest at the end of the scenario. The bank plans common "
+        "dividends of {dividends} over the next four quarters. Its stress capital buffer is the fall from the "
+        "starting to the lowest projected CET1 ratio plus those dividends as a percentage of starting RWA, "
+        "and at least 2.5%; its CET1 requirement is the 4.5% minimum plus the buffer. By how many percentage "
+        "points does its starting CET1 ratio exceed the requirement (negative if it falls short)?"
     )
-    b.step("ni1", "Year 1 net income", "(ppnr - loans * loss1 / 100) * (1 - tax / 100)", unit="$")
-    b.step("ni2", "Year 2 net income", "(ppnr - loans * loss2 / 100) * (1 - tax / 100)", unit="$")
-    b.step("ni3", "Year 3 net income", "(ppnr - loans * loss3 / 100) * (1 - tax / 100)", unit="$")
-    b.step("cet1_end", "CET1 at the end of year 3", "cet1 + ni1 + ni2 + ni3", unit="$")
-    b.step("rwa_end", "RWA at the end of year 3", "rwa * (1 + rwa_growth / 100)", unit="$")
-    b.step("ratio", "CET1 ratio at the end of year 3 (%)", "cet1_end / rwa_end * 100", unit="%")
+    b.bounds("trough_ratio", lo=0, hi="start_ratio", why="the stress lowers a positive capital ratio")
+    b.step("start_ratio", "Starting CET1 ratio", "cet1 / rwa * 100", unit="%")
+    b.step("after_tax", "After-tax result: (PPNR − credit losses − market loss) × (1 − tax rate)",
+           "(ppnr - loans * loss / 100 - market) * (1 - tax / 100)", unit="$")
+    b.step("trough_ratio", "Lowest projected CET1 ratio: (CET1 + after-tax result) ÷ grown RWA",
+           "(cet1 + after_tax) / (rwa * (1 + rwa_growth / 100)) * 100", unit="%")
+    b.step("decline", "Fall in the CET1 ratio", "start_ratio - trough_ratio", unit="pp")
+    b.step("addon", "Dividend add-on: planned dividends ÷ RWA", "dividends / rwa * 100", unit="pp")
+    b.step("buffer", "Stress capital buffer: fall + add-on, at least 2.5", "max(2.5, decline + addon)", unit="pp")
+    b.step("headroom", "Headroom: starting ratio − (4.5% minimum + buffer)", "start_ratio - (4.5 + buffer)",
+           unit="pp")

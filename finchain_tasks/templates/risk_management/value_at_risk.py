@@ -99,6 +99,9 @@ def ten_day_var_with_drift(b: Builder) -> None:
     σ_p from weights, volatilities and correlation (Jorion, ch. 7); ten-day σ = σ_p·√(10/252) and μ =
     μ_p·10/252; VaR = V × (z·σ − μ) (Jorion, ch. 5); plus the exogenous liquidity cost of half the
     bid-ask spread on the position (Bangia, Diebold, Schuermann and Stroughair, 1999; Jorion, ch. 13).
+
+    Concepts: portfolio volatility with correlation; square-root-of-time scaling; drift-adjusted parametric VaR;
+    liquidity cost of the bid-ask spread.
     """
     b.choice("fund", FUNDS)
     b.money("value", 5_000_000, 500_000_000, step=100_000)

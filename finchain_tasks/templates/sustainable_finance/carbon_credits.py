@@ -113,6 +113,9 @@ def cbam_charge_on_imports(b: Builder) -> None:
 
     Source: Regulation (EU) 2023/956 (Carbon Border Adjustment Mechanism), Art. 9 (carbon price paid in
     the country of origin) and Art. 31 (adjustment for free allocation under the EU ETS).
+
+    Concepts: embedded emissions; free-allocation adjustment; certificate cost; deduction for a carbon price paid
+    abroad; margin impact.
     """
     tonnes = b.integer("tonnes", 5_000, 200_000, unit="tonnes")
     b.number("intensity", 1.4, 2.4, decimals=2, unit="tCO2e per tonne")

@@ -1,4 +1,4 @@
-"""ESG investing: weighted pillar scores, value-weighted portfolio scores, negative screening and its
+"""ESG investing: weighted pillar scores, a solar project's payback after incentives, negative screening and its
 effect on return, a best-over-worst tilt, and a score-tilted index after exclusions."""
 
 from finchain_tasks.engine import Builder, template
@@ -54,24 +54,32 @@ def pillar_score_gap(b: Builder) -> None:
     b.step("gap", "Shortfall from the minimum", "minimum - composite", unit="points")
 
 
-@template("easy")
-def portfolio_esg_score(b: Builder) -> None:
-    """Value-weighted ESG score of a three-fund portfolio.
+@template("easy", floor=0.5)
+def solar_payback_with_incentives(b: Builder) -> None:
+    """Simple payback of a rooftop solar project after an investment tax credit and a utility rebate.
 
-    Source: portfolio ESG score as the holdings-value-weighted average (MSCI ESG Fund Ratings Methodology,
-    Morningstar Sustainability Rating methodology).
+    Source: the federal investment tax credit for solar property (26 U.S.C. 48, 30% base credit under the
+    Inflation Reduction Act of 2022), a utility rebate that reduces the cost, and simple payback = net cost ÷
+    annual savings (Brealey, Myers and Allen, ch. 5; NREL, "Simple Payback" definition).
     """
-    b.person("person")
-    for k in (1, 2, 3):
-        b.money(f"v{k}", 5_000, 200_000, step=100)
-        b.number(f"s{k}", 30, 90, decimals=1)
+    b.company("company")
+    cost = b.money("cost", 200_000, 5_000_000, step=5_000)
+    b.choice("itc", {"30%": 30, "40%": 40})
+    b.money("rebate", 0.03 * cost, 0.1 * cost, step=1_000)
+    b.money("savings", 0.06 * cost, 0.12 * cost, step=500)
+    b.money("certificates", 0.005 * cost, 0.02 * cost, step=100)
     b.ask(
-        "{person} holds three funds: {v1} in a fund with an ESG score of {s1}, {v2} in one scoring {s2}, and "
-        "{v3} in one scoring {s3} (scores from 0 to 100). What is the portfolio's value-weighted ESG score?"
+        "{company} installs rooftop solar panels on its warehouses for {cost}. It claims a federal investment "
+        "tax credit of {itc} of the cost and receives a utility rebate of {rebate}; the credit is computed on "
+        "the full cost. The panels cut its electricity bill by {savings} a year, and it sells the renewable "
+        "energy certificates they generate for {certificates} a year. What is the project's simple payback "
+        "period in years?"
     )
-    b.step("total", "Portfolio value", "v1 + v2 + v3", unit="$")
-    b.step("weighted", "Sum of value × score", "v1 * s1 + v2 * s2 + v3 * s3")
-    b.step("score", "Value-weighted ESG score", "weighted / total")
+    b.bounds("net_cost", lo=0, hi="cost", why="incentives cover part of the cost")
+    b.bounds("payback", lo=0, hi=25, why="within a solar panel's life")
+    b.step("net_cost", "Net cost after the tax credit and the rebate", "cost * (1 - itc / 100) - rebate", unit="$")
+    b.step("annual", "Annual benefit: bill savings + certificate sales", "savings + certificates", unit="$")
+    b.step("payback", "Simple payback: net cost ÷ annual benefit", "net_cost / annual", unit="years")
 
 
 @template("intermediate", floor=0.05)
@@ -146,6 +154,9 @@ def score_tilted_index(b: Builder) -> None:
 
     Source: MSCI ESG Universal Index methodology (weights scaled by an ESG score factor) combined with
     exclusionary screening (GSIA definitions); active return against the parent benchmark.
+
+    Concepts: exclusionary screening; score-tilted weights; index ESG score; index return; active return against the
+    benchmark.
     """
     out = b.rng.randrange(4) + 1
     _holdings(b, 4, out, b.integer("threshold", 30, 50))

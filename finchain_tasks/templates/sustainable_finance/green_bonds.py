@@ -1,6 +1,6 @@
 """Green bonds: the greenium as a yield spread and the coupon it saves, use-of-proceeds allocation,
-pricing a green bond at its greenium, avoided emissions per million allocated, and the issuer's net
-benefit of issuing green after review and reporting costs."""
+pricing a green bond at its greenium, avoided emissions per million allocated, and an investor's
+after-tax yield on a green tax-credit bond."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -108,34 +108,47 @@ def avoided_emissions_per_million(b: Builder) -> None:
            unit="tonnes")
 
 
-@template("advanced", floor=10_000)
-def issuer_net_benefit(b: Builder) -> None:
-    """Present value of the issuer's greenium saving net of annual reporting and an upfront external review.
+@template("advanced", floor=0.05)
+def tax_credit_bond_after_tax_yield(b: Builder) -> None:
+    """An investor's after-tax yield on a green tax-credit bond bought off par against a conventional bond.
 
-    Source: greenium (Zerbib, 2019); ICMA Green Bond Principles (2021) external review and reporting; present
-    value of a level annuity (Brealey, Myers and Allen, Principles of Corporate Finance, ch. 2).
+    Source: qualified tax credit bonds (Internal Revenue Code s.54A, used for Clean Renewable Energy Bonds
+    and Qualified Energy Conservation Bonds): the holder receives a yearly federal tax credit equal to a
+    credit rate times face value, the credit is included in gross income (s.54A(f)) and is used against the
+    holder's income tax; current yield on the price paid (Fabozzi, Bond Markets, ch. 3).
+
+    Concepts: price paid off par; coupon income; tax credit included in taxable income; tax liability offset
+    by the credit; after-tax current yield on cost; comparison with a taxable conventional bond.
     """
-    issuer = b.pick(ISSUERS)
-    face = b.money("face", 200_000_000, 2_000_000_000, step=50_000_000)
-    b.integer("bps", 2, 15, unit="bps")
-    b.integer("years", 5, 15, unit="years")
-    b.money("review", 40_000, 250_000, step=5_000)
-    b.money("reporting", 30_000, 200_000, step=5_000)
-    b.percent("rate", 2.5, 6, decimals=2)
+    b.person("investor")
+    issuer = b.pick(["A US water authority", "A state clean-energy agency", "A public power utility",
+                     "A city transit authority"])
+    b.money("face", 20_000, 500_000, step=1_000)
+    b.percent("coupon", 0.5, 2.5, decimals=2)
+    b.percent("credit", 3, 5, decimals=2)
+    b.number("price", 94, 103, decimals=2)
+    b.percent("tax", 22, 37, decimals=0)
+    b.percent("conventional", 3.5, 6, decimals=2)
     v = b.values
-    annual = face * v["bps"] / 10_000 - v["reporting"]
-    factor = (1 - (1 + v["rate"] / 100) ** -v["years"]) / (v["rate"] / 100)
-    b.require(annual > 0.1 * face * v["bps"] / 10_000 and annual * factor - v["review"] >= 50_000,
-              "a clear net benefit")
+    green = (v["coupon"] + v["credit"]) * (1 - v["tax"] / 100) / (v["price"] / 100)
+    b.require(abs(green - v["conventional"] * (1 - v["tax"] / 100)) > 0.1, "the yields differ by 0.1 point")
     b.ask(
-        f"{issuer} can issue {{face}} of bonds as green at a greenium of {{bps}}, so every annual coupon is that "
-        "much lower than on a conventional issue, for {years}. Issuing green costs {review} upfront for a "
-        "second-party opinion and {reporting} at each year end for allocation and impact reporting. "
-        "Discounting at {rate} a year, what is the net present value to the issuer of issuing green rather "
-        "than conventional?"
+        f"{issuer} issues green tax-credit bonds to finance its projects. {{investor}} buys {{face}} of face "
+        "value at {price} per 100 of face. The bonds pay a {coupon} annual coupon, and each year the holder "
+        "also receives a federal tax credit of {credit} of face value; the credit counts as taxable income "
+        "and is then subtracted from the holder's income tax. {Their} marginal tax rate is {tax}. A taxable "
+        "conventional bond of similar risk yields {conventional} at par. By how many percentage points does "
+        "the green bond's after-tax annual income, as a percentage of the price paid, exceed the conventional "
+        "bond's after-tax yield (negative if it falls short)?"
     )
-    b.step("saving", "Annual coupon saving (face × greenium)", "face * bps / 10000", unit="$")
-    b.step("net_annual", "Annual saving after reporting costs", "saving - reporting", unit="$")
-    b.step("annuity", "Annuity factor, (1 − (1 + r)^−n) ÷ r", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
-    b.step("pv", "Present value of the annual net savings", "net_annual * annuity", unit="$")
-    b.step("npv", "Net present value (PV − upfront review)", "pv - review", unit="$")
+    b.bounds("tax_due", lo=0, hi="coupon_income + credit_amount", why="tax is a part of taxable income")
+    b.step("cost", "Price paid (face × price ÷ 100)", "face * price / 100", unit="$")
+    b.step("coupon_income", "Annual coupon (face × coupon rate)", "face * coupon / 100", unit="$")
+    b.step("credit_amount", "Annual tax credit (face × credit rate)", "face * credit / 100", unit="$")
+    b.step("tax_due", "Tax on coupon and credit (both taxable)", "(coupon_income + credit_amount) * tax / 100",
+           unit="$")
+    b.step("net_income", "After-tax income: coupon + credit − tax", "coupon_income + credit_amount - tax_due",
+           unit="$")
+    b.step("green_yield", "After-tax yield on the price paid", "net_income / cost * 100", unit="%")
+    b.step("gap", "Gap to the conventional bond's after-tax yield, its yield × (1 − tax rate)",
+           "green_yield - conventional * (1 - tax / 100)", unit="pp")

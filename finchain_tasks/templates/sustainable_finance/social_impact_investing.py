@@ -123,6 +123,8 @@ def multi_year_sroi(b: Builder) -> None:
     Source: Cabinet Office (UK), "A Guide to Social Return on Investment" (2012), stages 4 and 5: impact
     net of deadweight and attribution, drop-off in later years, present value at a discount rate (the HM
     Treasury Green Book rate, 3.5%, is typical).
+
+    Concepts: deadweight and attribution; drop-off in later years; discounting; SROI ratio.
     """
     program, outcome = b.pick(PROGRAMS)
     b.money("investment", 200_000, 4_000_000, step=10_000)

@@ -111,6 +111,9 @@ def intensity_target_absolute_rate(b: Builder) -> None:
 
     Source: GHG Protocol Corporate Standard, ch. 11 (intensity against absolute targets); SBTi, "Target
     Validation Protocol" (intensity targets must be checked for the absolute emissions they imply).
+
+    Concepts: scope 1 and 2 emissions; emissions intensity; intensity target; revenue growth; implied annual rate of
+    absolute emissions change.
     """
     s1 = b.integer("s1", 20_000, 800_000, unit="tonnes")
     b.derive("s2", round(s1 * b.rng.uniform(0.3, 1.5)), unit="tonnes")
