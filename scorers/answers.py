@@ -14,8 +14,10 @@ those as the answer. :func:`conclusion_value` ranks a sentence's numbers instead
 A number is incidental when the words around it say so: a time span after it (``9-day``, ``7
 months``, ``over 5 years``), a yardstick before it (``for every``, ``per``, ``threshold of``,
 ``minimum of``, ``limit of``), a share after it (``% of the original``, ``% chance``), or a
-comparison sign next to it (``12% <= 25%``). With ``unit`` given (the gold's unit, or the unit the
-question asks for), the first ranked number whose unit family matches wins over the ranking.
+comparison sign next to it (``12% <= 25%``). A number that is part of a name ("Schedule 13D", "Form
+S-1", "Tier 1") is no quantity at all: a conclusion naming one has a text answer. With ``unit``
+given (the gold's unit, or the unit the question asks for), the first ranked number whose unit
+family matches wins over the ranking.
 
 :func:`verdict` reads a yes/no conclusion ("Yes, disclosure is required", "→ Yes", "No, the
 investment exceeds the limit", "KYC is not required"), so a qualitative gold is compared as a
@@ -48,6 +50,7 @@ _MONTH = r"(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\
 _DATE_BEFORE = re.compile(_MONTH + r"(?:[0-9]{1,2},?\s+)?$|(?i:\b(?:in|of|year|fy|since|until|by)\s+)$")
 _DAY_BEFORE = re.compile(_MONTH + "$")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_NAME_BEFORE = re.compile(r"(?i:\b(?:tier|form|schedule|rule|section|article|level|phase|class|series|stage)\s*)$")
 _CONDITIONAL = re.compile(r"(?i:^\s*(?:if|when|whether|unless|once)\b|\bif\s+the\b)")
 _HIGHLIGHT = re.compile(r"\*\*([^*\n]{1,300}?)\*\*|\\boxed\s*\{([^{}]{1,300})\}")
 _VERDICT_WORDS = {"yes": True, "no": False}
@@ -88,6 +91,13 @@ def _incidental(s: str, start: int, end: int) -> bool:
     return bool(_COMPARISON.search(before[-4:]) or _COMPARISON.match(after.lstrip()[:2]))
 
 
+def _identifier(s: str, start: int, end: int) -> bool:
+    """A number that is part of a name: "Schedule 13D", "Form S-1", "10-K", "Tier 1" is no quantity."""
+    glued_after = s[end:end + 1].isalpha() and not s[end - 1:end].isalpha()
+    glued_before = start >= 2 and s[start] in "-−" and s[start - 1].isalpha()
+    return glued_after or glued_before or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))
+
+
 def _concluding_sentence(s: str) -> str:
     """The last sentence that holds a number (the whole text when none does)."""
     for sentence in reversed([p for p in _SENTENCE.split(s) if p and p.strip()]):
@@ -99,7 +109,7 @@ def _concluding_sentence(s: str) -> str:
 def rank_numbers(text: str) -> list[Number]:
     """The concluding sentence's numbers, most likely answer first (see the module docstring)."""
     s = _concluding_sentence(normalize(text))
-    spans = number_spans(s)
+    spans = [(a, b, n) for a, b, n in number_spans(s) if not _identifier(s, a, b)]
     if not spans:
         return []
     ranked: list[Number] = []

@@ -433,8 +433,7 @@ def _fallback(steps: list[str], values: list[Number | None]) -> tuple[str, Numbe
     original" gives $1,809,968; also the last step, where a categorical answer is looked for."""
     last = steps[-1] if steps else ""
     for text, value in zip(reversed(steps), reversed(values)):
-        if value is not None:
-            number = conclusion_value(text) or value
+        if value is not None and (number := conclusion_value(text)) is not None:
             return number.text, number, last
     return "", None, last
 

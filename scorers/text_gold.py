@@ -82,8 +82,9 @@ def text_gold_answer(parsed: ParsedOutput, question: str | None = None) -> tuple
             if "=" not in sentence and _COMPARISON.search(sentence) and not concluding:
                 return _qualitative(sentence)
             number = conclusion_value(sentence, asked_unit(question))
-            if number is not None:
-                return number.value, number.unit
+            if number is None:  # its only numbers name things: "file Schedule 13D"
+                return _qualitative(sentence)
+            return number.value, number.unit
         if parsed.final_answer is not None:
             return parsed.final_answer.value, parsed.final_answer.unit
     said = verdict(sentence)
