@@ -119,9 +119,10 @@ def rank_numbers(text: str) -> list[Number]:
             ranked.append(inner[-1])
     plain = [(a, b, n) for a, b, n in spans if not _incidental(s, a, b)]
     verbs = list(_VERB.finditer(s))
-    if verbs:
-        after = [n for a, _, n in plain if a >= verbs[-1].end()] or [n for a, _, n in plain if a >= verbs[0].end()]
-        ranked.extend(after[:1])
+    equals = [v for v in verbs if v.group(0) in ("=", "≈")]
+    if verbs:  # after the last "=" (x = a × b = c), else after the first verb ("is X, which is Y% of ...")
+        start = equals[-1].end() if equals else verbs[0].end()
+        ranked.extend([n for a, _, n in plain if a >= start][:1])
     ranked.extend(n for _, _, n in reversed(plain))
     ranked.extend(n for _, _, n in reversed(spans))
     seen: set[int] = set()
