@@ -9,7 +9,8 @@ those as the answer. :func:`conclusion_value` ranks a sentence's numbers instead
 2. the first number after a stating verb (``is``, ``are``, ``=``, ``equals``, ``will receive``,
    ``comes to``...) that is not incidental;
 3. the other numbers that are not incidental, last first;
-4. only then the incidental ones.
+4. then bounds ("more than $X", "at least"), last first;
+5. only then the incidental ones.
 
 A number is incidental when the words around it say so: a time span after it (``9-day``, ``7
 months``, ``over 5 years``), a yardstick before it (``for every``, ``per``, ``threshold of``,
@@ -41,8 +42,10 @@ _TIME_AFTER = re.compile(r"^\s*(?:-|\s)?(?i:(?:day|week|month|year|quarter|perio
                          r"-?(?:day|week|month|year)\b)")
 _BEFORE_INCIDENTAL = re.compile(
     r"(?i:(?:for\s+every|every|per|each|threshold\s+of|minimum\s+of|maximum\s+of|limit\s+of|cap\s+of|"
-    r"floor\s+of|over\s+(?:a|the\s+next|the)|at\s+least|at\s+most|more\s+than|less\s+than|"
-    r"above|below|exceeds?|under|step|requirement\s+of)\s*[$€£¥]?\s*)$")
+    r"floor\s+of|over\s+(?:a|the\s+next|the)|step|requirement\s+of)\s*[$€£¥]?\s*)$")
+_BEFORE_WEAK = re.compile(r"(?i:\b(?:at\s+least|at\s+most|more\s+than|less\s+than|above|below|exceeds?|under)\s*)$")
+"""A bound ("lose more than $252,794") is often a threshold but sometimes the answer itself: it ranks
+after the plain numbers and before durations and yardsticks."""
 _AFTER_INCIDENTAL = re.compile(r"^\s*(?i:of\s+(?:the|its|their|his|her|our)\b|chance|probability|confidence|"
                                r"threshold|minimum|limit)")
 _COMPARISON = re.compile(r"[<>≤≥]=?")
@@ -80,15 +83,19 @@ def unit_family(unit: str) -> str:
     return ""
 
 
-def _incidental(s: str, start: int, end: int) -> bool:
+def _incidental(s: str, start: int, end: int) -> int:
+    """0 for a number that may be the answer, 1 for a bound (weakly incidental), 2 for a duration,
+    date, yardstick, share or a side of a comparison."""
     before, after = s[max(0, start - 40):start], s[end:end + 40]
     if _YEAR.fullmatch(s[start:end].strip()) and _DATE_BEFORE.search(before):
-        return True  # "December 31, 2022", "in 2024"
+        return 2  # "December 31, 2022", "in 2024"
     if _DAY_BEFORE.search(before) and re.match(r",?\s*(?:19|20)[0-9]{2}", after):
-        return True  # the day of "December 31, 2022"
+        return 2  # the day of "December 31, 2022"
     if _TIME_AFTER.match(after) or _AFTER_INCIDENTAL.match(after) or _BEFORE_INCIDENTAL.search(before):
-        return True
-    return bool(_COMPARISON.search(before[-4:]) or _COMPARISON.match(after.lstrip()[:2]))
+        return 2
+    if _COMPARISON.search(before[-4:]) or _COMPARISON.match(after.lstrip()[:2]):
+        return 2
+    return 1 if _BEFORE_WEAK.search(before) else 0
 
 
 def _identifier(s: str, start: int, end: int) -> bool:
@@ -117,13 +124,15 @@ def rank_numbers(text: str) -> list[Number]:
         inner = [n for a, b, n in spans if m.start() <= a < m.end()]
         if inner:
             ranked.append(inner[-1])
-    plain = [(a, b, n) for a, b, n in spans if not _incidental(s, a, b)]
+    tier = {a: _incidental(s, a, b) for a, b, _ in spans}
+    plain = [(a, b, n) for a, b, n in spans if tier[a] == 0]
     verbs = list(_VERB.finditer(s))
     equals = [v for v in verbs if v.group(0) in ("=", "≈")]
     if verbs:  # after the last "=" (x = a × b = c), else after the first verb ("is X, which is Y% of ...")
         start = equals[-1].end() if equals else verbs[0].end()
         ranked.extend([n for a, _, n in plain if a >= start][:1])
     ranked.extend(n for _, _, n in reversed(plain))
+    ranked.extend(n for a, _, n in reversed(spans) if tier[a] == 1)
     ranked.extend(n for _, _, n in reversed(spans))
     seen: set[int] = set()
     return [n for n in ranked if not (id(n) in seen or seen.add(id(n)))]
