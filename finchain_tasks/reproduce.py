@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["METRICS", "ModelComparison", "auc", "authors_rows", "published_means", "reproduce", "write_report"]
+__all__ = ["METRICS", "ModelComparison", "auc", "authors_problems", "authors_rows", "published_means", "reproduce",
+           "write_report"]
 
 METRICS = (("fac", "final_answer_match"), ("recall", "recall"), ("precision", "precision"), ("step_f1", "step_f1"))
 """(our key, their key) of the per-sample metrics both sides have."""
@@ -62,6 +63,27 @@ def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:
     if not results.is_dir():
         raise AuthorsDataError(f"{root}: no results/ folder (expected the FinChain authors' repository)")
     return {p.stem: _read_jsonl(p) for p in sorted(results.glob("*.jsonl"))}
+
+
+_LEVELS = {"basic": "easy", "easy": "easy", "intermediate": "intermediate", "advanced": "advanced"}
+
+
+def authors_problems(root: Path) -> list[dict[str, Any]]:
+    """Their test instances (``data/testset/<domain>/<topic>.jsonl``) as this project's rows: text
+    gold only (``solution``), so scoring takes the text-gold path; ids ``authors/<domain>/<topic>/
+    <template id>/<seed>`` never collide with generated ``finchain/...`` ids."""
+    testset = Path(root) / "data" / "testset"
+    if not testset.is_dir():
+        raise AuthorsDataError(f"{root}: no data/testset/ folder (expected the FinChain authors' repository)")
+    rows = []
+    for path in sorted(testset.glob("*/*.jsonl")):
+        domain, topic = path.parent.name, path.stem
+        for r in _read_jsonl(path):
+            level = _LEVELS.get(str(r.get("level", "")).lower(), str(r.get("level", "")).lower())
+            rows.append({"id": f"authors/{domain}/{topic}/{r.get('id')}/{r.get('seed')}", "source": "finchain-authors",
+                         "domain": domain, "topic": topic, "template": str(r.get("id")), "seed": r.get("seed"),
+                         "level": level, "question": r.get("question") or "", "solution": r.get("solution")})
+    return rows
 
 
 def their_scores(root: Path, model: str) -> tuple[dict[tuple, dict[str, Any]], str]:

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from finchain_tasks.reproduce import AuthorsDataError, auc, published_means, reproduce, write_report
+from finchain_tasks.reproduce import AuthorsDataError, auc, authors_problems, published_means, reproduce, write_report
 
 
 class ConstantEmbedder:
@@ -79,3 +79,19 @@ def test_a_broken_line_names_file_and_line(tmp_path):
     (tmp_path / "results" / "bad.jsonl").write_text('{"seed": 1}\n{not json\n')
     with pytest.raises(AuthorsDataError, match=r"bad.jsonl:2: not JSON"):
         reproduce(tmp_path, ("reference",), embedder=ConstantEmbedder())
+
+
+def test_their_test_set_becomes_rows_that_score_on_the_text_gold_path(tmp_path):
+    from scorers.rows import gold_of
+
+    folder = tmp_path / "data" / "testset" / "crypto_finance"
+    folder.mkdir(parents=True)
+    line = {"seed": 7, "id": "2", "level": "Basic", "question": "How much ETH must you deposit?",
+            "solution": "Step 1:\n  Collateral = 2925 × 2.07 = 6062.73 USD\n"
+                        "Step 2:\n  You must deposit approximately 3.286 ETH."}
+    (folder / "defi.jsonl").write_text(json.dumps(line) + "\n")
+    [row] = authors_problems(tmp_path)
+    assert row["id"] == "authors/crypto_finance/defi/2/7" and row["level"] == "easy" and "steps" not in row
+    assert gold_of(row).answer == 3.286
+    with pytest.raises(AuthorsDataError, match="no data/testset"):
+        authors_problems(tmp_path / "data")
