@@ -74,6 +74,12 @@ def test_a_folder_that_is_not_theirs_is_a_clear_error(tmp_path):
     assert published_means(tmp_path) == {}
 
 
+def test_finchain_score_reads_their_generation_field():
+    from scorers.rows import output_of
+
+    assert output_of({"solution": "Step 1: x = 1", "generation": "The answer is: 1"}) == "The answer is: 1"
+
+
 def test_a_broken_line_names_file_and_line(tmp_path):
     (tmp_path / "results").mkdir()
     (tmp_path / "results" / "bad.jsonl").write_text('{"seed": 1}\n{not json\n')
@@ -95,3 +101,32 @@ def test_their_test_set_becomes_rows_that_score_on_the_text_gold_path(tmp_path):
     assert gold_of(row).answer == 3.286
     with pytest.raises(AuthorsDataError, match="no data/testset"):
         authors_problems(tmp_path / "data")
+
+
+def test_the_authors_split_serves_their_instances_with_their_gold_text(tmp_path, monkeypatch):
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import Target
+
+    from finchain_tasks.inspect.scorer import gold_for
+    from finchain_tasks.inspect.tasks import finchain
+
+    folder = tmp_path / "data" / "testset" / "fintech"
+    folder.mkdir(parents=True)
+    lines = [{"seed": s, "id": "1", "level": level, "question": "What is the fee for the year?",
+              "solution": f"Step 1: Fee = $1,000 × 0.0{s} = ${10 * s}.00"}
+             for s, level in ((1, "Basic"), (2, "Advanced"))]
+    (folder / "robo_advisors.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    task = finchain(split="authors", authors_path=str(tmp_path), level="advanced")
+    [sample] = list(task.dataset)
+    assert isinstance(sample, Sample) and sample.id == "authors/fintech/robo_advisors/1/2"
+    assert task.metadata["split"] == "authors" and sample.target == lines[1]["solution"]
+
+    class State:
+        metadata, sample_id = sample.metadata, sample.id
+
+    assert gold_for(State(), Target(sample.target)).answer == 20.0
+    monkeypatch.delenv("FINCHAIN_AUTHORS_DIR", raising=False)
+    with pytest.raises(ValueError, match="authors_path"):
+        finchain(split="authors")
+    with pytest.raises(ValueError, match="split must be"):
+        finchain(split="paper")
