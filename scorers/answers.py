@@ -64,7 +64,8 @@ _VERDICT_PHRASES = (
     (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b)"), True),
 )
 _CLAUSE_START = re.compile(r"(?:^|[.;:!?→⇒]|->|\n|\bconclusion\b\s*:?|\banswer\b\s*(?:is)?\s*:?)\s*[*_]*\s*"
-                           r"(?i:(yes|no))\b(?![-'])", re.I)
+                           r"(?i:(yes|no))(?=\s*(?:[,.;:!)]|\s-|$))", re.I)
+"""Yes/No opening a clause and standing alone ("No, ...", "→ Yes"): "no review" is an option, not a verdict."""
 _ASK_PERCENT = re.compile(r"(?i:\bwhat\s+percent(?:age)?\b|\bas\s+a\s+percent(?:age)?\b|\bin\s+percent(?:age)?\b|"
                           r"\bpercentage\s+of\b|\bwhat\s+(?:is|was|will\s+be)\s+the\s+[\w\s-]{0,40}(?:rate|yield|"
                           r"margin|return|ratio\s+in\s+%))")

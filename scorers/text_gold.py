@@ -54,8 +54,10 @@ def _explicit(parsed: ParsedOutput, question: str | None) -> tuple[Value, str] |
     text = parsed.final_answer_text
     if not text or parsed.conclusion != text:
         return None
-    if parsed.final_answer is None:
-        return _qualitative(text)
+    if parsed.final_answer is None:  # "Answer: Yes" is a verdict; "Answer: meets", "no review" are options
+        said = verdict(text)
+        return (said, "") if said is not None and text.split()[0].strip(",.").lower() in {"yes", "no"} \
+            else (_clause(text), "")
     if verdict(text) is not None and text.split()[0].strip(",.").lower() in {"yes", "no"}:
         return verdict(text), ""
     return parsed.final_answer.value, parsed.final_answer.unit
