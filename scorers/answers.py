@@ -42,7 +42,7 @@ _TIME_AFTER = re.compile(r"^\s*(?:-|\s)?(?i:(?:day|week|month|year|quarter|perio
                          r"-?(?:day|week|month|year)\b)")
 _BEFORE_INCIDENTAL = re.compile(
     r"(?i:(?:for\s+every|every|per|each|threshold\s+of|minimum\s+of|maximum\s+of|limit\s+of|cap\s+of|"
-    r"floor\s+of|over\s+(?:a|the\s+next|the)|step|requirement\s+of)\s*[$€£¥]?\s*)$")
+    r"floor\s+of|over\s+(?:a|the\s+next|the)|step|requirement\s+of|target(?:\s+[\w-]+){0,4}\s+of)\s*[$€£¥]?\s*)$")
 _BEFORE_WEAK = re.compile(r"(?i:\b(?:at\s+least|at\s+most|more\s+than|less\s+than|above|below|exceeds?|under)\s*)$")
 """A bound ("lose more than $252,794") is often a threshold but sometimes the answer itself: it ranks
 after the plain numbers and before durations and yardsticks."""
@@ -101,6 +101,8 @@ def _incidental(s: str, start: int, end: int) -> int:
 
 def _identifier(s: str, start: int, end: int) -> bool:
     """A number that is part of a name: "Schedule 13D", "Form S-1", "10-K", "Tier 1" is no quantity."""
+    if re.fullmatch(r"\(\s?[0-9]{1,2}\s?\)", s[start:end]) and re.match(r"\s+[A-Za-z]", s[end:end + 2]):
+        return True  # a list enumerator: "(1) maintain records; (2) ..."
     glued_after = s[end:end + 1].isalpha() and not s[end - 1:end].isalpha()
     glued_before = start >= 2 and s[start] in "-−" and s[start - 1].isalpha()
     return glued_after or glued_before or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))

@@ -75,6 +75,10 @@ GOLD_SHAPES = [
     ("Step 1: Check the document: passport.\nAnswer: Yes", True),
     ("Step 1: Ownership is 6%, above 5%.\nStep 2: Conclusion: file Schedule 13D", "file Schedule 13D"),
     ("Step 1: Deal = 29 + 21.04 = 50.04 million dollars", 50.04e6),
+    ("Step 1: Debt = USD202.47 million\n\nTherefore, the company needs to decrease its debt by USD202.47 million "
+     "to reach the target debt-to-equity ratio of 0.81.", 202.47e6),
+    ("Step 1: They should: (1) keep records; (2) engage advisers. Compliance becomes important.",
+     "They should: (1) keep records; (2) engage advisers. Compliance becomes important"),
 ]
 
 
