@@ -108,7 +108,7 @@ def test_the_authors_split_serves_their_instances_with_their_gold_text(tmp_path,
     from inspect_ai.scorer import Target
 
     from finchain_tasks.inspect.scorer import gold_for
-    from finchain_tasks.inspect.tasks import finchain
+    from finchain_tasks.inspect.tasks import authors_samples, finchain
 
     folder = tmp_path / "data" / "testset" / "fintech"
     folder.mkdir(parents=True)
@@ -116,10 +116,9 @@ def test_the_authors_split_serves_their_instances_with_their_gold_text(tmp_path,
               "solution": f"Step 1: Fee = $1,000 × 0.0{s} = ${10 * s}.00"}
              for s, level in ((1, "Basic"), (2, "Advanced"))]
     (folder / "robo_advisors.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
-    task = finchain(split="authors", authors_path=str(tmp_path), level="advanced")
-    [sample] = list(task.dataset)
+    [sample] = authors_samples(str(tmp_path), None, None, "advanced", 0)  # what finchain(split="authors") serves
     assert isinstance(sample, Sample) and sample.id == "authors/fintech/robo_advisors/1/2"
-    assert task.metadata["split"] == "authors" and sample.target == lines[1]["solution"]
+    assert sample.target == lines[1]["solution"] and sample.input == lines[1]["question"]
 
     class State:
         metadata, sample_id = sample.metadata, sample.id
