@@ -108,18 +108,41 @@ def _identifier(s: str, start: int, end: int) -> bool:
     return glued_after or glued_before or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))
 
 
+def _stated(s: str) -> list[tuple[int, int, Number]]:
+    """A sentence's numbers that are no names, each with its incidence tier."""
+    return [(a, b, n) for a, b, n in number_spans(s) if not _identifier(s, a, b)]
+
+
+def _direct(s: str, spans: list[tuple[int, int, Number]]) -> Number | None:
+    """The number right after the sentence's first verb ("The new loan term is 210 months"): stated as
+    the answer even when it is a duration."""
+    verb = _VERB.search(s)
+    if verb is None:
+        return None
+    for a, _, n in spans:
+        if a >= verb.end():
+            return n if re.fullmatch(r"[\s*_]*(?i:(?:about|approximately|roughly|around|~|≈)\s*)?", s[verb.end():a]) \
+                else None
+    return None
+
+
 def _concluding_sentence(s: str) -> str:
-    """The last sentence that holds a number (the whole text when none does)."""
-    for sentence in reversed([p for p in _SENTENCE.split(s) if p and p.strip()]):
-        if any(ch.isdigit() for ch in sentence):
+    """The last sentence that states a quantity (a number that is not incidental, or one right after
+    its verb); else the last sentence that holds a number; else the whole text. "The new loan term is
+    210 months. This is a reduction of 8 years from the original 25-year term." concludes in its first
+    sentence."""
+    sentences = [p for p in _SENTENCE.split(s) if p and p.strip() and any(ch.isdigit() for ch in p)]
+    for sentence in reversed(sentences):
+        spans = _stated(sentence)
+        if any(_incidental(sentence, a, b) == 0 for a, b, _ in spans) or _direct(sentence, spans) is not None:
             return sentence
-    return s
+    return sentences[-1] if sentences else s
 
 
 def rank_numbers(text: str) -> list[Number]:
     """The concluding sentence's numbers, most likely answer first (see the module docstring)."""
     s = _concluding_sentence(normalize(text))
-    spans = [(a, b, n) for a, b, n in number_spans(s) if not _identifier(s, a, b)]
+    spans = _stated(s)
     if not spans:
         return []
     ranked: list[Number] = []
@@ -134,6 +157,9 @@ def rank_numbers(text: str) -> list[Number]:
     if verbs:  # after the last "=" (x = a × b = c), else after the first verb ("is X, which is Y% of ...")
         start = equals[-1].end() if equals else verbs[0].end()
         ranked.extend([n for a, _, n in plain if a >= start][:1])
+        direct = _direct(s, spans)
+        if direct is not None and not equals:
+            ranked.append(direct)
     ranked.extend(n for _, _, n in reversed(plain))
     ranked.extend(n for a, _, n in reversed(spans) if tier[a] == 1)
     ranked.extend(n for _, _, n in reversed(spans))

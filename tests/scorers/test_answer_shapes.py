@@ -77,6 +77,8 @@ GOLD_SHAPES = [
     ("Step 1: Deal = 29 + 21.04 = 50.04 million dollars", 50.04e6),
     ("Step 1: Debt = USD202.47 million\n\nTherefore, the company needs to decrease its debt by USD202.47 million "
      "to reach the target debt-to-equity ratio of 0.81.", 202.47e6),
+    ("Step 3: The new loan term is 210 months (or 17 years and 6 months).\n  This is a reduction of 8 years and "
+     "6 months from the original 25-year term.", 210.0),
     ("Step 1: They should: (1) keep records; (2) engage advisers. Compliance becomes important.",
      "They should: (1) keep records; (2) engage advisers. Compliance becomes important"),
 ]
