@@ -157,10 +157,10 @@ def rank_numbers(text: str) -> list[Number]:
     if verbs:  # after the last "=" (x = a × b = c), else after the first verb ("is X, which is Y% of ...")
         start = equals[-1].end() if equals else verbs[0].end()
         ranked.extend([n for a, _, n in plain if a >= start][:1])
-        direct = _direct(s, spans)
-        if direct is not None and not equals:
-            ranked.append(direct)
     ranked.extend(n for _, _, n in reversed(plain))
+    direct = _direct(s, spans) if verbs and not equals else None
+    if direct is not None:  # a duration stated as the answer: "The new loan term is 210 months"
+        ranked.append(direct)
     ranked.extend(n for a, _, n in reversed(spans) if tier[a] == 1)
     ranked.extend(n for _, _, n in reversed(spans))
     seen: set[int] = set()
