@@ -174,7 +174,7 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     ok_gold = {i for i, _ in matched}
     first_error = next((i + 1 for i in range(n) if i not in ok_gold), None)
-    fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params)
+    fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params, out.conclusion)
     alignment = [
         {"gold": i + 1, "pred": j + 1, "similarity": clean(S[i, j], 4), "gate": clean(gates[i, j]),
          "score": clean(A[i, j], 4), "matched": bool(A[i, j] >= params.match_threshold)}
@@ -219,15 +219,15 @@ def _text_gold_step(text: str, number) -> GoldStep:
     return GoldStep(text, category, "", text)
 
 
-def gold_from_text(solution: str, problem_id: str = "") -> GoldSolution:
+def gold_from_text(solution: str, problem_id: str = "", question: str | None = None) -> GoldSolution:
     """Gold steps recovered from a solution's text (rows that carry only ``solution``): each step's
     categorical conclusion when its last clause is words ("Directions above $10,000: cash out only"
     concludes with words, not with the threshold its description names; "…: Tier 1" too), else its
-    number."""
+    number. The final answer is read by :func:`scorers.text_gold.text_gold_answer` (a verdict, a
+    concluding sentence's quantity in the unit ``question`` asks for, or text)."""
+    from scorers.text_gold import text_gold_answer
+
     parsed = parse_output(solution)
     steps = tuple(_text_gold_step(s.text, s.value) for s in parsed.steps)
-    if parsed.final_answer is not None:
-        answer, unit = parsed.final_answer.value, parsed.final_answer.unit
-    else:
-        answer, unit = (parsed.final_answer_text or None), ""
+    answer, unit = text_gold_answer(parsed, question)
     return GoldSolution(steps, answer, unit, problem_id)

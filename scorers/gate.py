@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
+from scorers.answers import verdict
 from scorers.numbers import Number, compare_values
 from scorers.params import ChainEvalParams
 from scorers.records import Value
@@ -89,15 +90,47 @@ def answer_equals(gold: str, answer_text: str) -> bool:
     return bool(target) and target in (normalise(answer_text), normalise(final_clause(answer_text)))
 
 
+_REASON = re.compile(r"(?i:\b(?:because|since|as|due\s+to|given\s+that|whereas|while|but|however)\b)|[;(]")
+
+
+def answer_names(gold: str, sentence: str) -> bool:
+    """A categorical answer written in a sentence ("The company should choose Project B because its NPV
+    is higher") names the gold option before any reason is given, and names no rival of the same
+    shape ("Project A", "Schedule 13G" for "Schedule 13D") there. Gold of one short word ("High")
+    needs the exact answer: a sentence mentions such words too easily."""
+    target = normalise(gold).split()
+    if len(target) < 2 and not any(ch.isdigit() for ch in gold):
+        return False
+    cut = _REASON.search(sentence)
+    words = normalise(sentence[:cut.start()] if cut else sentence).split()
+    n = len(target)
+    hits = [i for i in range(len(words) - n + 1) if words[i:i + n] == target]
+    if not hits or any(words[i + n:i + n + 1] in (["or"], ["and"], ["nor"], ["vs"]) for i in hits):
+        return False  # "Project A or B" names no single option
+    return not any(words[i:i + n - 1] == target[:-1] and words[i + n - 1] != target[-1]
+                   for i in range(len(words) - n + 1))
+
+
+def answer_verdict(gold: bool, answer_text: str, conclusion: str) -> bool:
+    """A yes/no final answer: the verdict its answer states ("Yes, disclosure is required", "No, KYC
+    is not needed"), else its concluding sentence's."""
+    said = verdict(answer_text)
+    if said is None and conclusion:
+        said = verdict(conclusion)
+    return said is not None and said == gold
+
+
 def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_text: str,
-                   params: ChainEvalParams) -> bool:
-    """Final-answer correctness (fac): within ``final_tol`` for numbers, normalised equality for text."""
-    if gold is None or not answer_text and answer is None:
+                   params: ChainEvalParams, conclusion: str = "") -> bool:
+    """Final-answer correctness (fac): within ``final_tol`` for numbers; for a yes/no gold the verdict
+    stated; for text the gold option, as the answer or named in its sentence (``conclusion``: the
+    text the answer was read from)."""
+    if gold is None or not answer_text and answer is None and not conclusion:
         return False
     if isinstance(gold, bool):
-        return text_agrees(gold, answer_text, params)
+        return answer_verdict(gold, answer_text, conclusion)
     if isinstance(gold, str):
-        return answer_equals(gold, answer_text)
+        return answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t)
     if answer is None:
         return False
     return numbers_agree(answer, float(gold), gold_unit, params.final_tol, params.abs_floor)

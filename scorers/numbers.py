@@ -52,8 +52,8 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-__all__ = ["Number", "compare_values", "concluding_value", "find_numbers", "normalize", "parse_number",
-           "strip_step_marker"]
+__all__ = ["Number", "compare_values", "concluding_value", "find_numbers", "normalize", "number_spans",
+           "parse_number", "strip_step_marker"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +279,17 @@ def _scan(s: str, pos: int = 0):
             yield number
 
 
+def number_spans(s: str) -> list[tuple[int, int, Number]]:
+    """(start, end, number) for every number of already-normalised text ``s``, in reading order:
+    what :mod:`scorers.answers` needs to judge each number by the words around it."""
+    out = []
+    for m in _NUMBER.finditer(s):
+        number = _build(m, s, False)
+        if number is not None:
+            out.append((m.start(), m.end(), number))
+    return out
+
+
 def find_numbers(text: str) -> list[Number]:
     """Every number in ``text``, in reading order (dates and step labels included)."""
     return list(_scan(normalize(text)))
@@ -421,7 +432,11 @@ def concluding_value(text: str) -> Number | None:
 # Comparing a predicted number with a gold value.
 
 _UNIT_ALIASES = {"%": "%", "percent": "%", "pct": "%", "percentage": "%", "bp": "bp", "bps": "bp",
-                 "basis point": "bp", "basis points": "bp"}
+                 "basis point": "bp", "basis points": "bp", "pp": "%", "ppt": "%", "pps": "%",
+                 "percentage point": "%", "percentage points": "%"}
+"""A percentage-point gold (``pp``) is a percent for comparison: 25 bp is 0.25 pp, as against text gold."""
+_GOLD_SCALE = re.compile(r"^(?i:(thousand|million|billion|trillion|mn|bn))\b")
+_SCALE_WORD = {"thousand": 3, "million": 6, "mn": 6, "billion": 9, "bn": 9, "trillion": 12}
 _FAMILY = {("%", ""): (0.01, 1.0), ("", "%"): (1.0, 100.0), ("bp", "%"): (0.01,), ("%", "bp"): (100.0,),
            ("bp", ""): (1e-4, 1.0), ("", "bp"): (1.0, 1e4)}
 
@@ -444,13 +459,19 @@ def compare_values(pred: Number, gold: float, gold_unit: str) -> list[float]:
     * pred ``0.05`` vs a ``%`` gold: ``[0.05, 5.0]`` (the literal, or a fraction meant as percent);
     * pred ``25 bp`` vs ``%``: ``[0.25]``; pred ``0.25%`` vs ``bp``: ``[25.0]`` (100 bp = 1%);
     * pred ``25 bp`` vs plain: ``[0.0025, 25.0]``; pred ``0.0025`` vs ``bp``: ``[0.0025, 25.0]``;
-    * same unit, or a currency on either side: ``[value]`` (currency symbols never scale).
+    * same unit, or a currency on either side: ``[value]`` (currency symbols never scale);
+    * a gold unit that opens with a scale word (``"million shares"``, ``"billion dollars"``) adds the
+      reading in that scale: pred ``$17 billion`` vs gold 17 ``billion dollars``: ``[1.7e10, 17.0]``;
+    * a percentage-point gold unit (``pp``) counts as ``%``: pred ``25 bp`` vs 0.25 ``pp``: ``[0.25]``.
 
     ``gold`` is accepted so callers pass the pair they compare; the candidates do not depend on it.
     """
     del gold
     key = (_canonical_unit(pred.unit), _canonical_unit(gold_unit))
     factors = _FAMILY.get(key, (1.0,))
+    scale = _GOLD_SCALE.match((gold_unit or "").strip())
+    if scale:  # gold 17 "billion dollars": "$17 billion" (1.7e10) reads as 17, "17" stays 17
+        factors = (*factors, 10.0 ** -_SCALE_WORD[scale.group(1).lower()])
     out: list[float] = []
     for factor in factors:
         candidate = pred.value * factor

@@ -13,7 +13,8 @@ from scorers.chaineval import gold_from_text
 from scorers.records import GoldSolution, GoldStep
 from scorers.steps import segment
 
-OUTPUT_KEYS = ("output", "model_output", "model_generation", "response", "completion", "prediction")
+OUTPUT_KEYS = ("output", "model_output", "model_generation", "generation", "response", "completion", "prediction")
+"""``generation`` is the FinChain authors' results files' field (``results/<model>.jsonl``)."""
 
 
 class RowError(ValueError):
@@ -103,7 +104,8 @@ def gold_of(row: dict[str, Any]) -> GoldSolution:
     if isinstance(solution, str) and solution.strip():
         if has_lone_surrogate(solution):
             raise RowError("field 'solution' is not valid Unicode (lone surrogate)")
-        gold = gold_from_text(solution, pid)
+        question = row.get("question")
+        gold = gold_from_text(solution, pid, question if isinstance(question, str) else None)
         if not gold.steps:
             raise RowError("field 'solution' has no steps to score against")
         return gold

@@ -28,10 +28,19 @@ Pipeline (:func:`parse_output`), every stage linear in the input and none of the
    (the tail is merged into the 200th) and each is cut to 2,000 characters, so a hostile output
    cannot blow up the O(n·m) alignment downstream.
 
+   An output that is only an answer (``#### 24\nThe answer is: 24``) keeps its answer line as its one
+   step (rule ``answer_only``): ChainEval can then pair it with one gold step at most (recall at most
+   1/n) instead of scoring an empty chain 0 while fac reads the answer.
+
 Final answer: the last explicit answer (step 3); its number is the whole answer read as a number,
-else the first number after its last ``=``/``≈``, else after its first ``is``, else its first
-number. Without an explicit answer, the final answer is the value of the last step that has one.
-Categorical answers keep their text (``"Project A"``, ``"Yes"``) with no number.
+else the first number after its last ``=``/``≈``, else the quantity its sentence states
+(:func:`scorers.answers.conclusion_value`: after ``is``, never a duration, threshold, date or "for
+every $1"); an answer whose clause names no number ("the final answer is the Gross Profit, which is
+$50,521") is read to the end of its sentence. A bare answer takes the scale word the output wrote the
+same figure with ("$17 million ... The answer is: 17" is 17 million). Without an explicit answer,
+the final answer is the quantity the last step with a number concludes with, read the same way.
+Categorical answers keep their text (``"Project A"``, ``"Yes"``) with no number;
+``ParsedOutput.conclusion`` keeps the sentence a categorical answer is looked for in.
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from scorers.answers import conclusion_value, reconcile_scale
 from scorers.numbers import Number, concluding_value, find_numbers, normalize, parse_number, strip_step_marker
 
 __all__ = ["MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "PredStep", "extract_final_answer", "parse_output",
@@ -67,6 +77,9 @@ class ParsedOutput:
     final_answer_text: str
     reasoning: str
     segmentation: str
+    conclusion: str = ""
+    """The text the answer was read from (the answer line, else the last step with a number, else the
+    last step): where a categorical or yes/no answer written in a sentence is looked for."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,23 +204,39 @@ def _clean_answer(text: str) -> str:
 
 
 _EQUALS = re.compile(r"=|≈")
-_IS = re.compile(r"(?i:\bis\b|\bare\b|\bequals\b)|是|为")
 
 
 def _answer_value(text: str) -> Number | None:
-    """The number an answer states: all of it, after its last ``=``, after its first ``is``, or its first."""
+    """The number an answer states: all of it, after its last ``=``, else the quantity its sentence
+    states (:func:`scorers.answers.conclusion_value`: after ``is``, skipping durations, thresholds and
+    yardsticks such as "for every $1")."""
     if not text:
         return None
     number = parse_number(text)
     if number is not None:
         return number
     equals = deque(_EQUALS.finditer(text), maxlen=1)
-    equals = equals[0] if equals else None
-    verb = _IS.search(text)
-    for start in (equals.end() if equals else None, verb.end() if verb else None, 0):
-        if start is not None and (found := find_numbers(text[start:])):
-            return found[0]
-    return None
+    if equals and (found := find_numbers(text[equals[0].end():])):
+        return found[0]
+    return conclusion_value(text)
+
+
+_FIRST_SENTENCE = re.compile(r"[.;](?=\s)|。|；|\n")
+
+
+def _answer_of(candidate: _Answer) -> tuple[str, Number | None]:
+    """(text, number) of one explicit answer. When the cleaned answer names no number but its sentence
+    does ("The final answer is the Gross Profit, which is $50,521"), the sentence's quantity is read."""
+    text = _clean_answer(candidate.text)
+    number = parse_number(text) if text else None
+    if number is None:
+        cut = _FIRST_SENTENCE.search(candidate.text)
+        sentence = text if _BOXED.search(candidate.text) else candidate.text[:cut.start()] if cut else candidate.text
+        sentence = sentence.replace("**", "").replace("__", "").strip().strip("*_`\"'“”").rstrip(".;,!。").strip()
+        if len(sentence) > len(text) and any(ch.isdigit() for ch in sentence[len(text):]):
+            text = " ".join(sentence.replace("**", "").split())[:_MAX_ANSWER_CHARS]
+        number = _answer_value(text)
+    return text, number
 
 
 def _find_answer(lines: list[str]) -> tuple[str, Number | None, set[int]]:
@@ -218,9 +247,9 @@ def _find_answer(lines: list[str]) -> tuple[str, Number | None, set[int]]:
             answers.extend(_answers_in_line(lines, i))
     removes = {j for a in answers for j in a.removes}
     for candidate in sorted(answers, key=lambda a: a.key, reverse=True):
-        text = _clean_answer(candidate.text)
+        text, number = _answer_of(candidate)
         if text:
-            return text, _answer_value(text), removes
+            return text, number, removes
     return "", None, removes
 
 
@@ -385,18 +414,28 @@ def _read(text: str) -> _Read:
     visible, reasoning = _prepare(text)
     lines = visible.split("\n")
     answer_text, answer, removes = _find_answer(lines)
+    if answer is not None:
+        answer = reconcile_scale(answer, visible)
     kept = "\n".join(_tables([line for i, line in enumerate(lines) if i not in removes]))
     pieces, rule = _split(kept)
     steps = _finish(pieces)
+    if not steps and removes:
+        # an answer-only output ("#### 24\nThe answer is: 24") is one step: its answer line, so that
+        # ChainEval can match it to the gold's last step instead of scoring an empty chain
+        steps = _finish([lines[i] for i in sorted(removes)][-1:])
+        rule = "answer_only"
     return _Read(steps, rule if steps else "none", answer_text, answer, reasoning)
 
 
-def _fallback(values: list[Number | None]) -> tuple[str, Number | None]:
-    """No explicit answer: the value of the last step that has one."""
-    for value in reversed(values):
-        if value is not None:
-            return value.text, value
-    return "", None
+def _fallback(steps: list[str], values: list[Number | None]) -> tuple[str, Number | None, str]:
+    """No explicit answer: the quantity the last step with a number concludes with, read as a sentence
+    (:func:`scorers.answers.conclusion_value`), so "the new value is $1,809,968, which is 69% of the
+    original" gives $1,809,968; also the last step, where a categorical answer is looked for."""
+    last = steps[-1] if steps else ""
+    for text, value in zip(reversed(steps), reversed(values)):
+        if value is not None and (number := conclusion_value(text)) is not None:
+            return number.text, number, last
+    return "", None, last
 
 
 def segment(text: str) -> tuple[list[str], str]:
@@ -410,7 +449,8 @@ def extract_final_answer(text: str) -> tuple[str, Number | None]:
     read = _read(text)
     if read.answer_text:
         return read.answer_text, read.answer
-    return _fallback([concluding_value(s) for s in read.steps])
+    answer_text, answer, _ = _fallback(read.steps, [concluding_value(s) for s in read.steps])
+    return answer_text, answer
 
 
 def parse_output(text: str) -> ParsedOutput:
@@ -418,7 +458,7 @@ def parse_output(text: str) -> ParsedOutput:
     read = _read(text)
     steps = tuple(PredStep(s, concluding_value(s)) for s in read.steps)
     if read.answer_text:
-        answer_text, answer = read.answer_text, read.answer
+        answer_text, answer, conclusion = read.answer_text, read.answer, read.answer_text
     else:
-        answer_text, answer = _fallback([s.value for s in steps])
-    return ParsedOutput(steps, answer, answer_text, read.reasoning, read.rule)
+        answer_text, answer, conclusion = _fallback(read.steps, [s.value for s in steps])
+    return ParsedOutput(steps, answer, answer_text, read.reasoning, read.rule, conclusion)

@@ -107,14 +107,21 @@ def generate(
     fresh: bool = typer.Option(False, "--fresh", help="Draw unseen seeds outside the canonical range."),
     output: Path = typer.Option(Path("finchain.jsonl"), "--output", "-o", help="Output file or folder."),
     fmt: str = typer.Option("jsonl", "--format", "-f", help="jsonl, parquet, or hf (a datasets folder)."),
+    authors: Optional[Path] = typer.Option(None, "--authors", help="Convert the FinChain authors' test set "
+                                           "(their repository's data/testset) instead of generating."),
 ) -> None:
     """Generate problems (canonical seeds 0-9 by default) to JSONL, Parquet or a datasets folder."""
     if fmt not in ("jsonl", "parquet", "hf"):
         raise ValueError(f"--format must be jsonl, parquet or hf, got {fmt!r}")
-    chosen = _select(domain, topic, level, template)
-    seed_values = seed_list(seeds, start_seed, fresh)
-    check_size(len(chosen), len(seed_values))
-    rows = [p.to_dict() for p in iter_problems(chosen, seed_values)]
+    if authors is not None:
+        from finchain_tasks.reproduce import authors_problems
+
+        rows, chosen = authors_problems(authors), []
+    else:
+        chosen = _select(domain, topic, level, template)
+        seed_values = seed_list(seeds, start_seed, fresh)
+        check_size(len(chosen), len(seed_values))
+        rows = [p.to_dict() for p in iter_problems(chosen, seed_values)]
     if fmt == "jsonl":
         write_jsonl(rows, output)
     elif fmt == "parquet":
@@ -125,7 +132,8 @@ def generate(
     else:
         to_hf_dataset(rows).save_to_disk(str(output))
     levels = Counter(r["level"] for r in rows)
-    console.print(f"wrote {len(rows)} problems from {len(chosen)} templates to {output} "
+    source = f"{len(chosen)} templates" if chosen else "the authors' test set"
+    console.print(f"wrote {len(rows)} problems from {source} to {output} "
                   f"({', '.join(f'{k}: {v}' for k, v in sorted(levels.items()))})")
 
 

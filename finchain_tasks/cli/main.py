@@ -107,6 +107,7 @@ from finchain_tasks.cli import (  # noqa: E402,F401 (registers them)
     lm_eval_cmd,
     models_cmd,
     prm_cmd,
+    reproduce_cmd,
     runs_cmd,
     score,
 )

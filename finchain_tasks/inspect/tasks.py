@@ -70,6 +70,31 @@ def ordered_samples(problems: Iterable[Any], sample_seed: int = 0) -> list[Sampl
                                                  template_id_of(str(s.id))), sample_seed)
 
 
+def authors_samples(path: str | None, domain: Names, topic: Names, level: Names, sample_seed: int) -> list[Sample]:
+    """The authors' test instances as samples: their question, their gold text as the target, the
+    question in the gold metadata so that the text-gold reader knows the asked unit."""
+    import os
+    from pathlib import Path
+
+    from finchain_tasks.reproduce import authors_problems
+    from finchain_tasks.sampling import stratified_order, template_id_of
+
+    root = path or os.environ.get("FINCHAIN_AUTHORS_DIR")
+    if not root:
+        raise ValueError("split=authors needs -T authors_path=DIR (the FinChain authors' repository) "
+                         "or FINCHAIN_AUTHORS_DIR")
+    wanted = {k: set(names(v)) for k, v in (("domain", domain), ("topic", topic), ("level", level))}
+    samples = [Sample(id=r["id"], input=r["question"], target=r["solution"],
+                      metadata={**{k: r[k] for k in ("domain", "topic", "level", "template", "seed", "source")},
+                                "gold": {"question": r["question"]}})
+               for r in authors_problems(Path(root)) if r["solution"]
+               and all(not w or r[k] in w for k, w in wanted.items())]
+    if not samples:
+        raise ValueError("no authors' test instance matches this selection of domain, topic and level")
+    return stratified_order(samples, lambda s: (s.metadata["domain"], s.metadata["level"],
+                                                 template_id_of(str(s.id))), sample_seed)
+
+
 @task
 @plain_task_errors
 def finchain(
@@ -90,6 +115,8 @@ def finchain(
     temperature: float = 0.7,
     prm_trust_remote_code: bool = False,
     prm_allow_pickle: bool = False,
+    split: str = "canonical",
+    authors_path: str | None = None,
 ) -> Task:
     """FinChain: verifiable multi-step financial reasoning, scored with ChainEval.
 
@@ -114,19 +141,27 @@ def finchain(
         prm_trust_remote_code: Let an ``hf`` PRM checkpoint run its own Python code (never by default; see
             docs/security.md).
         prm_allow_pickle: Let an ``hf`` PRM checkpoint load pickle-based ``.bin`` weights (never by default).
+        split: 'canonical' (template-generated problems) or 'authors': the FinChain authors' 2,700 test
+            instances with their gold text (text-gold scoring; see docs/reproducing-finchain.md).
+        authors_path: The authors' repository for ``split=authors`` (default $FINCHAIN_AUTHORS_DIR).
     """
     from finchain_tasks import prompts, sampling
     from finchain_tasks.engine import select
     from finchain_tasks.generate import check_size, iter_problems
 
-    templates = select(names(domain), names(topic), names(level), names(template))
-    if not templates:
-        raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
-    seed_values = seeds_for(seeds, start_seed, fresh)
-    check_size(len(templates), len(seed_values))
-    dataset = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
+    if split not in ("canonical", "authors"):
+        raise ValueError(f"split must be 'canonical' or 'authors', got {split!r}")
+    if split == "authors":
+        dataset, seed_values = authors_samples(authors_path, domain, topic, level, int(sample_seed)), []
+    else:
+        templates = select(names(domain), names(topic), names(level), names(template))
+        if not templates:
+            raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
+        seed_values = seeds_for(seeds, start_seed, fresh)
+        check_size(len(templates), len(seed_values))
+        dataset = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
     metadata = {**task_metadata(profile, chaineval_params or {}, seed_values, fresh),
-                "sample_order": sampling.record(int(sample_seed))}
+                "sample_order": sampling.record(int(sample_seed)), "split": split}
     if samples != 1 or prm:
         from finchain_tasks.inspect.bon import finchain_bon_task, opt_ins
 

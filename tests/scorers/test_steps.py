@@ -98,7 +98,7 @@ SEGMENT_CASES = [
     ("", [], "none"),
     ("   \n\n  ", [], "none"),
     ("---\n***", [], "none"),
-    ("Final answer: 5", [], "none"),
+    ("Final answer: 5", ["Final answer: 5"], "answer_only"),  # an answer alone is one step (issue 24)
 ]
 
 
@@ -254,7 +254,7 @@ def test_hostile_100kb_outputs_return(name):
 
 def _check(parsed: ParsedOutput):
     assert parsed.segmentation in {"step_markers", "numbered_list", "bullets", "headings", "ordinal_words",
-                                   "lines", "paragraphs", "none"}
+                                   "lines", "paragraphs", "answer_only", "none"}
     assert (parsed.segmentation == "none") == (not parsed.steps)
     assert len(parsed.steps) <= MAX_STEPS
     for step in parsed.steps:

@@ -1,0 +1,282 @@
+"""Reproducing the FinChain paper (first version) from the authors' own files.
+
+The authors' repository (read from a directory the user gives; it has no licence, so nothing of it
+is shipped) holds model generations (``results/<model>.jsonl``: ``solution`` = gold text,
+``generation`` = model output), per-sample scores (``evals/<model>.jsonl`` and
+``evals/reasoning_parsed/<model>.jsonl``: ``recall``, ``precision``, ``final_answer_match``) and the
+means their paper reports (``evals/overall_results.txt``). :func:`reproduce` scores every generation
+file present with a ChainEval profile, joins their per-sample scores by (seed, id, topic, subtopic,
+level), and compares metric by metric:
+
+* ``fac`` against their ``final_answer_match``; ``recall``/``precision``/``step_f1`` against theirs
+  (their ``eval.py`` is cosine > 0.6 with a 10% step-value match, not our ``reference`` profile, so
+  these are expected to differ; the comparison says by how much);
+* the share of samples that agree within 1e-6 and within 0.05;
+* the largest disagreements, each with a one-line reason;
+* per profile, the AUC of ChainEval separating outputs whose final answer is right from wrong ones.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["METRICS", "ModelComparison", "auc", "authors_problems", "authors_rows", "published_means", "reproduce",
+           "write_report"]
+
+METRICS = (("fac", "final_answer_match"), ("recall", "recall"), ("precision", "precision"), ("step_f1", "step_f1"))
+"""(our key, their key) of the per-sample metrics both sides have."""
+PUBLISHED_COLUMNS = ("final_answer_match", "recall", "precision", "step_f1", "rouge2", "rougeL", "rougeLsum",
+                     "bertscore")
+"""The columns of ``evals/overall_results.txt``, in order."""
+_KEY_FIELDS = ("seed", "id", "topic", "subtopic", "level")
+
+
+class AuthorsDataError(ValueError):
+    """The directory is not the authors' repository, or a file in it cannot be read."""
+
+
+def _key(row: dict[str, Any]) -> tuple:
+    return tuple(str(row.get(k)) for k in _KEY_FIELDS)
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise AuthorsDataError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+    return rows
+
+
+def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:
+    """Generation rows per model: every ``results/*.jsonl`` file present (model = file stem)."""
+    results = Path(root) / "results"
+    if not results.is_dir():
+        raise AuthorsDataError(f"{root}: no results/ folder (expected the FinChain authors' repository)")
+    return {p.stem: _read_jsonl(p) for p in sorted(results.glob("*.jsonl"))}
+
+
+_LEVELS = {"basic": "easy", "easy": "easy", "intermediate": "intermediate", "advanced": "advanced"}
+
+
+def authors_problems(root: Path) -> list[dict[str, Any]]:
+    """Their test instances (``data/testset/<domain>/<topic>.jsonl``) as this project's rows: text
+    gold only (``solution``), so scoring takes the text-gold path; ids ``authors/<domain>/<topic>/
+    <template id>/<seed>`` never collide with generated ``finchain/...`` ids."""
+    testset = Path(root) / "data" / "testset"
+    if not testset.is_dir():
+        raise AuthorsDataError(f"{root}: no data/testset/ folder (expected the FinChain authors' repository)")
+    rows = []
+    for path in sorted(testset.glob("*/*.jsonl")):
+        domain, topic = path.parent.name, path.stem
+        for r in _read_jsonl(path):
+            level = _LEVELS.get(str(r.get("level", "")).lower(), str(r.get("level", "")).lower())
+            rows.append({"id": f"authors/{domain}/{topic}/{r.get('id')}/{r.get('seed')}", "source": "finchain-authors",
+                         "domain": domain, "topic": topic, "template": str(r.get("id")), "seed": r.get("seed"),
+                         "level": level, "question": r.get("question") or "", "solution": r.get("solution")})
+    return rows
+
+
+def their_scores(root: Path, model: str) -> tuple[dict[tuple, dict[str, Any]], str]:
+    """Their per-sample scores for ``model`` keyed by sample, and the file they came from."""
+    for rel in (f"evals/{model}.jsonl", f"evals/reasoning_parsed/{model}.jsonl"):
+        path = Path(root) / rel
+        if path.is_file():
+            rows = _read_jsonl(path)
+            for r in rows:
+                rec, pre = r.get("recall"), r.get("precision")
+                if rec is not None and pre is not None:
+                    r["step_f1"] = 2 * rec * pre / (rec + pre + 0.0001)  # aggregate.py's formula
+            return {_key(r): r for r in rows}, rel
+    return {}, ""
+
+
+def published_means(root: Path) -> dict[str, dict[str, float]]:
+    """``evals/overall_results.txt``: model -> column -> mean (empty when the file is absent)."""
+    path = Path(root) / "evals" / "overall_results.txt"
+    out: dict[str, dict[str, float]] = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = [p.strip() for p in line.split("&")]
+        if len(parts) == len(PUBLISHED_COLUMNS) + 1:
+            try:
+                out[parts[0]] = dict(zip(PUBLISHED_COLUMNS, map(float, parts[1:])))
+            except ValueError:
+                continue
+    return out
+
+
+def auc(scores: list[float], labels: list[bool]) -> float | None:
+    """Area under the ROC curve of ``scores`` separating True from False labels (ties count half);
+    None when either class is empty. 0.5 is no separation, 1.0 perfect."""
+    pos = [s for s, y in zip(scores, labels) if y]
+    neg = [s for s, y in zip(scores, labels) if not y]
+    if not pos or not neg:
+        return None
+    ranked = sorted((s, y) for s, y in zip(scores, labels))
+    rank_sum, i = 0.0, 0
+    while i < len(ranked):
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        mid = (i + j + 1) / 2  # average rank of the tie group (1-based)
+        rank_sum += mid * sum(1 for k in range(i, j) if ranked[k][1])
+        i = j
+    return (rank_sum - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg))
+
+
+@dataclass
+class ModelComparison:
+    """One model: our means, theirs (re-computed from their per-sample file and as published),
+    agreement shares, largest disagreements and ChainEval's AUC per profile."""
+
+    model: str
+    n: int
+    their_file: str
+    ours: dict[str, float] = field(default_factory=dict)
+    theirs: dict[str, float] = field(default_factory=dict)
+    published: dict[str, float] = field(default_factory=dict)
+    agree_exact: dict[str, float] = field(default_factory=dict)
+    agree_05: dict[str, float] = field(default_factory=dict)
+    auc: dict[str, float | None] = field(default_factory=dict)
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+    n_fac_disagree: int = 0
+
+
+def fac_reason(row: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]) -> str:
+    """A one-line reason for a final-answer disagreement, from what each side read."""
+    gold_is_text = isinstance(ours.get("gold_answer"), (str, bool))
+    generation = row.get("generation") or ""
+    if ours["fac"] > theirs["final_answer_match"]:
+        if "step" not in generation.lower() and not any(line.strip()[:1].isdigit() for line in generation.split("\n")):
+            return "their bug: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0"
+        if "answer:" in generation.lower():
+            return "their bug: eval.py's 'Answer:' rule takes the first number after 'Answer:'"
+        if gold_is_text:
+            return "parser: a yes/no or text conclusion we read as a verdict; eval.py compares numbers"
+        return "tolerance or parser: we read a quantity within 5%; eval.py read another number of the step"
+    gold = ours.get("gold_answer")
+    if isinstance(gold, (int, float)) and not isinstance(gold, bool) and gold < 0:
+        return "their bug: eval.py drops minus signs ([\\d.]+), so -X matches X"
+    if gold_is_text:
+        return "their bug: eval.py matches a threshold/number the qualitative gold names, not its conclusion"
+    if ours.get("final_answer") in ("", None):
+        return "ours: no answer found"
+    return "parser: we read a different quantity of the conclusion (duration, share or threshold skipped)"
+
+
+def _mean(values: Iterable[float]) -> float:
+    values = [v for v in values if v is not None and not math.isnan(v)]
+    return sum(values) / len(values) if values else float("nan")
+
+
+def compare_model(model: str, rows: list[dict[str, Any]], results: dict[str, list[Any]],
+                  theirs: dict[tuple, dict[str, Any]], their_file: str, published: dict[str, float],
+                  top: int = 12) -> ModelComparison:
+    """Join ``results[profile][k]`` (ChainEvalResult per row) with their per-sample rows."""
+    first = next(iter(results))
+    comp = ModelComparison(model, len(rows), their_file, published=published)
+    joined = [(r, {"fac": res.fac, "recall": res.step_recall, "precision": res.step_precision,
+                   "step_f1": res.step_f1, "final_answer": res.final_answer, "gold_answer": r.get("_gold_answer")},
+               theirs.get(_key(r))) for r, res in zip(rows, results[first])]
+    for ours_key, their_key in METRICS:
+        pairs = [(o[ours_key], t[their_key]) for _, o, t in joined if t is not None and t.get(their_key) is not None]
+        comp.ours[ours_key] = _mean(o[ours_key] for _, o, _ in joined)
+        comp.theirs[ours_key] = _mean(t for _, t in pairs)
+        comp.agree_exact[ours_key] = _mean(float(abs(a - b) <= 1e-6) for a, b in pairs)
+        comp.agree_05[ours_key] = _mean(float(abs(a - b) <= 0.05) for a, b in pairs)
+    for profile, res in results.items():
+        comp.auc[profile] = auc([x.chaineval for x in res], [x.fac == 1.0 for x in res])
+        comp.ours[f"chaineval_{profile}"] = _mean(x.chaineval for x in res)
+    dis = [(r, o, t) for r, o, t in joined if t is not None and t.get("final_answer_match") is not None
+           and o["fac"] != t["final_answer_match"]]
+    comp.disagreements = [
+        {"key": "/".join(_key(r)), "ours_fac": o["fac"], "their_fac": t["final_answer_match"],
+         "gold": o["gold_answer"] if not isinstance(o["gold_answer"], float) else round(o["gold_answer"], 6),
+         "our_answer": o["final_answer"], "reason": fac_reason(r, o, t)}
+        for r, o, t in dis[:top]]
+    comp.n_fac_disagree = len(dis)
+    return comp
+
+
+def reproduce(root: Path, profiles: tuple[str, ...] = ("reference", "paper"), limit: int | None = None,
+              embedder=None, models: tuple[str, ...] = ()) -> list[ModelComparison]:
+    """Score every generation file under ``root`` with each profile and compare with the authors."""
+    from scorers.chaineval import score_batch
+    from scorers.rows import RowError, gold_of
+
+    published = published_means(root)
+    out = []
+    for model, rows in authors_rows(root).items():
+        if models and model not in models:
+            continue
+        theirs, their_file = their_scores(root, model)
+        kept, golds = [], []
+        for r in rows[:limit] if limit else rows:
+            try:
+                gold = gold_of(r)
+            except RowError:
+                continue  # a row without gold text (one of 2,700 has solution: null)
+            r = {**r, "_gold_answer": gold.answer}
+            kept.append(r)
+            golds.append(gold)
+        results = {p: score_batch(golds, [r.get("generation") or "" for r in kept], p, embedder) for p in profiles}
+        out.append(compare_model(model, kept, results, theirs, their_file, published.get(model, {})))
+    return out
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
+
+
+def markdown(comparisons: list[ModelComparison]) -> str:
+    """The comparison as a Markdown report."""
+    lines = ["# FinChain v1 reproduced from the authors' files", ""]
+    for c in comparisons:
+        lines += [f"## {c.model} ({c.n} samples; theirs from `{c.their_file or 'none'}`)", "",
+                  "| metric | ours | theirs (per-sample file) | published | agree ≤1e-6 | agree ≤0.05 |",
+                  "|---|---|---|---|---|---|"]
+        for ours_key, their_key in METRICS:
+            lines.append(f"| {ours_key} | {_fmt(c.ours.get(ours_key))} | {_fmt(c.theirs.get(ours_key))} | "
+                         f"{_fmt(c.published.get(their_key))} | {_fmt(c.agree_exact.get(ours_key))} | "
+                         f"{_fmt(c.agree_05.get(ours_key))} |")
+        for col in PUBLISHED_COLUMNS[4:]:
+            lines.append(f"| {col} | not computed | — | {_fmt(c.published.get(col))} | — | — |")
+        lines += ["", "ChainEval per profile: " + ", ".join(
+            f"`{p}` mean {_fmt(c.ours.get(f'chaineval_{p}'))}, AUC right-vs-wrong final answer {_fmt(a)}"
+            for p, a in c.auc.items()), "",
+            f"Final-answer disagreements: {c.n_fac_disagree} (largest first):", ""]
+        for d in c.disagreements:
+            lines.append(f"- `{d['key']}`: ours {d['ours_fac']:.0f}, theirs {d['their_fac']}, gold {d['gold']!r}, "
+                         f"our answer {d['our_answer']!r}: {d['reason']}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_report(comparisons: list[ModelComparison], out_dir: Path) -> tuple[Path, Path]:
+    """``reproduce.md`` and ``reproduce.csv`` (one row per model and metric) under ``out_dir``."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    md, csv_path = out_dir / "reproduce.md", out_dir / "reproduce.csv"
+    md.write_text(markdown(comparisons), encoding="utf-8")
+    with csv_path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["model", "n", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"])
+        for c in comparisons:
+            for ours_key, their_key in METRICS:
+                w.writerow([c.model, c.n, ours_key, c.ours.get(ours_key), c.theirs.get(ours_key),
+                            c.published.get(their_key), c.agree_exact.get(ours_key), c.agree_05.get(ours_key)])
+            for p, a in c.auc.items():
+                w.writerow([c.model, c.n, f"chaineval_{p}", c.ours.get(f"chaineval_{p}"), "", "", "", ""])
+                w.writerow([c.model, c.n, f"auc_{p}", a, "", "", "", ""])
+    return md, csv_path

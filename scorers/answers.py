@@ -1,0 +1,220 @@
+"""Which quantity a conclusion states: the number a careful reader takes as the answer.
+
+A concluding sentence often carries more numbers than its answer: a duration ("over a 9-day
+horizon"), a threshold ("the Basel minimum of 3%"), a yardstick ("for every $1 of liabilities"),
+a share of something ("which is 69% of the original"). Taking the last number, or the first, reads
+those as the answer. :func:`conclusion_value` ranks a sentence's numbers instead:
+
+1. a highlighted number (``**$318,304**``, ``\\boxed{}``) in the concluding sentence;
+2. the first number after a stating verb (``is``, ``are``, ``=``, ``equals``, ``will receive``,
+   ``comes to``...) that is not incidental;
+3. the other numbers that are not incidental, last first;
+4. then bounds ("more than $X", "at least"), last first;
+5. only then the incidental ones.
+
+A number is incidental when the words around it say so: a time span after it (``9-day``, ``7
+months``, ``over 5 years``), a yardstick before it (``for every``, ``per``, ``threshold of``,
+``minimum of``, ``limit of``), a share after it (``% of the original``, ``% chance``), or a
+comparison sign next to it (``12% <= 25%``). A number that is part of a name ("Schedule 13D", "Form
+S-1", "Tier 1") is no quantity at all: a conclusion naming one has a text answer. With ``unit``
+given (the gold's unit, or the unit the question asks for), the first ranked number whose unit
+family matches wins over the ranking.
+
+:func:`verdict` reads a yes/no conclusion ("Yes, disclosure is required", "→ Yes", "No, the
+investment exceeds the limit", "KYC is not required"), so a qualitative gold is compared as a
+verdict, never reduced to the threshold its sentence names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scorers.numbers import Number, normalize, number_spans
+
+__all__ = ["asked_unit", "conclusion_value", "rank_numbers", "reconcile_scale", "unit_family", "verdict"]
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
+_VERB = re.compile(
+    r"(?i:\b(?:is|are|was|were|equals?|be|becomes?|totals?|amounts?\s+to|comes?\s+to|stands?\s+at|"
+    r"yields?|gives?|receives?|will\s+(?:have|receive|get|pay|earn|be)|results?\s+in|of\s+approximately)\b)"
+    r"|=|≈|是|为|(?<![0-9]):(?=\s*[-−$€£¥(]?\s*[0-9])")
+_TIME_AFTER = re.compile(r"^\s*(?:-|\s)?(?i:(?:day|week|month|year|quarter|period|hour|minute)s?\b|yrs?\b|"
+                         r"-?(?:day|week|month|year)\b)")
+_BEFORE_INCIDENTAL = re.compile(
+    r"(?i:(?:for\s+every|every|per|each|threshold\s+of|minimum\s+of|maximum\s+of|limit\s+of|cap\s+of|"
+    r"floor\s+of|over\s+(?:a|the\s+next|the)|step|requirement\s+of|target(?:\s+[\w-]+){0,4}\s+of)\s*[$€£¥]?\s*)$")
+_BEFORE_WEAK = re.compile(r"(?i:\b(?:at\s+least|at\s+most|more\s+than|less\s+than|above|below|exceeds?|under)\s*)$")
+"""A bound ("lose more than $252,794") is often a threshold but sometimes the answer itself: it ranks
+after the plain numbers and before durations and yardsticks."""
+_AFTER_INCIDENTAL = re.compile(r"^\s*(?i:of\s+(?:the|its|their|his|her|our)\b|chance|probability|confidence|"
+                               r"threshold|minimum|limit)")
+_COMPARISON = re.compile(r"[<>≤≥]=?")
+_MONTH = r"(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+)"
+_DATE_BEFORE = re.compile(_MONTH + r"(?:[0-9]{1,2},?\s+)?$|(?i:\b(?:in|of|year|fy|since|until|by)\s+)$")
+_DAY_BEFORE = re.compile(_MONTH + "$")
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_NAME_BEFORE = re.compile(r"(?i:\b(?:tier|form|schedule|rule|section|article|level|phase|class|series|stage)\s*)$")
+_CONDITIONAL = re.compile(r"(?i:^\s*(?:if|when|whether|unless|once)\b|\bif\s+the\b)")
+_HIGHLIGHT = re.compile(r"\*\*([^*\n]{1,300}?)\*\*|\\boxed\s*\{([^{}]{1,300})\}")
+_VERDICT_WORDS = {"yes": True, "no": False}
+_VERDICT_PHRASES = (
+    (re.compile(r"(?i:\b(?:is|are)\s+not\s+required\b|\bnot\s+required\b|\bdoes\s+not\s+(?:meet|require|need|exceed|"
+                r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b)"),
+     False),
+    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b)"), True),
+)
+_CLAUSE_START = re.compile(r"(?:^|[.;:!?→⇒]|->|\n|\bconclusion\b\s*:?|\banswer\b\s*(?:is)?\s*:?)\s*[*_]*\s*"
+                           r"(?i:(yes|no))(?=\s*(?:[,.;:!)]|\s-|$))", re.I)
+"""Yes/No opening a clause and standing alone ("No, ...", "→ Yes"): "no review" is an option, not a verdict."""
+_ASK_PERCENT = re.compile(r"(?i:\bwhat\s+percent(?:age)?\b|\bas\s+a\s+percent(?:age)?\b|\bin\s+percent(?:age)?\b|"
+                          r"\bpercentage\s+of\b|\bwhat\s+(?:is|was|will\s+be)\s+the\s+[\w\s-]{0,40}(?:rate|yield|"
+                          r"margin|return|ratio\s+in\s+%))")
+_ASK_MONEY = re.compile(r"(?i:\bhow\s+much\b|\bwhat\s+(?:is|was|will\s+be)\s+the\s+[\w\s-]{0,40}(?:value|price|cost|"
+                        r"amount|profit|income|payment|balance|fine|penalty|savings|dividend)\b)")
+_SCALE_TEXT = re.compile(r"(?i:thousand|million|billion|trillion|bn|mn)\b|[kKMB]$")
+
+
+def unit_family(unit: str) -> str:
+    """``"%"`` (percent, percentage points, basis points), ``"$"`` (any currency) or ``""``."""
+    u = (unit or "").strip().lower()
+    if u in {"%", "percent", "pct", "percentage", "pp", "ppt", "bp", "bps", "basis points", "percentage points"}:
+        return "%"
+    if u and (u[0] in "$€£¥₹" or u.startswith(("usd", "eur", "gbp", "dollar", "euro"))):
+        return "$"
+    return ""
+
+
+def _incidental(s: str, start: int, end: int) -> int:
+    """0 for a number that may be the answer, 1 for a bound (weakly incidental), 2 for a duration,
+    date, yardstick, share or a side of a comparison."""
+    before, after = s[max(0, start - 40):start], s[end:end + 40]
+    if _YEAR.fullmatch(s[start:end].strip()) and _DATE_BEFORE.search(before):
+        return 2  # "December 31, 2022", "in 2024"
+    if _DAY_BEFORE.search(before) and re.match(r",?\s*(?:19|20)[0-9]{2}", after):
+        return 2  # the day of "December 31, 2022"
+    if _TIME_AFTER.match(after) or _AFTER_INCIDENTAL.match(after) or _BEFORE_INCIDENTAL.search(before):
+        return 2
+    if _COMPARISON.search(before[-4:]) or _COMPARISON.match(after.lstrip()[:2]):
+        return 2
+    return 1 if _BEFORE_WEAK.search(before) else 0
+
+
+def _identifier(s: str, start: int, end: int) -> bool:
+    """A number that is part of a name: "Schedule 13D", "Form S-1", "10-K", "Tier 1" is no quantity."""
+    if re.fullmatch(r"\(\s?[0-9]{1,2}\s?\)", s[start:end]) and re.match(r"\s+[A-Za-z]", s[end:end + 2]):
+        return True  # a list enumerator: "(1) maintain records; (2) ..."
+    glued_after = s[end:end + 1].isalpha() and not s[end - 1:end].isalpha()
+    glued_before = start >= 2 and s[start] in "-−" and s[start - 1].isalpha()
+    return glued_after or glued_before or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))
+
+
+def _stated(s: str) -> list[tuple[int, int, Number]]:
+    """A sentence's numbers that are no names, each with its incidence tier."""
+    return [(a, b, n) for a, b, n in number_spans(s) if not _identifier(s, a, b)]
+
+
+def _direct(s: str, spans: list[tuple[int, int, Number]]) -> Number | None:
+    """The number right after the sentence's first verb ("The new loan term is 210 months"): stated as
+    the answer even when it is a duration."""
+    verb = _VERB.search(s)
+    if verb is None:
+        return None
+    for a, _, n in spans:
+        if a >= verb.end():
+            return n if re.fullmatch(r"[\s*_]*(?i:(?:about|approximately|roughly|around|~|≈)\s*)?", s[verb.end():a]) \
+                else None
+    return None
+
+
+def _concluding_sentence(s: str) -> str:
+    """The last sentence that states a quantity (a number that is not incidental, or one right after
+    its verb); else the last sentence that holds a number; else the whole text. "The new loan term is
+    210 months. This is a reduction of 8 years from the original 25-year term." concludes in its first
+    sentence."""
+    sentences = [p for p in _SENTENCE.split(s) if p and p.strip() and any(ch.isdigit() for ch in p)]
+    for sentence in reversed(sentences):
+        spans = _stated(sentence)
+        if any(_incidental(sentence, a, b) == 0 for a, b, _ in spans) or _direct(sentence, spans) is not None:
+            return sentence
+    return sentences[-1] if sentences else s
+
+
+def rank_numbers(text: str) -> list[Number]:
+    """The concluding sentence's numbers, most likely answer first (see the module docstring)."""
+    s = _concluding_sentence(normalize(text))
+    spans = _stated(s)
+    if not spans:
+        return []
+    ranked: list[Number] = []
+    for m in _HIGHLIGHT.finditer(s):
+        inner = [n for a, b, n in spans if m.start() <= a < m.end()]
+        if inner:
+            ranked.append(inner[-1])
+    tier = {a: _incidental(s, a, b) for a, b, _ in spans}
+    plain = [(a, b, n) for a, b, n in spans if tier[a] == 0]
+    verbs = list(_VERB.finditer(s))
+    equals = [v for v in verbs if v.group(0) in ("=", "≈")]
+    if verbs:  # after the last "=" (x = a × b = c), else after the first verb ("is X, which is Y% of ...")
+        start = equals[-1].end() if equals else verbs[0].end()
+        ranked.extend([n for a, _, n in plain if a >= start][:1])
+    ranked.extend(n for _, _, n in reversed(plain))
+    direct = _direct(s, spans) if verbs and not equals else None
+    if direct is not None:  # a duration stated as the answer: "The new loan term is 210 months"
+        ranked.append(direct)
+    ranked.extend(n for a, _, n in reversed(spans) if tier[a] == 1)
+    ranked.extend(n for _, _, n in reversed(spans))
+    seen: set[int] = set()
+    return [n for n in ranked if not (id(n) in seen or seen.add(id(n)))]
+
+
+def conclusion_value(text: str, unit: str | None = None) -> Number | None:
+    """The number a conclusion states; with ``unit``, the best-ranked one of that unit family."""
+    ranked = rank_numbers(text)
+    if not ranked:
+        return None
+    if unit is not None:
+        family = unit_family(unit)
+        for number in ranked:
+            if unit_family(number.unit) == family:
+                return number
+    return ranked[0]
+
+
+def verdict(text: str) -> bool | None:
+    """The yes/no a conclusion states: a clause opening with Yes/No (``"Yes, disclosure is required"``,
+    ``"→ Yes"``, ``"The answer is no, ..."``), else a verdict phrase (``"is not required"``), else None."""
+    s = normalize(text).replace("**", "")
+    m = _CLAUSE_START.search(s)
+    if m:
+        return _VERDICT_WORDS[m.group(1).lower()]
+    for sentence in reversed(_SENTENCE.split(s)):
+        if not sentence or _CONDITIONAL.search(sentence):
+            continue  # "If the total exceeds 5%, she must file" states a rule, not a verdict
+        for pattern, value in _VERDICT_PHRASES:
+            if pattern.search(sentence):
+                return value
+    return None
+
+
+def asked_unit(question: str | None) -> str | None:
+    """``"%"`` or ``"$"`` when the question's wording asks for a percentage or an amount, else None."""
+    if not question:
+        return None
+    if _ASK_PERCENT.search(question):
+        return "%"
+    if _ASK_MONEY.search(question):
+        return "$"
+    return None
+
+
+def reconcile_scale(answer: Number, text: str) -> Number:
+    """A bare answer (``"The answer is: 17"``) takes the scale word the output wrote the same figure
+    with (``"$17 million"``): the reader reads both as seventeen million."""
+    if not answer.value or _SCALE_TEXT.search(answer.text.strip()):
+        return answer
+    for _, _, number in number_spans(normalize(text)):
+        ratio = number.value / answer.value
+        if _SCALE_TEXT.search(number.text.strip()) and any(abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k
+                                                           for k in (3, 6, 9, 12)):
+            return Number(number.value, answer.unit or number.unit, number.text)
+    return answer

@@ -1,0 +1,131 @@
+"""``finchain reproduce``: joining our scores with the authors' per-sample files (issue 24).
+
+The authors' repository is not shipped; these tests build a miniature one from lines written here in
+its shapes. The check on the real files is in tests/scorers/test_answer_shapes.py (FINCHAIN_AUTHORS_DIR).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from finchain_tasks.reproduce import AuthorsDataError, auc, authors_problems, published_means, reproduce, write_report
+
+
+class ConstantEmbedder:
+    """Every text is the same unit vector: similarity 1, so the gate alone decides."""
+
+    def encode_cached(self, texts):
+        out = np.zeros((len(texts), 4), np.float32)
+        out[:, 0] = 1.0
+        return out
+
+
+def _row(seed, solution, generation):
+    return {"seed": seed, "id": "1", "level": "Basic", "topic": "t", "subtopic": "s", "model": "toy",
+            "question": "What is the equity?", "solution": solution, "generation": generation}
+
+
+@pytest.fixture(scope="module")
+def authors(tmp_path_factory):
+    root = tmp_path_factory.mktemp("authors")
+    (root / "results").mkdir()
+    (root / "evals").mkdir()
+    rows = [
+        _row(1, "Step 1: Equity = 30 - 10 = $20", "Step 1: Equity = 30 - 10 = $20"),
+        _row(2, "Step 1: Equity = 50 - 10 = $40", "Step 1: Find the equity.\nStep 2: Subtract."),
+        _row(3, "Step 1: Equity = 9 - 1 = $8", "The equity is $8."),            # no step lines: eval.py gives 0
+        {**_row(4, None, "x"), "solution": None},                                 # their one row without gold
+    ]
+    (root / "results" / "toy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    theirs = [{"seed": r["seed"], "id": "1", "level": "Basic", "topic": "t", "subtopic": "s",
+               "recall": 1.0 if k == 0 else 0.0, "precision": 1.0 if k == 0 else 0.0,
+               "final_answer_match": 1 if k == 0 else 0} for k, r in enumerate(rows)]
+    (root / "evals" / "toy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in theirs))
+    (root / "evals" / "overall_results.txt").write_text("toy & 0.3 & 0.3 & 0.3 & 0.3 & 0.0 & 0.0 & 0.0 & 0.0\n")
+    return root
+
+
+def test_reproduce_joins_their_scores_and_explains_disagreements(authors, tmp_path):
+    [toy] = reproduce(authors, ("reference",), embedder=ConstantEmbedder())
+    assert toy.n == 3 and toy.their_file == "evals/toy.jsonl"
+    assert toy.ours["fac"] == pytest.approx(2 / 3) and toy.theirs["fac"] == pytest.approx(1 / 3)
+    assert toy.agree_exact["fac"] == pytest.approx(2 / 3)
+    assert toy.published["final_answer_match"] == 0.3
+    [dis] = toy.disagreements
+    assert dis["ours_fac"] == 1.0 and dis["their_fac"] == 0 and "no steps in eval.py" in dis["reason"]
+    md, csv_path = write_report([toy], tmp_path)
+    assert "| fac | 0.6667 | 0.3333 | 0.3000 |" in md.read_text()
+    assert csv_path.read_text().splitlines()[1].startswith("toy,3,fac,")
+
+
+def test_auc_counts_ties_half_and_needs_both_classes():
+    assert auc([0.9, 0.8, 0.1], [True, True, False]) == 1.0
+    assert auc([0.5, 0.5], [True, False]) == 0.5
+    assert auc([0.2, 0.9], [True, False]) == 0.0
+    assert auc([0.3], [True]) is None
+
+
+def test_a_folder_that_is_not_theirs_is_a_clear_error(tmp_path):
+    with pytest.raises(AuthorsDataError, match="no results/ folder"):
+        reproduce(tmp_path, ("reference",), embedder=ConstantEmbedder())
+    assert published_means(tmp_path) == {}
+
+
+def test_finchain_score_reads_their_generation_field():
+    from scorers.rows import output_of
+
+    assert output_of({"solution": "Step 1: x = 1", "generation": "The answer is: 1"}) == "The answer is: 1"
+
+
+def test_a_broken_line_names_file_and_line(tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "bad.jsonl").write_text('{"seed": 1}\n{not json\n')
+    with pytest.raises(AuthorsDataError, match=r"bad.jsonl:2: not JSON"):
+        reproduce(tmp_path, ("reference",), embedder=ConstantEmbedder())
+
+
+def test_their_test_set_becomes_rows_that_score_on_the_text_gold_path(tmp_path):
+    from scorers.rows import gold_of
+
+    folder = tmp_path / "data" / "testset" / "crypto_finance"
+    folder.mkdir(parents=True)
+    line = {"seed": 7, "id": "2", "level": "Basic", "question": "How much ETH must you deposit?",
+            "solution": "Step 1:\n  Collateral = 2925 × 2.07 = 6062.73 USD\n"
+                        "Step 2:\n  You must deposit approximately 3.286 ETH."}
+    (folder / "defi.jsonl").write_text(json.dumps(line) + "\n")
+    [row] = authors_problems(tmp_path)
+    assert row["id"] == "authors/crypto_finance/defi/2/7" and row["level"] == "easy" and "steps" not in row
+    assert gold_of(row).answer == 3.286
+    with pytest.raises(AuthorsDataError, match="no data/testset"):
+        authors_problems(tmp_path / "data")
+
+
+def test_the_authors_split_serves_their_instances_with_their_gold_text(tmp_path, monkeypatch):
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import Target
+
+    from finchain_tasks.inspect.scorer import gold_for
+    from finchain_tasks.inspect.tasks import authors_samples, finchain
+
+    folder = tmp_path / "data" / "testset" / "fintech"
+    folder.mkdir(parents=True)
+    lines = [{"seed": s, "id": "1", "level": level, "question": "What is the fee for the year?",
+              "solution": f"Step 1: Fee = $1,000 × 0.0{s} = ${10 * s}.00"}
+             for s, level in ((1, "Basic"), (2, "Advanced"))]
+    (folder / "robo_advisors.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    [sample] = authors_samples(str(tmp_path), None, None, "advanced", 0)  # what finchain(split="authors") serves
+    assert isinstance(sample, Sample) and sample.id == "authors/fintech/robo_advisors/1/2"
+    assert sample.target == lines[1]["solution"] and sample.input == lines[1]["question"]
+
+    class State:
+        metadata, sample_id = sample.metadata, sample.id
+
+    assert gold_for(State(), Target(sample.target)).answer == 20.0
+    monkeypatch.delenv("FINCHAIN_AUTHORS_DIR", raising=False)
+    with pytest.raises(ValueError, match="authors_path"):
+        finchain(split="authors")
+    with pytest.raises(ValueError, match="split must be"):
+        finchain(split="paper")
