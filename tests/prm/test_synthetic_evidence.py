@@ -60,7 +60,7 @@ def _mean(records, key):
 
 def test_pools_hold_every_kind_of_defect(pools):
     made, graded = pools
-    assert len(made) == 23 and all(len(pool) == 16 for _, pool in made)   # 6 gold traces end without a "= result"
+    assert len(made) == 22 and all(len(pool) == 16 for _, pool in made)   # 7 gold traces end without a "= result"
     kinds = Counter(c.kind for _, pool in made for c in pool)
     assert set(kinds) == set(KINDS)
     assert all(any(g.correct for g in gs) for gs in graded)      # every pool has a right answer (pass@16 = 1)
@@ -102,7 +102,8 @@ def test_majority_vote_behaves_as_vote_does(pools):
         winner = next(g for g in gs if g.key is not None and votes[g.key] == top)
         expected += winner.correct
     assert _mean(records, "majority") == expected / len(graded)
-    assert round(expected / len(graded), 4) == PINNED_CALC["majority"] and expected == 16
+    assert round(expected / len(graded), 4) == PINNED_CALC["majority"] and expected == 13
 
 
-PINNED_CALC = {"random": 0.1739, "majority": 0.6957, "weighted_vote": 1.0, "prm_best": 1.0, "pass_at_n": 1.0}
+# read off again at task version 3.0.0 (new templates; `random` is now its expectation over the subset)
+PINNED_CALC = {"random": 0.3182, "majority": 0.5909, "weighted_vote": 1.0, "prm_best": 0.9091, "pass_at_n": 1.0}
