@@ -441,14 +441,37 @@ def exclusive(run_dir: Path) -> Iterator[None]:
         yield
 
 
+def set_aside_unreadable_logs(log_dir: Path) -> list[str]:
+    """Rename every log in ``log_dir`` whose header cannot be read (``<name>.unreadable-<time>``), so a resumed
+    eval-set starts from the readable ones instead of stopping on the first bad file; one warning line per log.
+    Nothing is lost: the samples it held are asked again, and the response cache answers those it has."""
+    if not Path(log_dir).is_dir():
+        return []
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    warnings = []
+    for info in list_eval_logs(str(log_dir), recursive=False):
+        path = Path(str(info.name).removeprefix("file://"))
+        try:
+            read_eval_log(str(path), header_only=True)
+        except Exception as exc:
+            target = path.with_name(f"{path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+            path.replace(target)
+            reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+            warnings.append(f"warning: the log {path} is unreadable ({reason}); set aside as {target.name}, its "
+                            "samples are run again (answers in the response cache are not requested again)")
+    return warnings
+
+
 def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], options: Options,
                 argv: Sequence[str], skipped: Sequence[tuple[Any, list[str]]]) -> tuple[bool, dict[str, Any]]:
     check_distinct(specs, plans)
     plans, manifest = prepare(run_dir, specs, plans, argv, skipped, options.limit)
-    warning = set_aside_if_corrupt(run_dir / CACHE)
-    if warning:
+    warnings = [w for w in (set_aside_if_corrupt(run_dir / CACHE), *set_aside_unreadable_logs(run_dir / LOGS)) if w]
+    for warning in warnings:
         print(warning, file=sys.stderr, flush=True)
-        manifest["sessions"][-1]["warnings"] = [warning]
+    if warnings:
+        manifest["sessions"][-1]["warnings"] = warnings
     t0 = time.monotonic()
     ok = False
     try:

@@ -54,7 +54,10 @@ def latest_logs(log_dir: Path) -> list[Any]:
 
     newest: dict[str, tuple[float, Any]] = {}
     for info in list_eval_logs(str(log_dir), recursive=False):
-        header = read_eval_log(info.name, header_only=True)
+        try:
+            header = read_eval_log(info.name, header_only=True)
+        except Exception:  # an unreadable log (a killed writer, a damaged copy) holds no result to report
+            continue
         key = header.eval.task_id
         if key not in newest or (info.mtime or 0) >= newest[key][0]:
             newest[key] = (info.mtime or 0, header)

@@ -141,9 +141,13 @@ def test_faults_and_a_corrupt_cache_end_after_a_rerun_with_every_sample_complete
         base = _args(registry, run_dir, "fake-a,fake-b", "--timeout", "5", "--max-connections", "4")
         first = CliRunner().invoke(app, [*base, "--max-retries", "0", "--retry-attempts", "0"])
         kinds_first = Counter(r.fault.kind for r in server.requests if r.fault)
+        broken = run_dir / LOGS / "2026-01-01T00-00-00+00-00_finchain_broken.eval"
+        broken.write_bytes(b"PK\x03\x04 a log whose writer was killed")  # a damaged log must not stop the resume
         second = CliRunner().invoke(app, [*base, "--max-retries", "8"])
     assert first.exit_code == 1, first.output  # with no retries, faults failed samples
     assert second.exit_code == 0, second.output
+    assert f"the log {broken} is unreadable" in " ".join(second.stderr.split()), second.stderr
+    assert not broken.exists() and list(broken.parent.glob(f"{broken.name}.unreadable-*"))
     warnings = [ln for ln in first.output.splitlines() if "response cache" in ln and "set aside" in ln]
     assert len(warnings) == 1, first.output
     assert list(run_dir.glob(f"{CACHE}.corrupt-*"))
