@@ -22,8 +22,11 @@ def _hostile(folder, marker, mode="qwen", arch="Qwen3ForProcessRewardModel"):
     ``prm_config.json`` asking for ``mode``."""
     _authors_checkpoint(folder)
     for name in ("configuration_evil.py", "modeling_evil.py"):
-        (folder / name).write_text(marker_source(marker) + "from transformers import Qwen3Config as EvilConfig\n"
-                                   "from transformers import Qwen3Model as EvilModel\n")
+        # subclasses, not transformers' own classes re-exported: loading a remote class registers it for its auto
+        # class, and that mark on Qwen3Config itself would make every later save copy "remote code" files
+        (folder / name).write_text(marker_source(marker) + "from transformers import Qwen3Config, Qwen3Model\n\n\n"
+                                   "class EvilConfig(Qwen3Config):\n    pass\n\n\n"
+                                   "class EvilModel(Qwen3Model):\n    pass\n")
     cfg = json.loads((folder / "config.json").read_text())
     cfg.update(architectures=[arch], auto_map={"AutoConfig": "configuration_evil.EvilConfig",
                                                "AutoModel": "modeling_evil.EvilModel",
