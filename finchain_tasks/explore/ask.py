@@ -105,17 +105,10 @@ def _cost(spec: Any, answer: Answer) -> float | None:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The error in one line, with the value of every secret-named environment variable (and its last 12
-    characters, in case a provider echoes a truncated key) blanked out."""
-    import os
+    """The error in one line, with every configured secret (and its last 12 characters) redacted."""
+    from finchain_tasks.redaction import redact
 
-    from finchain_tasks.redaction import is_secret_name
-
-    text = f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}"
-    secrets = {v for k, v in os.environ.items() if is_secret_name(k) and len(v) >= 8}
-    for value in sorted({f for v in secrets for f in (v, v[-12:])}, key=len, reverse=True):
-        text = text.replace(value, "<redacted>")
-    return text[:300]
+    return redact(f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}")[:300]
 
 
 def ask(model: str, question: str) -> Iterator[Answer]:
