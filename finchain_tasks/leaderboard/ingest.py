@@ -493,4 +493,26 @@ def ingest(paths: Iterable[Path], registry: Any = None, problems: Problems = Non
             rows.extend(source_rows(path, problems, realign))
         except IngestError as exc:  # nothing a host writes
             problems.append(Skipped(path.name, str(exc).removeprefix(f"source {path.name!r}: ")))
-    return to_frame(enrich(rows, registry))
+    return to_frame(enrich(redacted(rows), registry))
+
+
+def redacted(rows: list[dict]) -> list[dict]:
+    """The rows with every configured secret (and its last 12 characters) redacted from every text they hold.
+    Runs redact what they write, but a log from an older version or another tool may still hold a key that a
+    provider echoed: the board, its data release and its sample pages are built from these rows only."""
+    from finchain_tasks.redaction import configured_secrets, redact
+
+    secrets = configured_secrets()
+    if not secrets:
+        return rows
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            return redact(value, secrets)
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    return [clean(row) for row in rows]
