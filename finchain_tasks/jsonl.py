@@ -9,9 +9,12 @@ files a model's text reaches goes through :func:`jsonl_lines`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
-__all__ = ["jsonl_lines"]
+__all__ = ["jsonl_lines", "read_jsonl"]
 
 
 def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -21,3 +24,14 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
         line = line.removesuffix("\r")
         if line.strip():
             yield lineno, line
+
+
+def read_jsonl(path: str | Path, error: type[Exception] = ValueError) -> list[Any]:
+    """Every record of a JSONL file; a line that is not JSON raises ``error`` naming the file and line."""
+    rows = []
+    for lineno, line in jsonl_lines(Path(path).read_text(encoding="utf-8")):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise error(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+    return rows

@@ -19,12 +19,13 @@ level), and compares metric by metric:
 from __future__ import annotations
 
 import csv
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from finchain_tasks.jsonl import read_jsonl
 
 __all__ = ["METRICS", "ModelComparison", "auc", "authors_problems", "authors_rows", "published_means", "reproduce",
            "write_report"]
@@ -46,15 +47,7 @@ def _key(row: dict[str, Any]) -> tuple:
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise AuthorsDataError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
-    return rows
+    return read_jsonl(path, AuthorsDataError)
 
 
 def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:

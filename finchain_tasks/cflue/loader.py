@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from finchain_tasks.jsonl import jsonl_lines
+
 SINGLE = "单项选择题"
 MULTI = "多项选择题"
 TRUE_FALSE = "判断题"
@@ -432,9 +434,7 @@ def _element(piece: str) -> Any:
 
 def _read_jsonl(path: Path, text: str) -> tuple[list[Any], list[int]]:
     rows, lines = [], []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for lineno, line in jsonl_lines(text):  # not splitlines(): U+2028 or NEL inside a record's text (33.1)
         try:
             rows.append(_loads(line))
         except json.JSONDecodeError as exc:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from finchain_tasks.jsonl import read_jsonl
 from scorers.prm.hf import ANSWER_TOKEN, STEP_TOKEN, FinPRM, _heads
 from scorers.prm.training import Example, TrainConfig, add_lora, evaluate, examples_from_labels, merge_lora, train
 
@@ -32,15 +33,7 @@ TINY_NOTE = ("--base tiny is a plumbing check (a randomly initialised 2-layer mo
 
 
 def read_labels(path: str | Path) -> list[dict]:
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
-    return rows
+    return read_jsonl(path)
 
 
 def split_by_group(examples: list[Example], eval_share: float, seed: int = 0) -> tuple[list[Example], list[Example]]:

@@ -102,6 +102,17 @@ def test_jsonl_invalid_record_names_its_line(tmp_path):
         load_cflue(path, strict=True)
 
 
+def test_jsonl_record_with_a_line_separator_in_its_text_stays_one_record(tmp_path):
+    """U+2028, NEL and form feed are text inside a JSON string (json.dumps leaves them raw): not line ends."""
+    odd = {**GOOD, "question": GOOD["question"] + "\u2028第二行\x85\x0c"}
+    path = tmp_path / "dev.jsonl"
+    path.write_text(json.dumps(odd, ensure_ascii=False) + "\n" + json.dumps(GOOD, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    data = load_cflue(path)
+    assert data.invalid == [] and len(data.records) == 2
+    assert "\u2028第二行" in data.records[0].question
+
+
 def test_bad_json_names_file_and_line():
     with pytest.raises(CflueDataError, match=r"bad_json\.json: invalid JSON at line \d+"):
         load_cflue(FIXTURES / "bad_json.json")
