@@ -72,7 +72,8 @@ def check_output(text: Any) -> str:
     return text
 
 
-def _shown(value: Any, unit: str = "") -> str:
+def shown_value(value: Any, unit: str = "") -> str:
+    """A value as the views show it: money to the cent, yes/no, up to 10 significant digits."""
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -120,7 +121,7 @@ def _rows(gold, parsed, result: ChainEvalResult, prm_steps: list[bool | None]) -
 
     def pred_row(k: int) -> Row:
         step = parsed.steps[k]
-        return Row(None, "", "", k + 1, step.text, _shown(step.value.value if step.value else None,
+        return Row(None, "", "", k + 1, step.text, shown_value(step.value.value if step.value else None,
                    step.value.unit if step.value else ""), calc=prm_steps[k] if k < len(prm_steps) else None)
 
     for i, g in enumerate(gold.steps):
@@ -128,7 +129,7 @@ def _rows(gold, parsed, result: ChainEvalResult, prm_steps: list[bool | None]) -
         while j < len(parsed.steps) and j not in by_pred and (pair is None or j < pair["pred"] - 1):
             rows.append(pred_row(j))
             j += 1
-        row = Row(i + 1, g.text or g.description, _shown(g.value, g.unit), None, "", "",
+        row = Row(i + 1, g.text or g.description, shown_value(g.value, g.unit), None, "", "",
                   first_error=result.first_error_step == i + 1)
         if pair is not None:
             k = pair["pred"] - 1

@@ -8,7 +8,7 @@ from html import escape
 from typing import Any
 
 from finchain_tasks.engine.problem import Problem
-from finchain_tasks.explore.verdict import Row, Verdict
+from finchain_tasks.explore.verdict import Row, Verdict, shown_value
 
 CSS = """
 .fx table {border-collapse: collapse; width: 100%; font-size: 0.9em}
@@ -34,7 +34,7 @@ def message(text: str, kind: str = "error") -> str:
 def problem_html(problem: Problem, task_version: str) -> str:
     rows = "".join(
         f"<tr><td class='num'>{k}</td><td>{escape(g.text or g.description)}</td><td><code>{escape(s.formula)}</code>"
-        f"</td><td class='num'>{escape(_value(s.value))}</td><td>{escape(s.unit)}</td></tr>"
+        f"</td><td class='num'>{escape(shown_value(s.value))}</td><td>{escape(s.unit)}</td></tr>"
         for k, (s, g) in enumerate(zip(problem.steps, problem.gold_steps()), 1))
     return (f"<div class='fx' id='fx-problem' data-problem='{escape(problem.id, quote=True)}'>"
             f"<p><b>{escape(problem.id)}</b> · {escape(problem.level)} · task version {escape(task_version)}</p>"
@@ -42,12 +42,6 @@ def problem_html(problem: Problem, task_version: str) -> str:
             "<table><thead><tr><th>#</th><th>gold step</th><th>formula</th><th>value</th><th>unit</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
             f"<p>Final answer: <b id='fx-gold-answer'>{escape(problem.answer_text)}</b></p></div>")
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return f"{value:,.10g}" if isinstance(value, float) else str(value)
 
 
 def _calc(verdict: bool | None) -> str:
