@@ -150,7 +150,7 @@ def schedule_13d_or_13g(b: Builder) -> None:
     target = (3.0, 4.9) if answer == "no filing" else (
         (20.5, 26.0) if (answer, kind) == ("Schedule 13D", "passive") else (5.1, 19.5))
     b.company("issuer")
-    b.company("adviser")
+    b.company("adviser", kind="trading")
     b.require(b.values["issuer"] != b.values["adviser"], "two different companies")
     s = b.integer("outstanding", 20_000_000, 250_000_000)
     pct = b.rng.uniform(*target)

@@ -30,10 +30,10 @@ def pip_value_pnl(b: Builder) -> None:
         "and what is the profit or loss in US dollars (negative for a loss)? Give the dollar amount."
     )
     if side == 1:
-        b.step("pips", "Pips gained on the long position, (exit − entry) ÷ 0.0001", "(exit - entry) / 0.0001",
+        b.step("pips", "Pips gained on the long position, (exit − entry) ÷ 0.0001", "round((exit - entry) / 0.0001)",
                unit="pips")
     else:
-        b.step("pips", "Pips gained on the short position, (entry − exit) ÷ 0.0001", "(entry - exit) / 0.0001",
+        b.step("pips", "Pips gained on the short position, (entry − exit) ÷ 0.0001", "round((entry - exit) / 0.0001)",
                unit="pips")
     b.step("pip_value", "Value of one pip: lots × 100,000 × 0.0001", "lots * 100000 * 0.0001", unit="$")
     b.step("pnl", "Profit or loss: pips × pip value", "pips * pip_value", unit="$")
