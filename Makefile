@@ -11,7 +11,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip
 	# torch's CPU build first (a lone `torch` requirement would pull the CUDA build)
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[all,dev]"
+	# the rest through uv: the same resolution as pip (checked: identical `pip freeze`) in half the time, and
+	# torch's CPU build above already satisfies every requirement on torch, so uv keeps it
+	$(BIN)/pip install -q uv
+	$(BIN)/uv pip install -q --python $(BIN)/python -e ".[all,dev]"
 	# the editable build leaves an egg-info here that would shadow the installed metadata
 	rm -rf finchain_tasks.egg-info
 	touch $(STAMP)
