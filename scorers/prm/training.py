@@ -216,7 +216,7 @@ def evaluate(prm: Any, examples: Sequence[Example], runtime: Any = None) -> dict
 
 class DrawOrder:
     """The batches the loop trains on, as a batch sampler: each a ``batch_size`` draw from a seeded shuffle,
-    refilled with a fresh shuffle when fewer than a batch remain. ``batches`` draws in all, so a data-parallel
+    refilled with fresh shuffles when fewer than a batch remain (the loop's order since it was written). ``batches`` draws in all, so a data-parallel
     loader (accelerate's) can deal them out: process k of N takes draws k, k + N, ...; one process with
     ``grad_accum`` N sees the same examples in each optimizer step as N processes with ``grad_accum`` 1."""
 
@@ -230,7 +230,7 @@ class DrawOrder:
         rng = random.Random(self.seed)
         order: list[int] = []
         for _ in range(self.batches):
-            if len(order) < self.batch_size:
+            while len(order) < self.batch_size:  # `while`: a batch larger than the set repeats examples
                 order.extend(rng.sample(range(self.n), self.n))
             yield [order.pop() for _ in range(self.batch_size)]
 
