@@ -29,5 +29,8 @@ class PlaceholderLogits(torch.nn.Module):
         hidden = out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]
         steps, answers = hidden[input_ids == self.step_id], hidden[input_ids == self.answer_id]
         if self.mode == "dual":
-            return self.heads["step_head"](steps).squeeze(-1), self.heads["traj_head"](answers).squeeze(-1)
-        return self.heads["score"](steps), self.heads["score"](answers)
+            step_out = self.heads["step_head"](steps).squeeze(-1)
+            traj_out = self.heads["traj_head"](answers).squeeze(-1)
+        else:
+            step_out, traj_out = self.heads["score"](steps), self.heads["score"](answers)
+        return step_out.float(), traj_out.float()  # the losses in float32 (a no-op unless the weights are bf16)

@@ -216,9 +216,10 @@ def evaluate(prm: Any, examples: Sequence[Example], runtime: Any = None) -> dict
 
 class DrawOrder:
     """The batches the loop trains on, as a batch sampler: each a ``batch_size`` draw from a seeded shuffle,
-    refilled with fresh shuffles when fewer than a batch remain (the loop's order since it was written). ``batches`` draws in all, so a data-parallel
-    loader (accelerate's) can deal them out: process k of N takes draws k, k + N, ...; one process with
-    ``grad_accum`` N sees the same examples in each optimizer step as N processes with ``grad_accum`` 1."""
+    refilled with fresh shuffles when fewer than a batch remain (the loop's order since it was written).
+    ``batches`` draws in all, so a data-parallel loader (accelerate's) can deal them out: process k of N takes
+    draws k, k + N, ...; one process with ``grad_accum`` N sees the same examples in each optimizer step as N
+    processes with ``grad_accum`` 1."""
 
     def __init__(self, n: int, batch_size: int, seed: int, batches: int):
         self.n, self.batch_size, self.seed, self.batches = n, batch_size, seed, batches

@@ -40,9 +40,10 @@ def _labels(path: Path, n: int = 24) -> Path:
         labels = [rng.randint(0, 1) for _ in range(rng.randint(1, 3))]
         if i % 5 == 0:
             labels[0] = None
-        rows.append({"id": f"r{i}", "question": "Q", "steps": ["cash flow good" if y else "tax ratio bad" for y in labels],
-                     "final_answer": "1", "step_labels": labels, "traj_label": None if i % 7 == 0 else int(all(labels)),
-                     "meta": {"template": f"t{i % 6}"}})
+        texts = ["cash flow good" if y else "tax ratio bad" for y in labels]
+        traj = None if i % 7 == 0 else int(all(labels))
+        rows.append({"id": f"r{i}", "question": "Q", "steps": texts, "final_answer": "1", "step_labels": labels,
+                     "traj_label": traj, "meta": {"template": f"t{i % 6}"}})
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return path
 
