@@ -146,6 +146,18 @@ def test_bf16_mixed_precision_trains_close_to_fp32(tmp_path, fresh_accelerate_st
         assert b["loss"] == pytest.approx(a["loss"], rel=0.05)
 
 
+def test_the_launch_config_applies_unless_an_option_is_given(monkeypatch, fresh_accelerate_state):
+    # what `accelerate launch --mixed_precision bf16 --gradient_accumulation_steps 3` puts in the environment
+    monkeypatch.setenv("ACCELERATE_MIXED_PRECISION", "bf16")
+    monkeypatch.setenv("ACCELERATE_GRADIENT_ACCUMULATION_STEPS", "3")
+    from_config = make_runtime("cpu", None, None)
+    assert (from_config.acc.mixed_precision, from_config.grad_accum) == ("bf16", 3)
+    from accelerate.state import AcceleratorState
+
+    AcceleratorState._reset_state(reset_partial_state=True)
+    assert make_runtime("cpu", None, 2).grad_accum == 2  # --grad-accum wins
+
+
 def test_without_a_launch_the_plain_loop_runs(monkeypatch):
     for key in ("ACCELERATE_MIXED_PRECISION", "WORLD_SIZE"):
         monkeypatch.delenv(key, raising=False)
