@@ -51,12 +51,16 @@ def train_cmd(
     mode: str = typer.Option("dual", "--mode", help="dual (paper) or release (shared 2-class head)."),
     steps: int = typer.Option(300, "--steps"),
     batch_size: int = typer.Option(4, "--batch-size"),
-    grad_accum: int = typer.Option(1, "--grad-accum"),
+    grad_accum: Optional[int] = typer.Option(None, "--grad-accum", help="Micro-batches per optimizer step "
+                                             "(default 1, or the accelerate config's under accelerate launch)."),
     lr: float = typer.Option(1e-3, "--lr"),
     lam: float = typer.Option(1.0, "--lambda", help="Weight of the trajectory loss."),
     eval_share: float = typer.Option(0.2, "--eval-share", help="Share of templates held out for evaluation."),
     eval_every: int = typer.Option(100, "--eval-every"),
-    device: str = typer.Option("cpu", "--device", help="cpu or cuda."),
+    device: Optional[str] = typer.Option(None, "--device", help="cpu or cuda (default cpu; under accelerate launch, "
+                                         "accelerate's choice)."),
+    mixed_precision: Optional[str] = typer.Option(None, "--mixed-precision", help="no, fp16 or bf16 (accelerate; "
+                                                  "default: the accelerate config's when launched, else no)."),
     seed: int = typer.Option(0, "--seed"),
     max_length: int = typer.Option(4096, "--max-length"),
     lora_r: int = typer.Option(0, "--lora-r", help="LoRA rank (peft; 0: train the whole backbone)."),
@@ -64,15 +68,18 @@ def train_cmd(
                                      "averaged, then the traces) or step (all steps of a batch at once)."),
 ) -> None:
     """Train a Fin-PRM on labelled traces and save a checkpoint the hf backend loads (``--base tiny``: a
-    plumbing check, not a PRM)."""
+    plumbing check, not a PRM). Runs data parallel under ``accelerate launch`` (docs/scaling-out.md)."""
+    from finchain_tasks.prm.accelerate_train import make_runtime
     from finchain_tasks.prm.train_job import run_train
     from scorers.prm.training import TrainConfig
 
+    runtime = make_runtime(device, mixed_precision, grad_accum)
     config = TrainConfig(steps=steps, batch_size=batch_size, lr=lr, lam=lam, seed=seed, eval_every=eval_every,
-                         grad_accum=grad_accum, device=device, step_average=step_average)
+                         grad_accum=runtime.grad_accum, device=str(runtime.device), step_average=step_average)
     summary = run_train(labels, out, base, mode, config, eval_share, max_length,
-                        log=lambda row: console.print(row, highlight=False), lora_r=lora_r)
-    console.print(f"checkpoint: {out}  (PRM spec {summary['spec']})")
+                        log=lambda row: console.print(row, highlight=False), lora_r=lora_r, runtime=runtime)
+    if runtime.is_main_process:
+        console.print(f"checkpoint: {out}  (PRM spec {summary['spec']})")
 
 
 @prm_app.command("select")

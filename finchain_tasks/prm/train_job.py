@@ -11,7 +11,8 @@ weights before saving so the checkpoint is a plain one.
 pretraining, so its AUCs say the loop, the labels and the checkpoint work, not that a PRM was learned (on
 new templates it stays near chance). The run says so at its start and in its summary (``plumbing_check``).
 The held-out AUCs are on whole templates (:func:`scorers.prm.training.group_of`), named in the summary
-(``held_out``).
+(``held_out``). Under ``accelerate launch`` the same job runs data parallel
+(:mod:`finchain_tasks.prm.accelerate_train`); the summary then says how (``accelerate``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from finchain_tasks.jsonl import read_jsonl
 from scorers.prm.hf import ANSWER_TOKEN, STEP_TOKEN, FinPRM, _heads
+from scorers.prm.one_device import OneDevice
 from scorers.prm.training import Example, TrainConfig, add_lora, evaluate, examples_from_labels, merge_lora, train
 
 __all__ = ["TINY_NOTE", "build_prm", "read_labels", "run_train", "split_by_group"]
@@ -64,9 +66,15 @@ def build_prm(base: str, mode: str = "dual", seed: int = 0, max_length: int = 40
 
 def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str = "dual",
               config: TrainConfig | None = None, eval_share: float = 0.2, max_length: int = 4096,
-              log: Callable[[Any], None] | None = None, lora_r: int = 0) -> dict:
-    """Train, evaluate, save; returns (and writes to ``out/train_summary.json``) the history and counts."""
+              log: Callable[[Any], None] | None = None, lora_r: int = 0, runtime: Any = None) -> dict:
+    """Train, evaluate, save; returns (and writes to ``out/train_summary.json``) the history and counts.
+
+    ``runtime``: the plain loop on ``config.device`` when None; :func:`finchain_tasks.prm.accelerate_train.
+    make_runtime` under ``accelerate launch``, where every process trains and only the main one logs and saves
+    (the weights are whole on every process: DDP replicates them, ZeRO-2 shards only gradients and optimizer)."""
     config = config or TrainConfig()
+    runtime = runtime or OneDevice(config.device, config.grad_accum)
+    log = log if runtime.is_main_process else None
     if lora_r:
         try:
             import peft  # noqa: F401
@@ -82,18 +90,25 @@ def run_train(labels: str | Path, out: str | Path, base: str = "tiny", mode: str
     prm = build_prm(base, mode, config.seed, max_length)
     if lora_r:
         add_lora(prm, lora_r)
-    before = evaluate(prm, eval_set) if eval_set else {}
-    history = train(prm, train_set, config, eval_set, log=log)
+    runtime.place(prm)
+    before = evaluate(prm, eval_set, runtime) if eval_set else {}
+    history = train(prm, train_set, config, eval_set, log=log, runtime=runtime)
     if lora_r:
         merge_lora(prm)
-    prm.save_pretrained(out)
     summary = {"base": base, "mode": mode, "rows": len(rows), "skipped_unknown": len(rows) - len(examples),
                "train": len(train_set), "eval": len(eval_set), "lambda": config.lam, "steps": config.steps,
                "lora_r": lora_r, "step_average": config.step_average, "plumbing_check": base == "tiny",
                "held_out": {"unit": "template", "groups": len({e.group for e in eval_set}),
                             "train_groups": len({e.group for e in train_set})},
                "before": before, "final": history[-1], "history": history, "spec": f"hf:{out}:{mode}"}
+    spread = runtime.describe()
+    if spread is not None:  # the plain loop's summary is as it always was
+        summary["accelerate"] = {**spread, "batch_size": config.batch_size,
+                                 "effective_batch": config.batch_size * config.grad_accum * runtime.num_processes}
     if base == "tiny":
         summary["note"] = TINY_NOTE
-    (Path(out) / "train_summary.json").write_text(json.dumps(summary, indent=1))
+    if runtime.is_main_process:
+        prm.save_pretrained(out)
+        (Path(out) / "train_summary.json").write_text(json.dumps(summary, indent=1))
+    runtime.wait()
     return summary

@@ -256,8 +256,9 @@ class FinPRM:
 
         width = max(len(x) for x in ids)
         pad = self.tokenizer.pad_token_id
-        input_ids = torch.tensor([x + [pad] * (width - len(x)) for x in ids])
-        mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids])
+        device = next(self.backbone.parameters()).device  # where training (or the caller) put the model
+        input_ids = torch.tensor([x + [pad] * (width - len(x)) for x in ids], device=device)
+        mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x in ids], device=device)
         out = self.backbone(input_ids=input_ids, attention_mask=mask)
         if self.mode == "qwen":
             if self.heads is not None:  # a stock backbone under the checkpoint's score.* head
@@ -274,7 +275,8 @@ class FinPRM:
         """Step and trajectory probabilities from one item's hidden states at its placeholders."""
         import torch
 
-        hidden = hidden.float()  # the heads are float32; a bf16 backbone (the release's) is read up
+        # the heads' own dtype: float32 (a bf16 backbone, the release's, is read up), bf16 after DeepSpeed bf16
+        hidden = hidden.to(next(self.heads.parameters()).dtype)
         steps, answer = hidden[ids == self.step_id], hidden[ids == self.answer_id]
         if self.mode == "dual":
             p_steps = torch.sigmoid(self.heads["step_head"](steps).squeeze(-1))

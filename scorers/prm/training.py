@@ -9,8 +9,10 @@ traces weigh more), the behaviour before; the summary names which one trained. `
 (the authors' collator mislabels trajectories; this one does not).
 Unknown labels (``None``) are masked out, never guessed.
 
-A plain PyTorch loop (AdamW, one device, optional gradient accumulation): the tiny model trains on a CPU
-in seconds, a real backbone on a GPU with the same code (``finchain prm train --device cuda``). Evaluation
+A plain PyTorch loop (AdamW, optional gradient accumulation): the tiny model trains on a CPU in seconds, a
+real backbone on a GPU with the same code (``finchain prm train --device cuda``). The same loop runs data
+parallel under ``accelerate launch`` through a runtime object (:mod:`scorers.prm.one_device` is the plain one;
+``finchain_tasks.prm.accelerate_train`` the accelerate one), never a second copy of it. Evaluation
 during training: step AUC, trajectory AUC and step accuracy at 0.5. The checkpoint is
 :meth:`FinPRM.save_pretrained`'s layout, which the ``hf`` backend loads.
 """
@@ -25,8 +27,8 @@ from typing import Any
 
 from scorers.prm.base import PRMInput
 
-__all__ = ["STEP_AVERAGES", "Example", "TrainConfig", "add_lora", "auc", "evaluate", "examples_from_labels",
-           "group_of", "joint_loss", "merge_lora", "step_loss", "train"]
+__all__ = ["STEP_AVERAGES", "DrawOrder", "Example", "TrainConfig", "add_lora", "auc", "evaluate",
+           "examples_from_labels", "group_of", "joint_loss", "merge_lora", "step_loss", "train"]
 
 STEP_AVERAGES = ("trace", "step")
 
@@ -137,15 +139,13 @@ def _masked(labels: Sequence[int | None], device: str):
     return known, target
 
 
-def forward_logits(prm: Any, batch: Sequence[Example], device: str = "cpu"):
-    """(step outputs, trajectory outputs) at the placeholders, in batch order, with gradients."""
+def forward_logits(prm: Any, batch: Sequence[Example], device: str = "cpu", module: Any = None):
+    """(step outputs, trajectory outputs) at the placeholders, in batch order, with gradients; through
+    ``module`` (the PRM as one module, possibly wrapped for data parallelism) when given."""
+    from scorers.prm.train_module import PlaceholderLogits
+
     input_ids, mask = _batch_tensors(prm, batch, device)
-    out = prm.backbone(input_ids=input_ids, attention_mask=mask)
-    hidden = out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]
-    steps, answers = hidden[input_ids == prm.step_id], hidden[input_ids == prm.answer_id]
-    if prm.mode == "dual":
-        return prm.heads["step_head"](steps).squeeze(-1), prm.heads["traj_head"](answers).squeeze(-1)
-    return prm.heads["score"](steps), prm.heads["score"](answers)
+    return (module if module is not None else PlaceholderLogits(prm))(input_ids, mask)
 
 
 def step_loss(logits, labels: Sequence[int | None], trace_of: Sequence[int], mode: str = "dual",
@@ -175,13 +175,14 @@ def step_loss(logits, labels: Sequence[int | None], trace_of: Sequence[int], mod
     return (sums[present] / counts[present]).mean()
 
 
-def joint_loss(prm: Any, batch: Sequence[Example], lam: float = 1.0, device: str = "cpu", step_average: str = "trace"):
+def joint_loss(prm: Any, batch: Sequence[Example], lam: float = 1.0, device: str = "cpu", step_average: str = "trace",
+               module: Any = None):
     """L_step + λ · L_traj: BCE (``dual``) or the shared head's cross-entropy (``release``); the step term per
-    :func:`step_loss` (``step_average``)."""
+    :func:`step_loss` (``step_average``); the forward pass through ``module`` when given."""
     import torch
     import torch.nn.functional as F
 
-    step_out, traj_out = forward_logits(prm, batch, device)
+    step_out, traj_out = forward_logits(prm, batch, device, module)
     labels = [v for e in batch for v in e.step_labels]
     trace_of = [i for i, e in enumerate(batch) for _ in e.step_labels]
     step = step_loss(step_out, labels, trace_of, prm.mode, step_average)
@@ -194,9 +195,11 @@ def joint_loss(prm: Any, batch: Sequence[Example], lam: float = 1.0, device: str
     return step + lam * traj
 
 
-def evaluate(prm: Any, examples: Sequence[Example]) -> dict:
-    """Step AUC, trajectory AUC and step accuracy at 0.5, over known labels (the PRM's own scoring path)."""
-    scores = prm.score_batch([e.item for e in examples])
+def evaluate(prm: Any, examples: Sequence[Example], runtime: Any = None) -> dict:
+    """Step AUC, trajectory AUC and step accuracy at 0.5, over known labels (the PRM's own scoring path; under a
+    data-parallel ``runtime`` each process scores its share and the scores are gathered in order)."""
+    items = [e.item for e in examples]
+    scores = runtime.score(prm, items) if runtime is not None else prm.score_batch(items)
     sp, sl, tp, tl = [], [], [], []
     for e, s in zip(examples, scores):
         for p, y in zip(s.step_probs, e.step_labels):
@@ -211,38 +214,71 @@ def evaluate(prm: Any, examples: Sequence[Example]) -> dict:
             "n_traj": len(tl)}
 
 
+class DrawOrder:
+    """The batches the loop trains on, as a batch sampler: each a ``batch_size`` draw from a seeded shuffle,
+    refilled with fresh shuffles when fewer than a batch remain (the loop's order since it was written).
+    ``batches`` draws in all, so a data-parallel loader (accelerate's) can deal them out: process k of N takes
+    draws k, k + N, ...; one process with ``grad_accum`` N sees the same examples in each optimizer step as N
+    processes with ``grad_accum`` 1."""
+
+    def __init__(self, n: int, batch_size: int, seed: int, batches: int):
+        self.n, self.batch_size, self.seed, self.batches = n, batch_size, seed, batches
+
+    def __len__(self) -> int:
+        return self.batches
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        order: list[int] = []
+        for _ in range(self.batches):
+            while len(order) < self.batch_size:  # `while`: a batch larger than the set repeats examples
+                order.extend(rng.sample(range(self.n), self.n))
+            yield [order.pop() for _ in range(self.batch_size)]
+
+
 def train(prm: Any, examples: Sequence[Example], config: TrainConfig, eval_examples: Sequence[Example] = (),
-          log=None) -> list[dict]:
-    """Train in place; returns the history (loss per step, evaluations every ``eval_every`` steps)."""
+          log=None, runtime: Any = None) -> list[dict]:
+    """Train in place; returns the history (loss per step, evaluations every ``eval_every`` steps).
+
+    ``runtime``: where it runs (:class:`scorers.prm.one_device.OneDevice` on ``config.device`` when None, the
+    plain loop; ``finchain_tasks.prm.accelerate_train`` for accelerate). Its ``grad_accum`` must equal
+    ``config.grad_accum``. The logged loss is the mean over processes; only the main process logs."""
     import torch
+
+    from scorers.prm.one_device import OneDevice
+    from scorers.prm.train_module import PlaceholderLogits
 
     if not examples:
         raise ValueError("no labelled examples to train on")
+    runtime = runtime or OneDevice(config.device, config.grad_accum)
+    if runtime.grad_accum != config.grad_accum:
+        raise ValueError(f"gradient accumulation: the runtime has {runtime.grad_accum}, the config {config.grad_accum}")
     torch.manual_seed(config.seed)
-    rng = random.Random(config.seed)
-    prm.backbone.to(config.device).train()
-    prm.heads.to(config.device).train()
-    params = [p for p in [*prm.backbone.parameters(), *prm.heads.parameters()] if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=config.lr)
-    order: list[int] = []
+    module = PlaceholderLogits(prm).train()
+    opt = torch.optim.AdamW([p for p in module.parameters() if p.requires_grad], lr=config.lr)
+    draws = DrawOrder(len(examples), config.batch_size, config.seed,
+                      config.steps * config.grad_accum * runtime.num_processes)
+    loader = torch.utils.data.DataLoader(list(examples), batch_sampler=draws, collate_fn=list)
+    module, opt, loader = runtime.prepare(module, opt, loader)
+    batches = iter(loader)
     for step in range(1, config.steps + 1):
         opt.zero_grad()
         total = 0.0
         for _ in range(config.grad_accum):
-            if len(order) < config.batch_size:
-                order.extend(rng.sample(range(len(examples)), len(examples)))
-            batch = [examples[order.pop()] for _ in range(config.batch_size)]
-            loss = joint_loss(prm, batch, config.lam, config.device, config.step_average) / config.grad_accum
-            loss.backward()
-            total += float(loss.detach())
+            batch = next(batches)
+            with runtime.accumulate(module):
+                loss = joint_loss(prm, batch, config.lam, runtime.device, config.step_average, module)
+                runtime.backward(loss)
+            total += float((loss / config.grad_accum).detach())
         opt.step()
-        row = {"step": step, "loss": total}
+        row = {"step": step, "loss": runtime.mean(total)}
         if eval_examples and (step % config.eval_every == 0 or step == config.steps):
             prm.backbone.eval()
-            row.update(evaluate(prm, eval_examples))
+            with runtime.autocast():
+                row.update(evaluate(prm, eval_examples, runtime))
             prm.backbone.train()
         config.history.append(row)
-        if log and (len(row) > 2 or step == 1):
+        if log and runtime.is_main_process and (len(row) > 2 or step == 1):
             log(row)
     prm.backbone.eval()
     prm.heads.eval()
