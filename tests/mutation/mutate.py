@@ -39,6 +39,19 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                ["tests/engine/test_rules.py", "tests/engine/test_verify_negative.py"]),
     "cache": (["finchain_tasks/runs/cache.py"], ["tests/runs/test_cache_key.py"]),
     "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
+    # the modules added after the core (issue 31.18): per package, the module that holds its rules
+    "stats": (["finchain_tasks/leaderboard/stats.py"],
+              ["tests/leaderboard/test_stats.py", "tests/leaderboard/test_ranks.py"]),
+    "prm": (["scorers/prm/selectors.py", "scorers/prm/reward.py", "finchain_tasks/prm/data_selection.py"],
+            ["tests/prm/test_select_spec.py", "tests/prm/test_bon_claims.py", "tests/prm_labels/test_reward.py",
+             "tests/prm_labels/test_select.py"]),
+    "cflue": (["scorers/cflue/extract.py", "scorers/cflue/metrics.py"],
+              ["tests/cflue/test_cflue_extract.py", "tests/cflue/test_cflue_metrics.py",
+               "tests/cflue/test_cflue_vote.py"]),
+    "fastpath": (["finchain_tasks/inspect/openai_fast.py"], ["tests/inspect/test_fast_path.py"]),
+    "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py"]),
+    "backends": (["scorers/embedding_backends.py"],
+                 ["tests/scorers/test_embedding_backends.py", "tests/scorers/test_embedding_auto.py"]),
 }
 GROUP_ENV: dict[str, dict[str, str]] = {
     # mutmut replaces each function by a trampoline that picks the mutant at call time, and numba cannot
