@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,14 +16,15 @@ from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
 from finchain_tasks.leaderboard.authors_evals import AuthorsEvalsError, read_authors_evals, read_file
-from finchain_tasks.leaderboard.board import Statistics, load_board
+from finchain_tasks.leaderboard.board import BoardError, Statistics, load_board
 from finchain_tasks.leaderboard.build import compute
 from finchain_tasks.leaderboard.publish import write_release
 from finchain_tasks.leaderboard.reported import STATUS, load_reported
+from finchain_tasks.leaderboard.reported_samples import per_sample_sources
 from finchain_tasks.leaderboard.site import write_site
 from finchain_tasks.reproduce import authors_problems
 from tests.leaderboard import authors_fixture as fx
-from tests.leaderboard import sitedata
+from tests.leaderboard import browser, sitedata
 from tests.leaderboard.handmade import board_file, write_lm_eval
 
 METRICS = ("fac", "recall", "precision", "step_f1")
@@ -120,6 +122,13 @@ def test_hand_typed_reported_sources_leave_the_per_sample_one_out():
     assert load_reported(("finchain-v1-authors",)) == {"sources": {}, "rows": []}
 
 
+def test_a_per_sample_format_the_build_cannot_read_is_one_line(board, tmp_path):
+    reported = tmp_path / "reported.yaml"
+    reported.write_text("sources:\n  finchain-v1-authors: {title: t, per_sample: csv-of-means}\n", encoding="utf-8")
+    with pytest.raises(BoardError, match="per_sample: unknown format 'csv-of-means' .known: finchain-authors."):
+        per_sample_sources(board, reported)
+
+
 def test_the_site_and_the_release_show_them_apart(board, built, tmp_path):
     site = write_site(tmp_path / "site", board, built.payload, built.samples).parent
     assert 'id="reported-samples"' in (site / "index.html").read_text("utf-8")
@@ -133,6 +142,36 @@ def test_the_site_and_the_release_show_them_apart(board, built, tmp_path):
     assert [r["reported_name"] for r in lines] == [r["reported_name"] for r in shown]
     assert {"fac_low", "fac_published", "fac_delta", "tie_group", "rank_low"} <= set(lines[0])
     assert "reported_samples" not in json.loads((release / "leaderboard.json").read_text("utf-8"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not browser.available(), reason="chromium and chromium-driver are not installed")
+def test_the_page_renders_their_table_and_its_csv_in_chromium(board, built, tmp_path):
+    """One browser, one page: the section's rows in the board's order with tie groups, ranks and published means,
+    no JavaScript error, and its own CSV download holding the same rows."""
+    site = write_site(tmp_path / "site", board, built.payload, built.samples).parent
+    chrome = browser.start(tmp_path)
+    try:
+        chrome.get((site / "index.html").as_uri())
+        trs = chrome.find_elements("css selector", "table.reported-samples tbody tr")
+        cells = [[td.text for td in tr.find_elements("css selector", "td")] for tr in trs]
+        errors = [e["message"] for e in chrome.get_log("browser") if e["level"] == "SEVERE"]
+        chrome.find_element("css selector", "button.dl-block").click()
+        target = tmp_path / "v1-test-finchain-v1-authors.csv"
+        for _ in range(50):
+            if target.is_file() and target.stat().st_size:
+                break
+            time.sleep(0.1)
+    finally:
+        chrome.quit()
+    rows = built.payload["reported_samples"][0]["rows"]
+    assert not errors, errors
+    assert [c[2] for c in cells] == [r["reported_name"] for r in rows]
+    assert [c[0] for c in cells] == [str(r["tie_group"]) for r in rows]
+    assert all("published" in c[5] and "[" in c[5] for c in cells if c[2] != "weak_model")
+    downloaded = list(csv.DictReader(target.open(encoding="utf-8")))
+    assert [(d["reported_name"], float(d["fac"])) for d in downloaded] == \
+        [(r["reported_name"], r["metrics"]["fac"]["mean"]) for r in rows]
 
 
 def _build(args: list[str], env: dict[str, str]) -> tuple[int, str]:
