@@ -36,31 +36,35 @@ def per_sample_sources(board: Board, path: Path = REPORTED) -> dict[str, dict[st
     return out
 
 
-def _model_rows(rows: list[dict[str, Any]], their_name: str, entry: dict[str, Any], key: str,
-                registry: Any) -> list[dict[str, Any]]:
-    """Their rows with the model's facts: the registry's where the source maps their name to a registry model,
-    else their name as model and display name."""
+def _model_of(their_name: str, entry: dict[str, Any], registry: Any) -> tuple[str, Any]:
+    """(model name, registry entry or None): the registry's name where the source maps their name to a model the
+    registry holds, else their own name."""
     mapped = (entry.get("models") or {}).get(their_name)
     spec = getattr(registry, "models", {}).get(mapped) if mapped else None
-    if mapped and spec is None:
-        raise BoardError(f"reported source {key}: models: {their_name} -> {mapped!r}, not in the registry")
-    facts = {"model": mapped or their_name, "display_name": spec.display_name if spec else their_name,
+    return (mapped, spec) if spec is not None else (their_name, None)
+
+
+def _model_rows(rows: list[dict[str, Any]], their_name: str, entry: dict[str, Any], key: str,
+                registry: Any) -> list[dict[str, Any]]:
+    """Their rows with the model's facts: the registry's for a mapped model, else their name as display name."""
+    model, spec = _model_of(their_name, entry, registry)
+    facts = {"model": model, "display_name": spec.display_name if spec else their_name,
              "category": spec.category if spec else None, "open_weights": spec.open_weights if spec else None,
              "params_b": spec.params_b if spec else None, "harness": key, "task": entry.get("task") or "finchain"}
     return [{**r, **facts} for r in rows]
 
 
 def read_source(key: str, entry: dict[str, Any], root: Path, registry: Any):
-    """(frame, their names by model, published means by their name) of one per-sample source."""
-    from finchain_tasks.leaderboard.ingest import to_frame
+    """(frame, their names by model, published means by their name) of one per-sample source. Every text is
+    redacted as the reproduced rows' are (a configured key inside a name never reaches a page)."""
+    from finchain_tasks.leaderboard.ingest import redacted, to_frame
 
     per_model = authors_evals.read_authors_evals(root)
-    rows, names = [], {}
-    for their_name, model_rows in per_model.items():
-        model_rows = _model_rows(model_rows, their_name, entry, key, registry)
-        names[model_rows[0]["model"]] = their_name
-        rows.extend(model_rows)
-    return to_frame(rows), names, authors_evals.published(root)
+    rows = [r for their, model_rows in per_model.items() for r in _model_rows(model_rows, their, entry, key, registry)]
+    names = redacted([{"model": _model_of(their, entry, registry)[0], "their": their} for their in per_model])
+    means = authors_evals.published(root)
+    return (to_frame(redacted(rows)), {n["model"]: n["their"] for n in names},
+            {n["their"]: means.get(their) or {} for n, their in zip(names, per_model)})
 
 
 def block(board: Board, key: str, entry: dict[str, Any], root: Path, registry: Any) -> dict[str, Any]:
@@ -75,7 +79,7 @@ def block(board: Board, key: str, entry: dict[str, Any], root: Path, registry: A
     table.rank_intervals(frame, rows, own)
     for row in rows:
         their = names[row["model"]]
-        pub = means.get(their) or {}
+        pub = means.get(their) or {}  # by the name as shown (redacted like it)
         row.update(label=f"{row['model']} ({key})", reported_name=their, status=STATUS, source=key,
                    published={m: pub.get(m) for m in metrics},
                    delta={m: _delta(row["metrics"][m].get("mean"), pub.get(m)) for m in metrics})

@@ -20,8 +20,9 @@ from finchain_tasks.leaderboard.board import BoardError, Statistics, load_board
 from finchain_tasks.leaderboard.build import compute
 from finchain_tasks.leaderboard.publish import write_release
 from finchain_tasks.leaderboard.reported import STATUS, load_reported
-from finchain_tasks.leaderboard.reported_samples import per_sample_sources
+from finchain_tasks.leaderboard.reported_samples import _model_of, per_sample_sources
 from finchain_tasks.leaderboard.site import write_site
+from finchain_tasks.models.registry import load_registry
 from finchain_tasks.reproduce import authors_problems
 from tests.leaderboard import authors_fixture as fx
 from tests.leaderboard import browser, sitedata
@@ -106,6 +107,8 @@ def test_registry_names_where_the_source_maps_them_else_their_name(block):
     assert (rows["gpt-4.1"]["model"], rows["gpt-4.1"]["display_name"]) == ("gpt-4.1", "GPT-4.1")
     assert (rows["fin_r1"]["model"], rows["fin_r1"]["display_name"]) == ("fin-r1", "Fin-R1")
     assert (rows["tiny_model_x"]["model"], rows["tiny_model_x"]["display_name"]) == ("tiny_model_x", "tiny_model_x")
+    registry = load_registry(None)
+    assert _model_of("x", {"models": {"x": "no-such-model"}}, registry) == ("x", None)  # mapped, not registered
 
 
 def test_their_instances_are_the_samples_the_authors_split_serves(repo):
