@@ -21,6 +21,8 @@ ModelsOpt = typer.Option(None, "--models", help="Comma-separated registry names,
                          "model selection.")
 AlignOpt = typer.Option(True, "--lm-eval-alignment/--no-lm-eval-alignment", help="Recompute the step alignment "
                         "lm-eval does not log, for the sample viewer (one ChainEval pass per lm-eval sample).")
+AuthorsOpt = typer.Option(None, "--authors", help="The FinChain authors' repository, for a board whose reported "
+                          "source is per sample (finchain_v1); default $FINCHAIN_AUTHORS_DIR.")
 NonEmptyOpt = typer.Option(False, "--allow-nonempty", help="Write into a non-empty folder this command did not "
                            "write (nothing of it is removed; files of the same name are replaced).")
 
@@ -45,20 +47,22 @@ def _claim(out: Path, allow: bool) -> bool:
 
 
 def _compute(board_name: str, source: Optional[list[Path]], registry: Optional[Path], models: Optional[str],
-             realign: bool = True):
+             realign: bool = True, authors: Optional[Path] = None):
     from finchain_tasks.leaderboard.board import load_board
     from finchain_tasks.leaderboard.build import compute
 
     board = load_board(board_name)
     names = [m.strip() for m in models.split(",") if m.strip()] if models else None
     return compute(board, sources=source or None, registry_path=str(registry) if registry else None, models=names,
-                   realign=realign)
+                   realign=realign, authors=authors)
 
 
 def _summary(built) -> None:
     rows = built.payload["rows"]
+    per_sample = sum(len(b["rows"]) for b in built.payload.get("reported_samples") or [])
     console.print(f"{len(rows)} reproduced row(s), {len(built.payload['reported']['rows'])} reported row(s), "
-                  f"{len(built.samples)} sample(s)", highlight=False)
+                  + (f"{per_sample} reported per-sample row(s), " if per_sample else "")
+                  + f"{len(built.samples)} sample(s)", highlight=False)
     if built.payload["skipped_models"]:
         console.print(f"not on this board: {escape(', '.join(built.payload['skipped_models']))}", highlight=False)
     lm = built.frame[built.frame["harness"] == "lm-eval"] if len(built.frame) else built.frame
@@ -78,12 +82,12 @@ def build(board: str = typer.Argument(..., help="A board name (leaderboards/<nam
           out: Path = typer.Option(Path("site"), "--out", "-o", help="The folder to write the site into."),
           source: Optional[list[Path]] = SourceOpt, registry: Optional[Path] = RegistryOpt,
           models: Optional[str] = ModelsOpt, allow_nonempty: bool = NonEmptyOpt,
-          lm_eval_alignment: bool = AlignOpt) -> None:
+          lm_eval_alignment: bool = AlignOpt, authors: Optional[Path] = AuthorsOpt) -> None:
     """Write the board's static site (works from file:// and any static host)."""
     from finchain_tasks.leaderboard.site import size_summary, write_site
 
     allow = _claim(out, allow_nonempty)  # before the build: a refused folder costs no work
-    built = _compute(board, source, registry, models, lm_eval_alignment)
+    built = _compute(board, source, registry, models, lm_eval_alignment, authors)
     index = write_site(out, built.board, built.payload, built.samples, allow_foreign=allow)
     _summary(built)
     console.print(escape(size_summary(out)), highlight=False)
@@ -102,12 +106,13 @@ def publish(board: str = typer.Argument(..., help="A board name (leaderboards/<n
                                                     "question and gold text of tasks whose licence forbids "
                                                     "redistributing it (CFLUE: CC BY-NC-SA 4.0); the release then "
                                                     "carries that licence."),
-            allow_nonempty: bool = NonEmptyOpt, lm_eval_alignment: bool = AlignOpt) -> None:
+            allow_nonempty: bool = NonEmptyOpt, lm_eval_alignment: bool = AlignOpt,
+            authors: Optional[Path] = AuthorsOpt) -> None:
     """Write the site and a versioned data release (CSV, JSON, Parquet, LaTeX), or upload the release to HF."""
     from finchain_tasks.leaderboard.publish import publish as do_publish
 
     allow = False if to.startswith("hf:") else _claim(Path(to), allow_nonempty)
-    built = _compute(board, source, registry, models, lm_eval_alignment)
+    built = _compute(board, source, registry, models, lm_eval_alignment, authors)
     where, withheld = do_publish(built, to, include_raw=include_raw,
                                  sources=tuple(source or built.board.source_paths()),
                                  include_restricted=include_restricted, allow_foreign=allow)

@@ -13,6 +13,7 @@ from finchain_tasks.leaderboard.board import Board, BoardError, selected_models
 from finchain_tasks.leaderboard.ingest import Skipped, ingest
 from finchain_tasks.leaderboard.matrix import domain_matrix
 from finchain_tasks.leaderboard.reported import load_reported, note_cflue_profiles
+from finchain_tasks.leaderboard.reported_samples import blocks, per_sample_sources
 from finchain_tasks.leaderboard.versus_published import versus_published
 
 
@@ -33,14 +34,17 @@ def _registry(path: Optional[str]) -> Any:
 
 
 def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_path: Optional[str] = None,
-            models: Optional[Sequence[str]] = None, realign: bool = True) -> Built:
+            models: Optional[Sequence[str]] = None, realign: bool = True, authors: Optional[Path] = None) -> Built:
     """Everything a board shows. ``sources`` replaces the board's own; ``models`` (names, or ``["all"]``)
     replaces its model selection; ``realign`` recomputes the step alignment of lm-eval rows for the sample
-    viewer (one ChainEval pass per lm-eval sample)."""
+    viewer (one ChainEval pass per lm-eval sample); ``authors`` is the folder a per-sample reported source is
+    read from (else ``$FINCHAIN_AUTHORS_DIR``). A board whose reported sources are per sample needs no run."""
     registry = _registry(registry_path)
     paths = list(sources) if sources else board.source_paths()
-    if not paths:
+    per_sample = per_sample_sources(board)
+    if not paths and not per_sample:
         raise BoardError(f"{board.name}: no sources: list run directories under `sources:` or pass --source")
+    reported_samples = blocks(board, registry, authors, per_sample)  # apart: never in the reproduced statistics
     problems: list[Skipped] = []
     frame = ingest(paths, registry, problems, realign)
     if not len(frame) and problems:
@@ -69,6 +73,7 @@ def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_pat
         "generated": _now(), "finchain_tasks_version": _version(), "rows": rows, "comparisons": comparisons,
         "cells": table.cells(frame, board), "gaps": table.fresh_gaps(frame, board),
         "frontier": table.frontier(rows, board.primary), "reported": reported,
+        "reported_samples": reported_samples,
         "versus_published": versus_published(rows, reported, board.metrics),
         "matrix": domain_matrix(frame, board), "models": model_details(rows, registry),
         "chaineval": _chaineval_settings(paths), "skipped_models": sorted(set(found) - set(keep)),

@@ -136,6 +136,27 @@ def _flat(row: dict[str, Any], metrics: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
+def reported_sample_rows(built: Built) -> list[dict[str, Any]]:
+    """The per-sample reported rows, flat (one CSV line each): the board's columns, the source and the name it
+    gives, and per metric the published mean and the difference (recomputed minus published)."""
+    out = []
+    for block in built.payload.get("reported_samples") or []:
+        for row in block["rows"]:
+            flat = {"source": block["source"], "status": block["status"], "reported_name": row["reported_name"],
+                    **_flat(row, tuple(block["metrics"]))}
+            for m in block["metrics"]:
+                flat.update({f"{m}_published": row["published"].get(m), f"{m}_delta": row["delta"].get(m)})
+            out.append({k: csv_cell(v) for k, v in flat.items()})
+    return out
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["model"])
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 _TEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
         "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
 
@@ -179,14 +200,15 @@ def write_release(built: Built, folder: Path, include_raw: bool = False, sources
         raise ValueError(f"release folder {out.name!r} would lie outside {folder}")
     out.mkdir(parents=True, exist_ok=True)
     flat = [{k: csv_cell(v) for k, v in _flat(r, built.board.metrics).items()} for r in built.payload["rows"]]
-    with (out / "leaderboard.csv").open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(flat[0]) if flat else ["model"])
-        writer.writeheader()
-        writer.writerows(flat)
-    payload = {k: v for k, v in built.payload.items() if k != "reported"}
+    _write_csv(out / "leaderboard.csv", flat)
+    payload = {k: v for k, v in built.payload.items() if k not in ("reported", "reported_samples")}
     (out / "leaderboard.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
     (out / "reported.json").write_text(json.dumps(built.payload["reported"], indent=2, ensure_ascii=False),
                                        encoding="utf-8")
+    if built.payload.get("reported_samples"):  # apart: their own statistics, never the reproduced rows'
+        _write_csv(out / "reported_samples.csv", reported_sample_rows(built))
+        (out / "reported_samples.json").write_text(
+            json.dumps(built.payload["reported_samples"], indent=2, ensure_ascii=False, default=str), encoding="utf-8")
     frame = built.frame if include_raw else built.frame.drop(columns=list(SAMPLE_COLUMNS_PRIVATE))
     frame.to_parquet(out / "samples.parquet", index=False)
     (out / "leaderboard.tex").write_text(latex_table(built), encoding="utf-8")
@@ -229,7 +251,10 @@ def _card(built: Built, withheld: Withheld) -> str:
             "rank intervals (`rank_low`-`rank_high`), `partial` coverage\n"
             "- `samples.parquet`: every sample of every model (scores, tokens, cost, output)\n"
             "- `reported.json`: figures published by others, reported, not reproduced\n"
-            "- `leaderboard.tex`: a LaTeX table\n\n"
+            + ("- `reported_samples.csv` / `reported_samples.json`: per-sample results published by others "
+               "(reported, not reproduced), with intervals, tie groups and rank intervals computed among "
+               "themselves, and the means their source published\n" if built.payload.get("reported_samples") else "")
+            + "- `leaderboard.tex`: a LaTeX table\n\n"
             "## Licences\n\nThe tables and scores: MIT (finchain-tasks). Each task's data keeps its own licence:\n\n"
             + _licence_lines(withheld))
 

@@ -1,6 +1,7 @@
 """Reported results: figures published by others (``data/reported.yaml``, typed in by hand from the named
 source), shown apart from reproduced rows and marked "reported, not reproduced". They never enter a
-statistic: no interval, test, tie group or frontier reads them."""
+statistic: no interval, test, tie group or frontier reads them. A source that carries every sample's score
+instead (``per_sample:``) is read at build time by :mod:`finchain_tasks.leaderboard.reported_samples`."""
 
 from __future__ import annotations
 
@@ -13,16 +14,24 @@ REPORTED = Path(__file__).with_name("data") / "reported.yaml"
 STATUS = "reported, not reproduced"
 
 
-def load_reported(sources: Optional[tuple[str, ...]] = None, path: Path = REPORTED,
-                  registry: Any = None) -> dict[str, Any]:
-    """``{"sources": {...}, "rows": [...]}`` for the named sources (all when None); each row carries its
-    source's title and URL, ``status`` and, from the registry, the model's display name and category."""
-    data = yaml.safe_load(path.read_text("utf-8"))
-    known = data.get("sources") or {}
+def source_entries(sources: Optional[tuple[str, ...]] = None, path: Path = REPORTED) -> dict[str, Any]:
+    """The named sources' entries (all when None), in the order named; an unknown name is a one-line error."""
+    known = (yaml.safe_load(path.read_text("utf-8")) or {}).get("sources") or {}
     wanted = list(known) if sources is None else list(sources)
     unknown = [s for s in wanted if s not in known]
     if unknown:
         raise ValueError(f"reported: unknown source(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    return {k: known[k] for k in wanted}
+
+
+def load_reported(sources: Optional[tuple[str, ...]] = None, path: Path = REPORTED,
+                  registry: Any = None) -> dict[str, Any]:
+    """``{"sources": {...}, "rows": [...]}`` for the named hand-typed sources (all when None; per-sample ones
+    are left to :mod:`~finchain_tasks.leaderboard.reported_samples`); each row carries its source's title and
+    URL, ``status`` and, from the registry, the model's display name and category."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    known = {k: v for k, v in source_entries(sources, path).items() if not v.get("per_sample")}
+    wanted = list(known)
     models = getattr(registry, "models", {}) if registry is not None else {}
     rows = []
     for row in data.get("rows") or []:

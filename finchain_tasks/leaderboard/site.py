@@ -189,6 +189,7 @@ INDEX_BODY = """
 scale. The difference's interval is the reproduced mean's template-bootstrap interval, shifted: the published
 figure comes with no interval, and its protocol may differ (see the source's note below).</p>
 <section id="versus"></section>
+<section id="reported-samples" aria-label="reported per sample, not reproduced"></section>
 <h2>Reported, not reproduced</h2>
 <p class="note">Figures published by others, shown as printed (their scale, their ± spread). They are not
 re-run here and enter no interval, test or tie group.</p>
@@ -227,6 +228,8 @@ def methods_html(board: Board, payload: dict[str, Any]) -> str:
                     for h, hv, tv, p, fv in versions)
     sources = "".join(f"<li>{e(k)}: {e(str(v.get('title')))} — {e(str(v.get('url')))}</li>"
                       for k, v in payload["reported"]["sources"].items())
+    per_sample = "".join(f"<li>{e(b['source'])}: {e(str(b.get('title')))} — {e(str(b.get('url')))} "
+                         f"({len(b['rows'])} rows)</li>" for b in payload.get("reported_samples") or [])
     params = payload.get("chaineval") or {}
     prow = "".join(f"<tr><td>{e(str(k))}</td><td>{e(str(v))}</td></tr>" for k, v in sorted(params.items()))
     level = round(st.confidence * 100)
@@ -270,6 +273,11 @@ resampled on the same drawn templates; rank 1 = best), simultaneous at {level}% 
 <h2>Reported rows</h2>
 <p>Rows marked "reported, not reproduced" are typed in from their source and shown apart; they never enter a
 statistic.</p><ul>{sources}</ul>
+<p>A source that publishes every sample's score is <em>reported per sample</em>: its rows are still "reported, not
+reproduced" (scored by their authors' code, not re-run here), but they get the same template-bootstrap intervals,
+paired tests, tie groups and rank intervals as above, computed among that source's rows only: a reproduced row
+never enters their statistics, nor they its. Beside each mean stands the one the source published.</p>
+<ul>{per_sample or '<li>none on this board</li>'}</ul>
 <h2>Contamination signal</h2>
 <p>Where a model was run on both the canonical seeds and fresh seeds, the gap (canonical minus fresh, paired by
 template) is listed below with its interval.</p>

@@ -139,7 +139,8 @@
       Math.round((LB.board.statistics || {}).confidence * 100) + "% bootstrap over templates; tie group 1 = " +
       "not distinguishable from the leader on " + primary + " at " + (LB.board.statistics || {}).alpha +
       " (paired tests, " + (LB.board.statistics || {}).correction + " correction). Ranks: simultaneous 95% bootstrap " +
-      "range of ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader.";
+      "range of ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader." +
+      (LB.rows.length ? "" : " No reproduced row on this board" + ((LB.reported_samples || []).length ? ": its rows are reported per sample, below." : "."));
   }
   /* CSV: numbers as numbers (a metric is three columns: mean, low, high), text that starts like a spreadsheet
    * formula (= + - @ tab CR) behind an apostrophe, the same rule as the release's leaderboard.csv */
@@ -214,6 +215,84 @@
       box.appendChild(el("div", { "class": "scroll" }, el("table", { "class": "reported", "data-source": key }, el("thead", {}, head), body)));
     });
   }
+  /* ------------------------------------------------------------------ reported per sample: a source's own table,
+   * with the intervals, tie groups and ranks computed among its rows only (never with the reproduced rows) */
+  function sampleBlockColumns(b) {
+    var cols = [
+      { head: "tie_group", label: "tie group", value: function (r) { return r.tie_group; } },
+      { head: "display_name", label: "model", value: function (r) { return r.display_name; } },
+      { head: "reported_name", label: "as named", value: function (r) { return r.reported_name; } },
+      { head: "model", label: "registry name", csvOnly: true, value: function (r) { return r.model; } },
+      { head: "n", label: "n", num: true, value: function (r) { return r.n; } },
+      { head: "templates", label: "templates", num: true, csvOnly: true, value: function (r) { return r.templates; } },
+      { head: "rank_low", label: "ranks (95%)", num: true, value: function (r) { return r.rank_low; },
+        text: function (r) { return r.rank_low === null || r.rank_low === undefined ? "—" : r.rank_low + "–" + r.rank_high; } },
+      { head: "rank_high", csvOnly: true, value: function (r) { return r.rank_high; } }
+    ];
+    b.metrics.forEach(function (m) {
+      ["mean", "low", "high"].forEach(function (k) {
+        cols.push({ head: k === "mean" ? m : m + "_" + k, label: m, num: true, metric: m, csvOnly: k !== "mean",
+          value: function (r) { return (r.metrics[m] || {})[k]; } });
+      });
+      cols.push({ head: m + "_published", csvOnly: true, value: function (r) { return r.published[m]; } });
+      cols.push({ head: m + "_delta", csvOnly: true, value: function (r) { return r.delta[m]; } });
+    });
+    cols.push({ head: "status", label: "status", value: function (r) { return r.status; } });
+    return cols;
+  }
+  function blockCSV(b) {
+    var cols = sampleBlockColumns(b);
+    return [cols.map(function (c) { return csvField(c.head); }).join(",")].concat(b.rows.map(function (r) {
+      return cols.map(function (c) { return csvField(c.value(r)); }).join(",");
+    })).join("\r\n") + "\r\n";
+  }
+  function renderReportedSamples() {
+    var box = $("reported-samples"), blocks = LB.reported_samples || [];
+    clear(box);
+    if (!blocks.length) return;
+    box.appendChild(el("h2", {}, "Reported per sample, not reproduced"));
+    box.appendChild(el("p", { "class": "note" }, "Per-sample results published by others, scored by their own code and " +
+      "not re-run here. Because every sample's score is published, each mean has the same " +
+      Math.round((LB.board.statistics || {}).confidence * 100) + "% template-bootstrap interval, tie group and range " +
+      "of ranks as the rows above, computed among this source's rows only: never mixed with reproduced rows. " +
+      "Under each mean: the mean the source published."));
+    blocks.forEach(function (b) {
+      var cols = sampleBlockColumns(b).filter(function (c) { return !c.csvOnly; });
+      var head = el("tr");
+      cols.forEach(function (c) { head.appendChild(el("th", { scope: "col" }, c.label)); });
+      var body = el("tbody");
+      b.rows.forEach(function (r) {
+        var tr = el("tr", { "data-model": r.model, "data-source": b.source });
+        cols.forEach(function (c) {
+          var td = el("td", { "class": c.num ? "num" : "" });
+          if (c.metric) {
+            var s = r.metrics[c.metric] || {};
+            td.appendChild(document.createTextNode(fmt(s.mean) + " [" + fmt(s.low) + ", " + fmt(s.high) + "]"));
+            var d = r.delta[c.metric];
+            td.appendChild(el("span", { "class": "naive", title: "the mean the source published; Δ = recomputed − published" },
+              "published " + fmt(r.published[c.metric], 4) + (d === null || d === undefined ? "" : " (Δ " + (Math.abs(d) < 1e-12 ? "0" : Number(d).toExponential(1)) + ")")));
+          } else if (c.head === "tie_group") {
+            td.appendChild(el("span", { "class": "tie" + (r.tie_group === 1 ? " g1" : "") }, r.tie_group === null ? "—" : String(r.tie_group)));
+          } else {
+            var v = c.text ? c.text(r) : c.value(r);
+            td.appendChild(document.createTextNode(v === null || v === undefined ? "—" : String(v)));
+          }
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+      var csv = el("button", { type: "button", "class": "dl-block", "data-source": b.source }, "Download CSV");
+      var json = el("button", { type: "button", "class": "dl-block-json", "data-source": b.source }, "Download JSON");
+      csv.addEventListener("click", function () { download(LB.board.name + "-" + b.source + ".csv", blockCSV(b), "text/csv"); });
+      json.addEventListener("click", function () { download(LB.board.name + "-" + b.source + ".json", JSON.stringify(b, null, 2), "application/json"); });
+      box.appendChild(el("h3", {}, b.title || b.source));
+      box.appendChild(el("p", { "class": "note" }, "Source: ", el("a", { href: b.url || "#", rel: "noopener noreferrer" }, b.url || b.source),
+        ". " + (b.note || "") + " Ordered by " + b.primary + "; " + b.unscored_samples + " sample(s) without a score left out."));
+      box.appendChild(el("p", {}, csv, " ", json));
+      box.appendChild(el("div", { "class": "scroll" }, el("table", { "class": "reported-samples", "data-source": b.source },
+        el("thead", {}, head), body)));
+    });
+  }
   function initIndex() {
     options($("f-category"), uniq(LB.rows.map(function (r) { return r.category; })));
     options($("f-harness"), uniq(LB.rows.map(function (r) { return r.harness; })));
@@ -225,7 +304,7 @@
     $("dl-json").addEventListener("click", function () { download(LB.board.name + "-leaderboard.json", viewJSON(), "application/json"); });
     $("details-close").addEventListener("click", function () { state.model = null; renderDetails(); writeHash(); });
     window.addEventListener("hashchange", function () { readHash(); renderTable(); renderDetails(); });
-    readHash(); renderTable(); renderDetails(); renderVersus(); renderReported();
+    readHash(); renderTable(); renderDetails(); renderVersus(); renderReportedSamples(); renderReported();
   }
 
   /* ------------------------------------------------------------------ permalinks: the table's filters, sort and
