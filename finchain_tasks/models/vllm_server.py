@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -57,6 +58,57 @@ def startup_timeout_default() -> float:
     if not 0 < value < float("inf"):
         raise ValueError(f"{STARTUP_TIMEOUT_ENV}={raw!r} must be a positive number of seconds")
     return value
+
+
+GPU_MEMORY_ENV = "FINCHAIN_GPU_MEMORY_GB"
+"""Per-GPU memory in GB for the tensor-parallel rule, when nvidia-smi cannot tell (or should not be asked)."""
+
+
+@dataclass(frozen=True)
+class Gpus:
+    """The GPUs a server may use: their ids for CUDA_VISIBLE_DEVICES and the smallest one's memory."""
+
+    ids: tuple[str, ...]
+    memory_gb: float
+    source: str  # how it was found: nvidia-smi, --gpus, the default
+
+
+def gpu_inventory(count: Optional[int] = None) -> Gpus:
+    """This machine's GPUs: ids from CUDA_VISIBLE_DEVICES (else 0..n-1 of what nvidia-smi lists), memory from
+    $FINCHAIN_GPU_MEMORY_GB, else nvidia-smi, else :data:`DEFAULT_GPU_MEMORY_GB`. ``count`` (``--gpus``)
+    takes the first ``count`` ids; with no GPU found it stands for ``count`` GPUs numbered from 0."""
+    listed = _nvidia_smi_memory_gb()
+    visible = [d.strip() for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()]
+    ids = visible or [str(i) for i in range(len(listed))]
+    if count is not None:
+        ids = ids[:count] if len(ids) >= count else [str(i) for i in range(count)]
+    raw = os.environ.get(GPU_MEMORY_ENV)
+    if raw:
+        try:
+            memory = float(raw)
+        except ValueError:
+            raise ValueError(f"{GPU_MEMORY_ENV}={raw!r} is not a number of GB") from None
+        if not 0 < memory < float("inf"):
+            raise ValueError(f"{GPU_MEMORY_ENV}={raw!r} must be a positive number of GB")
+        source = f"${GPU_MEMORY_ENV}"
+    elif listed:
+        memory, source = min(listed), "nvidia-smi"
+    else:
+        memory, source = DEFAULT_GPU_MEMORY_GB, "assumed: no nvidia-smi"
+    return Gpus(tuple(ids or ["0"]), memory, source)
+
+
+def _nvidia_smi_memory_gb() -> list[float]:
+    """Total memory of each GPU nvidia-smi lists, in GB; [] when there is no nvidia-smi or it fails."""
+    exe = shutil.which("nvidia-smi")
+    if exe is None:
+        return []
+    try:
+        out = subprocess.run([exe, "--query-gpu=memory.total", "--format=csv,noheader,nounits"], capture_output=True,
+                             text=True, timeout=20, check=True).stdout
+        return [float(line) / 1024 for line in out.split() if line.strip()]  # MiB
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return []
 
 
 def free_port(host: str = "127.0.0.1") -> int:
