@@ -172,6 +172,8 @@ def bench(
         from finchain_tasks.runs.vllm_bench import split_served
 
         served, specs = split_served(specs, serve)
+    elif gpus is not None:
+        raise ValueError("--gpus goes with --serve vllm")
     ready, skipped = engine.split_ready(specs)
     if skipped:
         console.print(_skipped_table(skipped))
