@@ -6,6 +6,7 @@ on SIGTERM/SIGINT, as vLLM does.
 Behaviour from the environment:
 - ``FAKE_VLLM_MODE``: ``ok`` (default); ``never_healthy`` (serves, but /health answers 503 forever);
   ``exit`` (writes an error to its log and exits with code 3 at once).
+- ``FAKE_VLLM_EXIT_FOR``: comma-separated models that behave as ``exit`` whatever the mode.
 - ``FAKE_VLLM_REPLIES``: a JSON file ``{question: reply}``; other questions get the default reply.
 - ``FAKE_VLLM_RECORD``: a folder; at exit it writes ``<pid>.json``: argv, CUDA_VISIBLE_DEVICES, its child's
   pid, start and stop times, and the ``model`` of every request it answered.
@@ -89,7 +90,7 @@ def main(argv: list[str]) -> int:
     args = _parse(argv)
     print(f"INFO fake vllm {args.model} on {args.host}:{args.port} (pid {os.getpid()})", flush=True)
     mode = os.environ.get("FAKE_VLLM_MODE", "ok")
-    if mode == "exit":
+    if mode == "exit" or args.model in os.environ.get("FAKE_VLLM_EXIT_FOR", "").split(","):
         print("ERROR torch.OutOfMemoryError: CUDA out of memory (stand-in)", flush=True)
         return 3
     stop = threading.Event()
