@@ -55,15 +55,26 @@ def stop_group(proc: subprocess.Popen, grace: float) -> None:
         signal_group(proc, signal.SIGKILL)
 
 
-def die_with_parent() -> None:
-    """``preexec_fn`` on Linux: the child gets SIGTERM when the thread that started it dies, even by SIGKILL
-    (prctl PR_SET_PDEATHSIG), so a killed finchain never leaves a server holding GPUs. Elsewhere: nothing."""
+def _prctl() -> Any:
+    """glibc's prctl, resolved once in the parent (None elsewhere): the child between fork and exec must not
+    import or look anything up, since another thread of the parent may have held a lock at the fork."""
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+        return ctypes.CDLL("libc.so.6", use_errno=True).prctl
     except (OSError, AttributeError):  # pragma: no cover - not glibc Linux
-        pass
+        return None
+
+
+_PRCTL = _prctl() if os.name == "posix" else None
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """``preexec_fn`` on Linux: the child gets SIGTERM when the thread that started it dies, even by SIGKILL
+    (prctl PR_SET_PDEATHSIG), so a killed finchain never leaves a server holding GPUs. Elsewhere: nothing."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def raise_system_exit(signum: int, frame: object) -> None:

@@ -101,14 +101,17 @@ def start_wave(stack: contextlib.ExitStack, wave: Sequence[Placement], run_dir: 
                vllm_bin: Optional[str], say: Callable[[str], None]) -> tuple[dict[str, str], list[tuple[Any, str]]]:
     """Start every server of a wave (they load in parallel), then wait for each; ({model: base URL}, failures).
     Servers stop when ``stack`` closes."""
-    from finchain_tasks.models.vllm_server import VllmServer
+    from finchain_tasks.models.vllm_server import VllmServer, free_port
 
     folder = run_dir / VLLM_DIR
-    servers = []
+    servers: list[VllmServer] = []
     for place in wave:
         say(f"starting vLLM for {place.spec.name} on GPU {place.devices} (TP {place.tensor_parallel})")
+        port = free_port()
+        while port in {s.port for s in servers}:  # two free ports asked in a row may be the same one
+            port = free_port()
         servers.append(VllmServer(place.spec, log_path=folder / f"{place.spec.name}.log", vllm_bin=vllm_bin,
-                                  gpu_memory_gb=gpu_memory_gb, tensor_parallel=place.tensor_parallel,
+                                  port=port, gpu_memory_gb=gpu_memory_gb, tensor_parallel=place.tensor_parallel,
                                   devices=place.devices, progress=say, progress_every=30.0))
     urls, failed = {}, []
     for server in servers:

@@ -42,6 +42,50 @@ def gone(pid: int) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
+def exited(pid: int, within: float = 15.0) -> bool:
+    """The process ended within ``within`` s: gone, or a zombie (an orphan is reaped by its new parent, not us)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+OWNER = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from finchain_tasks.models.registry import load_registry
+from finchain_tasks.models.vllm_server import VllmServer
+server = VllmServer(load_registry().models["fin-r1"], log_path=Path(sys.argv[2]), vllm_bin=sys.argv[3]).start()
+print(server.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_server_does_not_outlive_an_owner_killed_with_sigkill(vllm_bin, record, tmp_path):
+    """SIGKILL leaves the owner no say: the server gets SIGTERM from the kernel (PR_SET_PDEATHSIG) and stops."""
+    owner = subprocess.Popen([sys.executable, "-c", OWNER, str(REPO), str(tmp_path / "o.log"), str(vllm_bin)],
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "FAKE_VLLM_RECORD": str(record)})
+    try:
+        pid = int(owner.stdout.readline())
+        owner.kill()
+        owner.wait(timeout=30)
+        assert exited(pid), f"vllm stand-in {pid} outlived its owner"
+        deadline = time.monotonic() + 15
+        while not records(record) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (rec,) = records(record)  # it stopped through its SIGTERM handler, and stopped its child
+        assert exited(rec["child_pid"])
+    finally:
+        owner.kill()
+        owner.wait()
+
+
 def port_free(port: int) -> bool:
     """Nothing listens there: a new server can bind it (with SO_REUSEADDR, as servers bind, so that a closed
     connection's TIME_WAIT does not count; on Linux it never lets two sockets listen on one port)."""
@@ -140,7 +184,9 @@ def test_serve_vllm_prints_the_host_lines_and_stops_cleanly_on_ctrl_c(vllm_bin, 
     from finchain_tasks.cli.serve_cmd import vllm_host_lines
 
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "80", "FAKE_VLLM_RECORD": str(record)}
-    cmd = [sys.executable, "-m", "finchain_tasks.cli.main", "serve", "vllm", "fin-r1", "--vllm-bin", str(vllm_bin),
+    # Ctrl-C as a terminal delivers it: a runner started with `nohup ... &` hands its children SIGINT ignored
+    cmd = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+           "from finchain_tasks.cli.main import run; run()", "serve", "vllm", "fin-r1", "--vllm-bin", str(vllm_bin),
            "--log", str(tmp_path / "serve.log"), "--", "--enforce-eager"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
     out = []
