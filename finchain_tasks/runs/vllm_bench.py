@@ -133,10 +133,13 @@ def run_with_vllm(run: Callable[..., tuple[bool, Any]], run_dir: Path, others: S
                   vllm_bin: Optional[str] = None, say: Callable[[str], None] = print) -> bool:
     """The bench of ``others`` and ``served`` (see the module docstring) through ``run`` (the Inspect or the lm-eval
     engine's); True when every wave finished and every server started."""
+    from finchain_tasks.models.vllm_args import serve_args
     from finchain_tasks.models.vllm_server import find_vllm, gpu_inventory
 
     find_vllm(vllm_bin)  # no executable: one line now, not one per model
     inventory = gpu_inventory(gpus)
+    for spec in served:  # a bad chat template path: one line now, not after the first waves
+        serve_args(spec, port=1, gpu_memory_gb=inventory.memory_gb)
     waves, skipped_now = plan_waves(served, inventory.ids, inventory.memory_gb)
     say(f"vLLM: {len(served)} model(s) in {len(waves)} wave(s) on {len(inventory.ids)} GPU(s) of "
         f"{inventory.memory_gb:g} GB ({inventory.source})")
