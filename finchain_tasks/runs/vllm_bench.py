@@ -159,17 +159,21 @@ def run_with_vllm(run: Callable[..., tuple[bool, Any]], run_dir: Path, others: S
                 with pointed_at(urls, specs):
                     wave_ok, _ = run(run_dir, specs, plans, options, argv=argv, skipped=[*skipped, *skipped_now])
                 ok = ok and wave_ok
-    record_skipped(Path(run_dir), skipped_now)
+    record_skipped(Path(run_dir), skipped_now, plans, argv, options)
     return ok
 
 
-def record_skipped(run_dir: Path, skipped: Sequence[tuple[Any, str]]) -> None:
+def record_skipped(run_dir: Path, skipped: Sequence[tuple[Any, str]], plans: Sequence[Any], argv: Sequence[str],
+                   options: Any) -> None:
     """Make the run's last session list every model ``--serve vllm`` could not run (the summary reads it),
-    also those of a last wave that had nothing left to run."""
-    from finchain_tasks.runs.engine import read_manifest, skipped_records, write_manifest
+    also those of a last wave that had nothing left to run, and of a run where nothing ran at all."""
+    from finchain_tasks.runs.engine import prepare, read_manifest, skipped_records, write_manifest
 
+    if not skipped:
+        return
     manifest = read_manifest(run_dir)
-    if not skipped or not manifest.get("sessions"):
+    if not manifest.get("sessions"):
+        prepare(run_dir, [], plans, argv, skipped, getattr(options, "limit", None))  # a session that says why
         return
     session = manifest["sessions"][-1]
     listed = {r.get("model") for r in session.get("skipped") or []}
