@@ -151,6 +151,11 @@ def _entry(vllm: str, extra: str = "") -> str:
     ("{args: ['--trust-remote-code=true']}", "", "--trust-remote-code runs the checkpoint's own code"),
     ("{revision: 'main; rm -rf /'}", "", "revision: 'main; rm -rf /' is not a plain name"),
     ("{reasoning_parser: \"<b>x</b>\"}", "", "reasoning_parser: '<b>x</b>' is not a plain name"),
+    ("{revision: ''}", "", "revision: '' is not a plain name"),
+    ("{revision: mäin}", "", "revision: 'mäin' is not a plain name"),
+    ("{gpu_memory_utilization: .nan}", "", "gpu_memory_utilization: expected a finite number"),
+    ("{max_model_len: 1.0e+308}", "", "max_model_len: expected an integer or null, got 1e+308"),
+    ("{max_model_len: 99999999999999999999}", "", "max_model_len: 99999999999999999999 is too large"),
 ])
 def test_a_bad_vllm_block_is_one_line_naming_the_field(tmp_path, vllm, extra, message):
     path = tmp_path / "r.yaml"

@@ -208,3 +208,38 @@ def test_serve_vllm_prints_the_host_lines_and_stops_cleanly_on_ctrl_c(vllm_bin, 
     assert rec["argv"][-1] == "--enforce-eager"  # arguments after -- reach vllm serve, last
     assert gone(rec["pid"]) and gone(rec["child_pid"])
     assert port_free(int(url.rsplit(":", 1)[1].split("/")[0]))
+
+
+@pytest.mark.parametrize("raw", ["", "abc", "nan", "inf", "-5", "0", "１２"])
+def test_bad_environment_numbers_are_one_line(monkeypatch, raw):
+    from finchain_tasks.models.vllm_server import gpu_inventory, startup_timeout_default
+
+    monkeypatch.setenv("FINCHAIN_GPU_MEMORY_GB", raw)
+    monkeypatch.setenv("FINCHAIN_VLLM_STARTUP_TIMEOUT", raw)
+    if raw == "":  # unset in effect: the defaults
+        assert startup_timeout_default() == 1800 and gpu_inventory().memory_gb > 0
+        return
+    if raw == "１２":  # full-width digits are a number to Python's float(): accepted as 12
+        assert startup_timeout_default() == 12 and gpu_inventory().memory_gb == 12
+        return
+    checks = ((startup_timeout_default, "FINCHAIN_VLLM_STARTUP_TIMEOUT"), (gpu_inventory, "FINCHAIN_GPU_MEMORY_GB"))
+    for fn, name in checks:
+        with pytest.raises(ValueError) as err:
+            fn()
+        assert str(err.value).startswith(f"{name}={raw!r}") and "\n" not in str(err.value)
+
+
+def test_gpu_inventory_takes_ids_from_cuda_visible_devices_and_count_from_gpus(monkeypatch):
+    from finchain_tasks.models.vllm_server import gpu_inventory
+
+    monkeypatch.setenv("FINCHAIN_GPU_MEMORY_GB", "141")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,5,7")
+    assert gpu_inventory().ids == ("2", "5", "7") and gpu_inventory(2).ids == ("2", "5")
+    assert gpu_inventory().memory_gb == 141 and gpu_inventory().source == "$FINCHAIN_GPU_MEMORY_GB"
+
+
+@pytest.mark.parametrize("value", ["inf", "1e400"])
+def test_serve_vllm_refuses_a_gpu_memory_that_is_not_a_number(vllm_bin, value):
+    """(NaN is refused by the option's own range check, before the command runs.)"""
+    result = CliRunner().invoke(app, ["serve", "vllm", "fin-r1", "--vllm-bin", str(vllm_bin), "--gpu-memory-gb", value])
+    assert result.exit_code == 2 and "GPU memory must be a positive number of GB, not inf" in result.output
