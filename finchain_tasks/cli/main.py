@@ -110,6 +110,7 @@ from finchain_tasks.cli import (  # noqa: E402,F401 (registers them)
     reproduce_cmd,
     runs_cmd,
     score,
+    serve_cmd,
 )
 
 if __name__ == "__main__":  # pragma: no cover - `python -m finchain_tasks.cli.main`

@@ -150,6 +150,10 @@ def bench(
     retry_attempts: int = AttemptsOpt,
     display: Optional[str] = DisplayOpt,
     retry_wait: Optional[float] = RetryWaitOpt,
+    serve: Optional[str] = typer.Option(None, "--serve", help="vllm: serve each open-weight model with vLLM on this "
+                                        "node in turn (docs/running-the-matrix.md)."),
+    gpus: Optional[int] = typer.Option(None, "--gpus", min=1, help="With --serve: GPUs to use (default: all "
+                                       "visible); models whose tensor-parallel sizes fit run at once."),
 ) -> None:
     """Benchmark many models × task sets, resumably: re-run the same command with the same --run-dir to continue."""
     from finchain_tasks.models.registry import load_registry, resolve_model
@@ -163,15 +167,28 @@ def bench(
     names = [n.strip() for n in (models or "").split(",") if n.strip()] or list(reg.models)
     specs = [resolve_model(n, reg) for n in dict.fromkeys(names)]
     plans = [engine.plan_task_set(reg, t.strip(), profile=profile, seeds=seeds) for t in tasks.split(",") if t.strip()]
+    served: list[Any] = []
+    if serve is not None:
+        from finchain_tasks.runs.vllm_bench import split_served
+
+        served, specs = split_served(specs, serve)
+    elif gpus is not None:
+        raise ValueError("--gpus goes with --serve vllm")
     ready, skipped = engine.split_ready(specs)
     if skipped:
         console.print(_skipped_table(skipped))
-    if not ready:
+    if not ready and not served:
         raise ValueError("no model can run: every selected model lacks its key or base URL")
     given = run_dir
     run_dir = run_dir or _default_run_dir("bench")
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
     if harness == "lm-eval":
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
-    ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv, skipped=skipped)
+    if served:
+        from finchain_tasks.runs.vllm_bench import run_with_vllm
+
+        ok = run_with_vllm(engine.run, run_dir, ready, served, plans, options, argv=sys.argv, skipped=skipped,
+                           gpus=gpus, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True))
+    else:
+        ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv, skipped=skipped)
     _finish(run_dir, ok, _resume_hint(run_dir, given))

@@ -32,6 +32,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.models.process_group import SigtermAsExit, signal_group
+
 LOCAL_MODEL_NOTE = (
     "The local model (Gemma 3 270M base, Q4_K_M, served by llama.cpp) exercises the whole pipeline without a key "
     "or network; it is not a meaningful baseline and its scores say nothing about financial reasoning."
@@ -120,7 +122,7 @@ class LocalModelServer:
         self.startup_s: Optional[float] = None
         self._proc: Optional[subprocess.Popen] = None
         self._logdir: Optional[tempfile.TemporaryDirectory] = None
-        self._old_sigterm: Any = None
+        self._sigterm = SigtermAsExit()
 
     @classmethod
     def for_spec(cls, spec: Any, **kwargs: Any) -> LocalModelServer:
@@ -165,7 +167,7 @@ class LocalModelServer:
                 [sys.executable, "-m", "finchain_tasks.models.local", "--worker", json.dumps(config)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, start_new_session=(os.name == "posix"))
         atexit.register(self.stop)
-        self._install_sigterm()
+        self._sigterm.install()
         try:
             address = self._wait_ready(t0 + self.startup_timeout)
             self.base_url = address.rstrip("/") + "/v1"
@@ -181,32 +183,20 @@ class LocalModelServer:
         proc, self._proc = self._proc, None
         if proc is not None:
             if proc.poll() is None:
-                _signal_group(proc, signal.SIGTERM)
+                signal_group(proc, signal.SIGTERM)
                 try:
                     proc.wait(timeout=5)
                 except subprocess.TimeoutExpired:
-                    _signal_group(proc, signal.SIGKILL)
+                    signal_group(proc, signal.SIGKILL)
                     proc.wait()
             for stream in (proc.stdin, proc.stdout):
                 if stream:
                     stream.close()
         atexit.unregister(self.stop)
-        self._restore_sigterm()
+        self._sigterm.restore()
         if self._logdir is not None:
             self._logdir.cleanup()
             self._logdir = None
-
-    def _install_sigterm(self) -> None:
-        """Turn SIGTERM into SystemExit (so ``with`` blocks and atexit run) when nobody else handles it."""
-        if threading.current_thread() is not threading.main_thread():
-            return
-        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-            self._old_sigterm = signal.signal(signal.SIGTERM, _raise_system_exit)
-
-    def _restore_sigterm(self) -> None:
-        if self._old_sigterm is not None and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, self._old_sigterm)
-        self._old_sigterm = None
 
     # ------------------------------------------------------------------------------------------ start-up
     def _config(self) -> dict[str, Any]:
@@ -276,20 +266,6 @@ class LocalModelServer:
         if not self.base_url:
             raise RuntimeError("the local model server is not started")
         return {"model": f"openai/{self.alias}", "api_base": self.base_url, "api_key": "none"}
-
-
-def _signal_group(proc: subprocess.Popen, sig: int) -> None:
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, sig)  # the worker leads its own session: its group id is its pid
-        else:  # pragma: no cover
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _raise_system_exit(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
 
 
 # ------------------------------------------------------------------------------------------ the worker

@@ -93,6 +93,29 @@ class LocalServe:
     n_ctx: int = 4096
 
 
+VLLM_DTYPES = ("auto", "bfloat16", "float16", "half", "float", "float32")
+"""``vllm serve --dtype`` choices (checked against vLLM's engine-argument docs)."""
+
+
+@dataclass(frozen=True)
+class VllmServe:
+    """How ``finchain serve vllm`` serves an open-weight model on GPUs (:mod:`finchain_tasks.models.vllm_args`
+    turns it into ``vllm serve`` arguments). The model is the entry's ``hf_id``; it answers to the entry's
+    litellm id without its provider (``hosted_vllm/SUFE-AIFLM-Lab/Fin-R1`` -> ``SUFE-AIFLM-Lab/Fin-R1``)."""
+
+    __pydantic_config__ = _STRICT
+
+    revision: Optional[str] = None  # a branch, tag or commit of hf_id; None: the hub's default branch
+    dtype: Literal["auto", "bfloat16", "float16", "half", "float", "float32"] = "auto"
+    quantization: Optional[str] = None  # e.g. fp8, awq, gptq; None: as the checkpoint is
+    max_model_len: Optional[int] = None  # prompt + answer tokens; None: the model's own (bounds the KV cache)
+    chat_template: Optional[str] = None  # a template shipped in finchain_tasks/data/chat_templates or a path
+    reasoning_parser: Optional[str] = None  # e.g. deepseek_r1, qwen3: <think> goes to the reasoning field
+    tensor_parallel_size: Optional[int] = None  # None: by the memory rule (vllm_args.tensor_parallel_size)
+    gpu_memory_utilization: float = 0.9
+    args: tuple[str, ...] = ()  # further `vllm serve` arguments, passed as written
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     __pydantic_config__ = _STRICT
@@ -109,6 +132,7 @@ class ModelSpec:
     generation: Generation = field(default_factory=Generation)
     price: Optional[Price] = None
     local: Optional[LocalServe] = None
+    vllm: Optional[VllmServe] = None
     notes: Optional[str] = None
 
 
@@ -337,6 +361,42 @@ def _check_model(spec: ModelSpec, where: str) -> None:
         raise RegistryError(f"{where}: generation: max_tokens: must be positive")
     if spec.local is not None and spec.local.n_ctx <= 0:
         raise RegistryError(f"{where}: local: n_ctx: must be positive")
+    if spec.vllm is not None:
+        _check_vllm(spec, spec.vllm, f"{where}: vllm")
+
+
+_PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
+
+
+def _check_vllm(spec: ModelSpec, block: VllmServe, where: str) -> None:
+    """What a ``vllm:`` block must hold for ``vllm serve`` to mean something: weights to load, sizes that fit,
+    and no opt-in to a checkpoint's own code (a file never switches that on, see docs/security.md)."""
+    if not spec.open_weights or not spec.hf_id:
+        raise RegistryError(f"{where}: only an open-weights model with an hf_id can be served by vLLM")
+    for name in ("revision", "quantization", "reasoning_parser"):
+        value = getattr(block, name)
+        if value is not None and not _PLAIN.match(value):
+            raise RegistryError(f"{where}: {name}: {_short(repr(value))} is not a plain name")
+    if block.max_model_len is not None:
+        if block.max_model_len <= 0:
+            raise RegistryError(f"{where}: max_model_len: must be positive")
+        if spec.generation.max_tokens is not None and block.max_model_len <= spec.generation.max_tokens:
+            raise RegistryError(f"{where}: max_model_len: {block.max_model_len} leaves no room for the prompt "
+                                f"next to generation.max_tokens {spec.generation.max_tokens}")
+    tp = block.tensor_parallel_size
+    if tp is not None and (tp <= 0 or tp & (tp - 1)):
+        raise RegistryError(f"{where}: tensor_parallel_size: must be a power of two (1, 2, 4, 8, ...)")
+    if not 0 < block.gpu_memory_utilization <= 1:
+        raise RegistryError(f"{where}: gpu_memory_utilization: must be in (0, 1]")
+    if block.chat_template is not None:
+        from finchain_tasks.models.vllm_args import is_shipped_name, shipped_chat_templates
+
+        if is_shipped_name(block.chat_template) and block.chat_template not in shipped_chat_templates():
+            raise RegistryError(f"{where}: chat_template: no shipped template {_short(repr(block.chat_template))} "
+                                f"(shipped: {', '.join(sorted(shipped_chat_templates()))}; or a path to a .jinja file)")
+    if any(a.split("=")[0] == "--trust-remote-code" for a in block.args):
+        raise RegistryError(f"{where}: args: --trust-remote-code runs the checkpoint's own code; a registry file "
+                            "never opts into that (pass it after -- on the `finchain serve vllm` command line)")
 
 
 # ------------------------------------------------------------------------------------------ parsing files

@@ -338,9 +338,11 @@ def model_record(spec: Any) -> dict[str, Any]:
             "api_key_env": spec.api_key_env, "price": asdict(price) if price else None}
 
 
-def skipped_records(skipped: Sequence[tuple[Any, list[str]]]) -> list[dict[str, str]]:
-    """``[{model, reason}]`` for the models a run could not start (their key or base URL is not set)."""
-    return [{"model": spec.name, "reason": f"{', '.join(missing)} not set"} for spec, missing in skipped]
+def skipped_records(skipped: Sequence[tuple[Any, list[str] | str]]) -> list[dict[str, str]]:
+    """``[{model, reason}]`` for the models a run could not start: the variables not set, or a reason as written
+    (e.g. a vLLM server that did not start)."""
+    return [{"model": spec.name, "reason": why if isinstance(why, str) else f"{', '.join(why)} not set"}
+            for spec, why in skipped]
 
 
 def _now() -> str:
