@@ -16,12 +16,14 @@ SKIP_MARK = "‡"
 
 
 def compact(n: float) -> str:
-    """``950``, ``12.3k``, ``4.56M``, ``1.2B``: a count in at most six characters."""
-    for size, unit in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if abs(n) >= size:
-            value = n / size
-            return f"{value:.3g}{unit}" if value < 1000 else f"{value:.0f}{unit}"
-    return f"{n:.0f}"
+    """``950``, ``12.3k``, ``4.56M``, ``1.2B``, ``3T``: a count in at most six characters (``1e+18`` beyond)."""
+    if n < 999.5:
+        return f"{n:.0f}"
+    for size, unit in ((1e3, "k"), (1e6, "M"), (1e9, "B"), (1e12, "T")):
+        text = f"{n / size:.3g}"
+        if "e" not in text and float(text) < 1000:
+            return text + unit
+    return f"{n:.0e}"
 
 
 def money(usd: Optional[float]) -> str:

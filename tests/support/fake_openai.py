@@ -141,6 +141,8 @@ class FakeOpenAI:
     rule: Callable[[Any], Fault | None] | None = None
     latency: float = 0.0
     chaos: Chaos | None = None
+    usage: Callable[[str, Any, str], tuple[int, int]] | None = None
+    """(path, body, answer text) -> (prompt_tokens, completion_tokens) the server reports; default: words."""
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -220,9 +222,12 @@ def _prompt_text(path: str, body: Any) -> str:
     return " ".join(prompt) if isinstance(prompt, list) else str(prompt)
 
 
-def completion_body(path: str, body: Any, text: str, model: str) -> dict:
-    """An OpenAI response object for ``text`` (chat or legacy completions shape), with usage."""
-    prompt_tokens, completion_tokens = _count_tokens(_prompt_text(path, body)), _count_tokens(text)
+def completion_body(path: str, body: Any, text: str, model: str,
+                    usage: Callable[[str, Any, str], tuple[int, int]] | None = None) -> dict:
+    """An OpenAI response object for ``text`` (chat or legacy completions shape), with usage (words, unless
+    ``usage`` counts them as a real server's tokenizer would)."""
+    prompt_tokens, completion_tokens = (usage(path, body, text) if usage else
+                                        (_count_tokens(_prompt_text(path, body)), _count_tokens(text)))
     usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
              "total_tokens": prompt_tokens + completion_tokens}
     created = int(time.time())
@@ -312,7 +317,8 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(req.body, dict) and req.body.get("stream") and req.path.endswith("/chat/completions"):
             req.answered = self._stream(req, text)
             return
-        req.answered = self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model)).encode())
+        req.answered = self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model,
+                                                                  state.usage)).encode())
 
     def _stream(self, req: Request, text: str) -> bool:
         """The answer as server-sent events, a few words per chunk, as OpenAI streams a chat completion
