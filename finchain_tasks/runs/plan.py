@@ -48,17 +48,26 @@ def earlier_from_summary(run_dir: Optional[Path], candidates: dict[str, int]) ->
     except (OSError, ValueError):
         return {}
     out = {}
-    for r in results:
-        answers = int(r.get("completed") or 0) + int(r.get("failed") or 0)
-        if not answers or r.get("output_tokens") is None:
+    for r in results if isinstance(results, list) else []:
+        if not isinstance(r, dict):
+            continue
+        answers = int(sum(_count(r.get(k)) or 0 for k in ("completed", "failed")))
+        tokens, wall = _count(r.get("output_tokens")), _count(r.get("wall_s"))
+        if not answers or tokens is None:
             continue
         n = candidates.get(r.get("task_set"), 1)
-        wall = r.get("wall_s")
-        requests = int(r.get("requested") or answers) * n
+        requests = max(_count(r.get("requested")) or answers, answers) * n
         out[(r.get("model"), r.get("task_set"))] = Earlier(
-            r["output_tokens"] / (answers * n), wall / requests if wall else None, answers * n,
-            f"earlier run ({SUMMARY})")
+            tokens / (answers * n), wall / requests if wall else None, answers * n, f"earlier run ({SUMMARY})")
     return out
+
+
+def _count(value: Any) -> Optional[float]:
+    """A recorded count or duration, or None for anything else (a summary edited by hand: NaN, text, negative,
+    absurd), so that a bad figure falls back to the defaults instead of poisoning the bill."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if 0 <= value < 1e15 else None
 
 
 def earlier_from_cache(run_dir: Optional[Path]) -> dict[str, Earlier]:
@@ -159,6 +168,7 @@ def plan_row(spec: Any, rendered: RenderedTaskSet, counter: Any, earlier: Option
         "batch": None if api is None else {"api": api.inspect_provider, "price": _price_dict(batch_price),
                                            "cost_usd": _cost(batch_price, prompt, output)},
         "connections": connections, "wall_s": round(wall, 1), "wall_basis": wall_basis,
+        "answered_in_run_dir": earlier.answers if earlier is not None and earlier.source.startswith("earlier") else 0,
     }
 
 

@@ -123,6 +123,10 @@ def notes(plan: dict[str, Any]) -> list[str]:
         lines.append(f"{SKIP_MARK} skipped now (key or base URL not set): {len(plan['skipped'])} model(s); the "
                      f"models that can run now: {ready['requests']:,} requests, "
                      f"{money(ready['cost_usd']['expected'])} known cost")
+    answered = sum(r["answered_in_run_dir"] for r in plan["rows"])
+    if answered:
+        lines.append(f"{plan['run_dir']} already holds {answered:,} of these {plan['totals']['requests']:,} requests' "
+                     "answers: a resumed run does not send them again")
     if plan["totals"]["unknown_cost_models"]:
         lines.append("cost unknown (no price in litellm's map or the registry): "
                      + ", ".join(plan["totals"]["unknown_cost_models"]))

@@ -100,6 +100,7 @@ def test_the_plan_matches_the_finished_run(finished):
         assert abs(row["prompt_tokens"] - result["input_tokens"]) <= error * result["input_tokens"]
         assert row["output_tokens"]["source"].startswith("earlier run")
         assert abs(row["output_tokens"]["expected"] - result["output_tokens"]) <= 1
+        assert row["answered_in_run_dir"] == result["completed"] == 3
     priced, recorded = _row(plan, "priced"), next(r for r in summary["results"] if r["model"] == "priced")
     assert recorded["cost_usd"] is not None
     assert priced["tokenizer"] == "tiktoken o200k_base" and priced["tokenizer_exact"]
@@ -119,11 +120,20 @@ def test_without_an_earlier_run_the_plan_uses_stated_defaults(finished):
 
 
 def test_a_plan_reads_output_tokens_from_the_response_cache_and_survives_a_corrupt_one(finished, tmp_path):
-    from finchain_tasks.runs.plan import earlier_from_cache, earlier_from_summary
+    from finchain_tasks.runs.plan import Earlier, earlier_from_cache, earlier_from_summary
 
     from_cache = earlier_from_cache(finished["run_dir"])
     recorded = {r["model"]: r["output_tokens"] / r["requested"] for r in finished["summary"]["results"]}
     assert from_cache["openai/gpt-4.1-mini"].output_per_request == pytest.approx(recorded["priced"])
+    for bad in (float("nan"), 1e308, -5, "12", None, True):
+        (tmp_path / SUMMARY).write_text(json.dumps({"results": [
+            {"model": "m", "task_set": "t", "completed": 3, "failed": 0, "requested": 3, "output_tokens": bad,
+             "wall_s": bad}]}), encoding="utf-8")
+        assert earlier_from_summary(tmp_path, {}) == {}, bad  # a hand-edited figure falls back to the defaults
+    (tmp_path / SUMMARY).write_text(json.dumps({"results": [
+        {"model": "m", "task_set": "t", "completed": 3, "failed": 1, "requested": 4, "output_tokens": 400,
+         "wall_s": float("nan")}]}), encoding="utf-8")
+    assert earlier_from_summary(tmp_path, {"t": 2})[("m", "t")] == Earlier(50.0, None, 8, "earlier run (summary.json)")
     (tmp_path / CACHE).write_bytes(b"not a database" * 100)
     (tmp_path / SUMMARY).write_text("{not json", encoding="utf-8")
     assert earlier_from_cache(tmp_path) == {} and earlier_from_summary(tmp_path, {}) == {}
