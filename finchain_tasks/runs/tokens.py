@@ -100,16 +100,16 @@ def _encoder(encoding: Any) -> Callable[[str], int]:
     return lambda text: len(encoding.encode(text, disallowed_special=()))
 
 
-def _hf_counter(hf_id: str) -> Optional[Counter]:
+def _hf_counter(hf_id: str, cache_dir: Optional[str] = None) -> Optional[Counter]:
     """The Hugging Face tokenizer of ``hf_id`` when its files are in the local cache (never downloaded)."""
     try:
         from huggingface_hub import try_to_load_from_cache
 
-        if not isinstance(try_to_load_from_cache(hf_id, "tokenizer_config.json"), str):
+        if not isinstance(try_to_load_from_cache(hf_id, "tokenizer_config.json", cache_dir=cache_dir), str):
             return None
         from transformers import AutoTokenizer
 
-        tokenizer = AutoTokenizer.from_pretrained(hf_id, local_files_only=True)
+        tokenizer = AutoTokenizer.from_pretrained(hf_id, local_files_only=True, cache_dir=cache_dir)
     except Exception:  # not cached, or a tokenizer transformers cannot load offline: an approximation serves
         return None
     if getattr(tokenizer, "chat_template", None):
@@ -127,8 +127,9 @@ def _hf_counter(hf_id: str) -> Optional[Counter]:
 class Counters:
     """One counter per tokenizer for a plan (a tokenizer loads once, however many models share it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hf_cache: Optional[str] = None) -> None:
         self._made: dict[str, Optional[Counter]] = {}
+        self.hf_cache = hf_cache  # None: the Hugging Face default cache
 
     def _get(self, key: str, make: Callable[[], Optional[Counter]]) -> Optional[Counter]:
         if key not in self._made:
@@ -144,7 +145,7 @@ class Counters:
                 return exact
         hf_id = getattr(spec, "hf_id", None)
         if hf_id:
-            counter = self._get(f"hf:{hf_id}", lambda: _hf_counter(hf_id))
+            counter = self._get(f"hf:{hf_id}", lambda: _hf_counter(hf_id, self.hf_cache))
             if counter is not None:
                 return counter
         approx = self._get("approx", approx_counter)

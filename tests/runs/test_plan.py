@@ -202,3 +202,28 @@ def test_counters_fall_back_to_a_stated_approximation():
     assert counter.count(prompt) == math.ceil(9 / 4) + math.ceil(18 / 4) + 2 * MESSAGE_OVERHEAD + REPLY_PRIMING
     assert counter.total([prompt, prompt]) == 2 * counter.count(prompt)
     assert counter.count([{"role": "user", "content": ""}]) == MESSAGE_OVERHEAD + REPLY_PRIMING
+
+
+def test_an_open_model_in_the_local_hf_cache_is_counted_with_its_own_chat_template(tmp_path):
+    from finchain_tasks.models.registry import ModelSpec
+    from finchain_tasks.runs.tokens import Counters
+    from scorers.prm.tiny import tiny_tokenizer
+
+    tokenizer = tiny_tokenizer()
+    tokenizer.chat_template = ("{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}<eos>{% endfor %}"
+                               "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+    snapshot = tmp_path / "models--acme--tiny" / "snapshots" / ("0" * 40)
+    tokenizer.save_pretrained(snapshot)
+    (snapshot / "config.json").write_text('{"model_type": "qwen3"}')  # a model repository always has one
+    (tmp_path / "models--acme--tiny" / "refs").mkdir()
+    (tmp_path / "models--acme--tiny" / "refs" / "main").write_text("0" * 40)
+    spec = ModelSpec(name="tiny", display_name="Tiny", litellm_model="hosted_vllm/acme/tiny", category="general",
+                     open_weights=True, hf_id="acme/tiny")
+    prompt = [{"role": "system", "content": "Solve step by step."}, {"role": "user", "content": "NPV of $1,200?"}]
+    counter = Counters(hf_cache=str(tmp_path)).for_model(spec)
+    assert counter.exact and counter.name == "hf acme/tiny"
+    expected = tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=False)
+    assert counter.count(prompt) == len(tokenizer(expected, add_special_tokens=False)["input_ids"])
+    missing = ModelSpec(name="gone", display_name="Gone", litellm_model="hosted_vllm/acme/gone", category="general",
+                        open_weights=True, hf_id="acme/gone")
+    assert not Counters(hf_cache=str(tmp_path)).for_model(missing).exact  # not cached: approximated, not fetched
