@@ -174,7 +174,7 @@ def test_the_paper_matrix_prints_every_model_at_80_columns(finished, monkeypatch
         assert name[:12] in text.replace("\n", "")
 
 
-def test_json_without_plan_is_one_line_error(finished):
+def test_json_without_plan_is_one_line_error():
     result = CliRunner().invoke(app, ["eval", "--json"])
     assert result.exit_code != 0 and "--json goes with --plan" in result.output
 
@@ -227,3 +227,14 @@ def test_an_open_model_in_the_local_hf_cache_is_counted_with_its_own_chat_templa
     missing = ModelSpec(name="gone", display_name="Gone", litellm_model="hosted_vllm/acme/gone", category="general",
                         open_weights=True, hf_id="acme/gone")
     assert not Counters(hf_cache=str(tmp_path)).for_model(missing).exact  # not cached: approximated, not fetched
+
+
+def test_a_plan_of_a_billion_seeds_is_refused_in_one_line(tmp_path):
+    registry = tmp_path / "r.yaml"
+    registry.write_text("version: 1\nmodels:\n  - {name: m, display_name: M, litellm_model: openai/m, "
+                        "category: general, open_weights: false, api_base: 'http://127.0.0.1:9/v1'}\n"
+                        "task_sets:\n  big: {task: finchain, args: {seeds: 1000000000}}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["bench", "--registry", str(registry), "--tasks", "big", "--plan", "--limit", "2"])
+    assert result.exit_code == 2, result.output
+    assert len([ln for ln in result.output.splitlines() if "problems, more than" in ln]) == 1
+    assert "Traceback" not in result.output
