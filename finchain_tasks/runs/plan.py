@@ -177,8 +177,10 @@ def totals(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Sums over rows: requests, tokens, the known costs (and which models' cost is unknown), the batch bill
     (batch price where the provider has one, list price elsewhere) and the wall time (models side by side:
     the slowest model's task sets one after another)."""
-    def cost_sum(pick: Any) -> dict[str, float]:
-        return {k: round(sum(c[k] for r in rows if (c := pick(r)) is not None), 6) for k in ("expected", "low", "high")}
+    def cost_sum(pick: Any) -> Optional[dict[str, float]]:
+        """The known costs summed; None when no row has one (a sum of nothing is unknown, not $0)."""
+        known = [c for r in rows if (c := pick(r)) is not None]
+        return {k: round(sum(c[k] for c in known), 6) for k in ("expected", "low", "high")} if known else None
 
     def batch_or_list(r: dict[str, Any]) -> Optional[dict[str, float]]:
         return (r["batch"] or {}).get("cost_usd") or r["cost_usd"]

@@ -59,9 +59,9 @@ def _label(row: dict[str, Any]) -> str:
     return f"{row['model']} · {row['task_set']}" + (f" {SKIP_MARK}" if row["skip"] else "")
 
 
-def _tokens_out(row: dict[str, Any]) -> str:
-    out = row["output_tokens"]
-    if out["low"] == out["high"]:
+def _tokens_out(out: dict[str, Any]) -> str:
+    """Expected output tokens over their low-high range (the range only where it differs)."""
+    if compact(out["low"]) == compact(out["high"]):
         return compact(out["expected"])
     return f"{compact(out['expected'])}\n{compact(out['low'])}-{compact(out['high'])}"
 
@@ -75,19 +75,19 @@ def tables(plan: dict[str, Any]) -> list[Any]:
     rows, total = plan["rows"], plan["totals"]
     scope = f"--limit {plan['limit']}" if plan.get("limit") else "every sample"
     tokens = _table(f"The bill, 1/2: requests and tokens ({scope})", ["model · task", "requests", "prompt tok",
-                                                                       "output tok", "tokenizer"])
+                                                                       "output tok"])
     money_table = _table("The bill, 2/2: cost (USD) and time", ["model · task", "list price", "batch", "wall"])
     for r in rows:
         label = escape(_label(r))
         exact = "" if r["tokenizer_exact"] else "≈"
-        tokens.add_row(label, f"{r['requests']:,}", f"{exact}{compact(r['prompt_tokens'])}", _tokens_out(r),
-                       escape(r["tokenizer"]))
+        tokens.add_row(label, f"{r['requests']:,}", f"{exact}{compact(r['prompt_tokens'])}",
+                       _tokens_out(r["output_tokens"]))
         batch = "-" if r["batch"] is None else cost_cell(r["batch"]["cost_usd"])
         money_table.add_row(label, cost_cell(r["cost_usd"]), batch, duration(r["wall_s"]))
-    out = total["output_tokens"]
     tokens.add_section()
-    tokens.add_row("total", f"{total['requests']:,}", compact(total["prompt_tokens"]),
-                   f"{compact(out['expected'])}\n{compact(out['low'])}-{compact(out['high'])}", "")
+    exact = "" if all(r["tokenizer_exact"] for r in rows) else "≈"
+    tokens.add_row("total", f"{total['requests']:,}", f"{exact}{compact(total['prompt_tokens'])}",
+                   _tokens_out(total["output_tokens"]))
     unknown = len(total["unknown_cost_models"])
     money_table.add_section()
     money_table.add_row(f"total (known){f' + {unknown} unknown' if unknown else ''}", cost_cell(total["cost_usd"]),
@@ -121,8 +121,8 @@ def notes(plan: dict[str, Any]) -> list[str]:
     if plan["skipped"]:
         ready = plan["totals_ready"]
         lines.append(f"{SKIP_MARK} skipped now (key or base URL not set): {len(plan['skipped'])} model(s); the "
-                     f"models that can run now: {ready['requests']:,} requests, "
-                     f"{money(ready['cost_usd']['expected'])} known cost")
+                     f"models that can run now: {ready['requests']:,} requests, known cost "
+                     f"{money((ready['cost_usd'] or {}).get('expected'))}")
     answered = sum(r["answered_in_run_dir"] for r in plan["rows"])
     if answered:
         lines.append(f"{plan['run_dir']} already holds {answered:,} of these {plan['totals']['requests']:,} requests' "

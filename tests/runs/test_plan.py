@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
 from finchain_tasks.runs import CACHE, SUMMARY
+from finchain_tasks.runs.plan import totals
 from finchain_tasks.runs.plan_view import compact, cost_cell, duration, money, tables
 from tests.support.bench_helpers import KEY, KEY_ENV, make_reply, plan_problems
 from tests.support.fake_openai import FakeOpenAI
@@ -106,6 +107,9 @@ def test_the_plan_matches_the_finished_run(finished):
     assert priced["tokenizer"] == "tiktoken o200k_base" and priced["tokenizer_exact"]
     assert priced["cost_usd"]["expected"] == pytest.approx(recorded["cost_usd"], rel=EXACT_ERROR)
     assert _row(plan, "local-gemma3-270m")["cost_usd"] is None  # no price anywhere: unknown, never 0
+    alone = totals([_row(plan, "local-gemma3-270m")])
+    assert alone["cost_usd"] is None and alone["batch_cost_usd"] is None  # a sum of nothing is unknown too
+    assert totals([priced])["cost_usd"] == priced["cost_usd"]
     assert plan["totals"]["requests"] == sum(r["requested"] for r in summary["results"])
 
 
