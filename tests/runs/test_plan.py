@@ -242,3 +242,24 @@ def test_a_plan_of_a_billion_seeds_is_refused_in_one_line(tmp_path):
     assert result.exit_code == 2, result.output
     assert len([ln for ln in result.output.splitlines() if "problems, more than" in ln]) == 1
     assert "Traceback" not in result.output
+
+
+def test_requests_count_best_of_n_candidates_and_voting_epochs(tmp_path):
+    """samples x epochs x N: Best-of-N's sampler (which asks the model itself) renders the same prompt, and
+    CFLUE's n runs every question n times (epochs)."""
+    from finchain_tasks.models.registry import load_registry
+    from finchain_tasks.runs.engine import plan_task_set
+    from finchain_tasks.runs.rendered import render_task_set
+
+    templates = [p.template_id for p in plan_problems(2)]
+    registry = tmp_path / "r.yaml"
+    registry.write_text("version: 1\nextends: default\ntask_sets:\n"
+                        f"  bon: {{task: finchain, args: {{seeds: [0, 1], template: [{', '.join(templates)}], "
+                        "samples: 4}}\n  vote: {task: cflue, args: {n: 3}}\n", encoding="utf-8")
+    reg = load_registry(registry)
+    bon, vote = (render_task_set(plan_task_set(reg, name)) for name in ("bon", "vote"))
+    assert (len(bon.prompts), bon.epochs, bon.candidates, bon.requests) == (4, 1, 4, 16)
+    assert bon.prompts[0][0]["role"] == "system" and bon.prompts[0][-1]["role"] == "user"
+    assert (vote.epochs, vote.candidates, vote.requests) == (3, 1, 3 * len(vote.prompts))
+    assert "题目" in vote.prompts[0][-1]["content"]  # the shipped sample's Chinese prompt, rendered
+    assert render_task_set(plan_task_set(reg, "bon"), limit=1).requests == 4
