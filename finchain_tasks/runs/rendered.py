@@ -66,8 +66,8 @@ async def _render_one(task: Any, sample: Any) -> list[dict[str, str]]:
         await task.solver(state, _stop)
     except _Rendered as done:
         return _as_dicts(done.messages)
-    except ValueError as exc:
-        if not str(exc).startswith(NO_MODEL):
+    except Exception as exc:  # Inspect raises a ValueError or, once an eval has run in the process, its
+        if not str(getattr(exc, "message", exc)).startswith(NO_MODEL):  # PrerequisiteError: both say this
             raise
         return _as_dicts(state.messages)
     raise ValueError(f"task {task.name!r} finished its solvers without asking a model: nothing to bill")
