@@ -91,6 +91,7 @@ def _row(plan, model):
     return next(r for r in plan["rows"] if r["model"] == model)
 
 
+@pytest.mark.slow  # shares one finished bench run (module fixture)
 def test_the_plan_matches_the_finished_run(finished):
     plan, summary = finished["plan"], finished["summary"]
     assert finished["sent"] == 6  # 3 problems x 2 models, each sent once
@@ -113,6 +114,7 @@ def test_the_plan_matches_the_finished_run(finished):
     assert plan["totals"]["requests"] == sum(r["requested"] for r in summary["results"])
 
 
+@pytest.mark.slow  # shares one finished bench run (module fixture)
 def test_without_an_earlier_run_the_plan_uses_stated_defaults(finished):
     fresh = finished["fresh"]
     local = _row(fresh, "local-gemma3-270m")
@@ -123,6 +125,7 @@ def test_without_an_earlier_run_the_plan_uses_stated_defaults(finished):
     assert not (finished["run_dir"].parent / "empty").exists()  # --plan writes nothing
 
 
+@pytest.mark.slow  # shares one finished bench run (module fixture)
 def test_a_plan_reads_output_tokens_from_the_response_cache_and_survives_a_corrupt_one(finished, tmp_path):
     from finchain_tasks.runs.plan import Earlier, earlier_from_cache, earlier_from_summary
 
@@ -150,6 +153,7 @@ def test_a_plan_reads_output_tokens_from_the_response_cache_and_survives_a_corru
     assert earlier_from_cache(tmp_path) == {}  # rows that do not parse are skipped, not fatal
 
 
+@pytest.mark.slow  # shares one finished bench run (module fixture)
 def test_the_paper_matrix_prints_every_model_at_80_columns(finished, monkeypatch):
     from finchain_tasks.models.registry import load_registry
 
