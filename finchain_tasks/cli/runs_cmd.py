@@ -27,6 +27,9 @@ AttemptsOpt = typer.Option(3, "--retry-attempts", min=0, help="Times eval-set re
 DisplayOpt = typer.Option(None, "--display", help="Inspect's display: full, rich, plain, log, none.")
 RetryWaitOpt = typer.Option(None, "--retry-wait", hidden=True, help="First backoff in seconds (tests).")
 ProfileOpt = typer.Option("paper", "--profile", help="ChainEval profile: paper or reference.")
+PlanOpt = typer.Option(False, "--plan", help="Print the bill (requests, tokens, cost, batch cost, wall time) and "
+                       "stop: nothing is sent, no server starts (docs/running-the-matrix.md).")
+JsonOpt = typer.Option(False, "--json", help="With --plan: the plan as JSON on stdout.")
 
 
 def _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display):
@@ -75,6 +78,15 @@ def _finish(run_dir: Path, ok: bool, resume_hint: str) -> None:
     raise typer.Exit(code=1)
 
 
+def _plan(plan_only: bool, specs: list[Any], plans: list[Any], skipped: list[Any], limit: Optional[int],
+          max_connections: Optional[int], run_dir: Optional[Path], as_json: bool) -> None:
+    if not plan_only:
+        raise ValueError("--json goes with --plan")
+    from finchain_tasks.runs.plan_view import print_plan
+
+    print_plan(specs, plans, skipped, limit, max_connections, run_dir, as_json, console)
+
+
 def _resume_hint(run_dir: Path, given: Optional[Path]) -> str:
     argv = ["finchain", *sys.argv[1:]]
     return " ".join(argv) if given is not None else " ".join([*argv, "--run-dir", str(run_dir)])
@@ -99,6 +111,8 @@ def eval_cmd(
     retry_attempts: int = AttemptsOpt,
     display: Optional[str] = DisplayOpt,
     retry_wait: Optional[float] = RetryWaitOpt,
+    plan_only: bool = PlanOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Evaluate one model on FinChain; with no --model, the local model (no key, no network) on a small sample."""
     import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
@@ -113,6 +127,8 @@ def eval_cmd(
         overrides.update(template=engine.stratified_templates(), seeds=seeds or 1)
     plan = engine.plan_task_set(reg, task, **overrides)
     ready, skipped = engine.split_ready([spec])
+    if plan_only or as_json:
+        return _plan(plan_only, [spec], [plan], skipped, limit, max_connections, run_dir, as_json)
     if skipped:
         console.print(_skipped_table(skipped))
         raise ValueError(f"model {spec.name!r} cannot run: set {', '.join(skipped[0][1])}")
@@ -154,6 +170,8 @@ def bench(
                                         "node in turn (docs/running-the-matrix.md)."),
     gpus: Optional[int] = typer.Option(None, "--gpus", min=1, help="With --serve: GPUs to use (default: all "
                                        "visible); models whose tensor-parallel sizes fit run at once."),
+    plan_only: bool = PlanOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Benchmark many models × task sets, resumably: re-run the same command with the same --run-dir to continue."""
     from finchain_tasks.models.registry import load_registry, resolve_model
@@ -175,6 +193,8 @@ def bench(
     elif gpus is not None:
         raise ValueError("--gpus goes with --serve vllm")
     ready, skipped = engine.split_ready(specs)
+    if plan_only or as_json:  # served models are on the bill: --serve starts their servers
+        return _plan(plan_only, [*served, *specs], plans, skipped, limit, max_connections, run_dir, as_json)
     if skipped:
         console.print(_skipped_table(skipped))
     if not ready and not served:

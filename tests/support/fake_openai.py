@@ -141,6 +141,8 @@ class FakeOpenAI:
     rule: Callable[[Any], Fault | None] | None = None
     latency: float = 0.0
     chaos: Chaos | None = None
+    usage: Callable[[str, Any, str], tuple[int, int]] | None = None
+    """(path, body, answer text) -> (prompt_tokens, completion_tokens) the server reports; default: words."""
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -312,12 +314,22 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(req.body, dict) and req.body.get("stream") and req.path.endswith("/chat/completions"):
             req.answered = self._stream(req, text)
             return
-        req.answered = self._send(200, json.dumps(completion_body(req.path, req.body, text, state.model)).encode())
+        req.answered = self._send(200, json.dumps(self._body_for(req, text)).encode())
+
+    def _body_for(self, req: Request, text: str) -> dict:
+        """The response object, its usage counted by the server's ``usage`` function when it has one."""
+        state = self.server_state
+        answer = completion_body(req.path, req.body, text, state.model)
+        if state.usage is not None:  # counted as a real server's tokenizer would, instead of words
+            prompt, completion = state.usage(req.path, req.body, text)
+            answer["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                               "total_tokens": prompt + completion}
+        return answer
 
     def _stream(self, req: Request, text: str) -> bool:
         """The answer as server-sent events, a few words per chunk, as OpenAI streams a chat completion
         (with a last usage chunk when ``stream_options.include_usage`` asks for it)."""
-        full = completion_body(req.path, req.body, text, self.server_state.model)
+        full = self._body_for(req, text)
         words = text.split(" ")
         pieces = [" ".join(words[k:k + 4]) + (" " if k + 4 < len(words) else "") for k in range(0, len(words), 4)]
         base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": full["created"],
