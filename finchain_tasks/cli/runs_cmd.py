@@ -27,13 +27,19 @@ AttemptsOpt = typer.Option(3, "--retry-attempts", min=0, help="Times eval-set re
 DisplayOpt = typer.Option(None, "--display", help="Inspect's display: full, rich, plain, log, none.")
 RetryWaitOpt = typer.Option(None, "--retry-wait", hidden=True, help="First backoff in seconds (tests).")
 ProfileOpt = typer.Option("paper", "--profile", help="ChainEval profile: paper or reference.")
+BatchOpt = typer.Option(False, "--batch", help="Send the requests of providers with a batch API (OpenAI, Anthropic, "
+                        "Google, Together, xAI) as batches at the batch price, resumably; others run as usual.")
+BatchSizeOpt = typer.Option(None, "--batch-size", min=1, help="Requests per batch (default: Inspect's, 100).")
+BatchTickOpt = typer.Option(None, "--batch-tick", min=0.01, hidden=True, help="Seconds between batch polls (tests).")
 
 
-def _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display):
+def _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch=False,
+             batch_size=None, batch_tick=None):
     from finchain_tasks.runs.engine import Options
 
     return Options(limit=limit, max_connections=max_connections, max_retries=max_retries, timeout=timeout,
-                   retry_attempts=retry_attempts, retry_wait=retry_wait, display=display)
+                   retry_attempts=retry_attempts, retry_wait=retry_wait, display=display, batch=batch,
+                   batch_size=batch_size, batch_tick=batch_tick)
 
 
 def _default_run_dir(name: str) -> Path:
@@ -99,6 +105,9 @@ def eval_cmd(
     retry_attempts: int = AttemptsOpt,
     display: Optional[str] = DisplayOpt,
     retry_wait: Optional[float] = RetryWaitOpt,
+    batch: bool = BatchOpt,
+    batch_size: Optional[int] = BatchSizeOpt,
+    batch_tick: Optional[float] = BatchTickOpt,
 ) -> None:
     """Evaluate one model on FinChain; with no --model, the local model (no key, no network) on a small sample."""
     import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
@@ -120,7 +129,8 @@ def eval_cmd(
     run_dir = run_dir or _default_run_dir(spec.name)
     if engine.needs_local_server(spec):
         console.print("starting the local model (llama.cpp on 127.0.0.1) ...", style="dim")
-    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
+    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,
+                       batch_size, batch_tick)
     ok, _ = engine.run(run_dir, ready, [plan], options, argv=sys.argv)
     _finish(run_dir, ok, _resume_hint(run_dir, given))
 
@@ -150,6 +160,9 @@ def bench(
     retry_attempts: int = AttemptsOpt,
     display: Optional[str] = DisplayOpt,
     retry_wait: Optional[float] = RetryWaitOpt,
+    batch: bool = BatchOpt,
+    batch_size: Optional[int] = BatchSizeOpt,
+    batch_tick: Optional[float] = BatchTickOpt,
 ) -> None:
     """Benchmark many models × task sets, resumably: re-run the same command with the same --run-dir to continue."""
     from finchain_tasks.models.registry import load_registry, resolve_model
@@ -170,8 +183,12 @@ def bench(
         raise ValueError("no model can run: every selected model lacks its key or base URL")
     given = run_dir
     run_dir = run_dir or _default_run_dir("bench")
-    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
+    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,
+                       batch_size, batch_tick)
     if harness == "lm-eval":
+        if batch:
+            raise ValueError("--batch needs --harness inspect: lm-eval has no provider batch API "
+                             "(docs/running-the-matrix.md)")
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
     ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv, skipped=skipped)
     _finish(run_dir, ok, _resume_hint(run_dir, given))
