@@ -75,7 +75,12 @@ def build_model(spec: Any, options: Any, task_config: Any) -> Any:
     config = GenerateConfig(max_retries=options.max_retries, batch=batch, **generation)
     key = os.environ.get(spec.api_key_env) if spec.api_key_env else None
     args = {"responses_api": False} if name.startswith("openai/") else {}  # the endpoint litellm sends to today
-    return get_model(name, api_key=key, config=config, memoize=False, **args)
+    model = get_model(name, api_key=key, config=config, memoize=False, **args)
+    if options.retry_wait is not None:  # the first backoff (tests), as our provider's retry_wait model arg
+        from finchain_tasks.inspect.litellm_provider import RetryAfterWait
+
+        model.api.retry_wait = lambda: RetryAfterWait(options.retry_wait)
+    return model
 
 
 def session_record(specs: Any) -> dict[str, dict[str, Any]]:
