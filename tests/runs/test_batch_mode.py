@@ -190,3 +190,12 @@ def test_inspects_generate_error_is_reported_by_its_error_not_by_the_request_it_
     text = ("ModelGenerateError('\\nRequest:\\n{\\n  \"model\": \"m\"\\n}\\n\\nBadRequestError(\\'Error code: 400 - "
             "no\\')')")
     assert _first_line(text) == "BadRequestError('Error code: 400 - no')"
+
+
+def test_our_litellm_provider_refuses_a_batch_request_in_one_line_instead_of_paying_full_price():
+    from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
+
+    api = get_model("litellm/openai/fake", api_base="http://127.0.0.1:9/v1", api_key="none").api
+    with pytest.raises(NotImplementedError, match="no batch mode") as info:
+        anyio.run(api.generate, [ChatMessageUser(content="2+2?")], [], "none", GenerateConfig(batch=True))
+    assert "\n" not in str(info.value)
