@@ -170,6 +170,9 @@ def bench(
 
     if harness not in ("inspect", "lm-eval"):
         raise ValueError(f"--harness must be inspect or lm-eval, not {harness!r}")
+    if batch and harness != "inspect":
+        raise ValueError("--batch needs --harness inspect: lm-eval has no provider batch API "
+                         "(docs/running-the-matrix.md)")
     if harness == "inspect":
         import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
     reg = load_registry(registry)
@@ -186,9 +189,6 @@ def bench(
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,
                        batch_size, batch_tick)
     if harness == "lm-eval":
-        if batch:
-            raise ValueError("--batch needs --harness inspect: lm-eval has no provider batch API "
-                             "(docs/running-the-matrix.md)")
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
     ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv, skipped=skipped)
     _finish(run_dir, ok, _resume_hint(run_dir, given))

@@ -199,3 +199,12 @@ def test_our_litellm_provider_refuses_a_batch_request_in_one_line_instead_of_pay
     with pytest.raises(NotImplementedError, match="no batch mode") as info:
         anyio.run(api.generate, [ChatMessageUser(content="2+2?")], [], "none", GenerateConfig(batch=True))
     assert "\n" not in str(info.value)
+
+
+def test_batch_with_the_lm_eval_harness_is_refused_in_one_line():
+    from typer.testing import CliRunner
+
+    from finchain_tasks.cli.main import app
+
+    result = CliRunner().invoke(app, ["bench", "--harness", "lm-eval", "--batch"])
+    assert result.exit_code != 0 and "--batch needs --harness inspect" in result.output
