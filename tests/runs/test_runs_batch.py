@@ -5,6 +5,7 @@ points at the fake) runs through Inspect's batch mode: the run completes and sco
 price, a 5xx item is retried in a new batch and a 4xx item is reported as its sample's error; a run killed while
 its batch is in progress is restarted and collects that batch by id: no batch is created twice, every sample is
 scored exactly once.
+The run directory's journal and logging are unit-tested in test_batch_mode.py.
 """
 
 import json
@@ -66,12 +67,16 @@ def _result(run_dir: Path) -> dict:
     return result
 
 
-def test_a_batched_bench_scores_at_the_batch_price_retries_a_5xx_item_and_reports_a_4xx_item(batch_env, problems,
-                                                                                             monkeypatch):
+def test_a_bench_killed_mid_batch_collects_it_on_restart_retries_a_5xx_item_reports_a_4xx_one_at_batch_price(
+        batch_env, problems, monkeypatch):
+    """One bench run (killed while its batch is in progress) and its restart: the batch is collected by id, never
+    created twice; of its items, one fails once with a 500 (retried, alone, in a new batch) and one always with
+    a 400 (reported with the provider's words); every sample is scored or failed exactly once, at the batch price.
+    (One test, not three: each bench run costs seconds of CPU.)"""
     flaky, bad = problems[1].question, problems[2].question
     asked: Counter = Counter()
 
-    def rule(body):  # the flaky problem fails once with a 500, the bad one always with a 400
+    def rule(body):
         q = question_of(body)
         asked[q] += 1
         return status(500) if q == flaky and asked[q] == 1 else status(400) if q == bad else None
@@ -79,39 +84,12 @@ def test_a_batched_bench_scores_at_the_batch_price_retries_a_5xx_item_and_report
     run_dir = batch_env / "run"
     with FakeOpenAI(reply=make_reply(problems), rule=rule) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        result = CliRunner().invoke(app, [*_args(_registry(batch_env / "r.yaml", problems), run_dir),
-                                          "--retry-attempts", "0"])
-    assert result.exit_code == 1, result.output  # the 400 item failed for good
-    created = server.batches.created
-    assert [len(b.lines) for b in created] == [N, 1], "one batch, then the 5xx item alone"
-    assert question_of(created[1].lines[0]["body"]) == flaky
-    assert not [r for r in server.requests if r.path.endswith("/chat/completions")], "nothing sent outside batches"
-    r = _result(run_dir)
-    assert (r["requested"], r["completed"], r["failed"]) == (N, N - 1, 1)
-    (failure,) = r["failures"]
-    assert failure["id"] == problems[2].id and "400" in failure["reason"] and "batch item failed" in failure["reason"]
-    assert r["inspect_model"] == "openai/fake-batch" and r["batch"] is True
-    tokens = r["input_tokens"] * 1.0 + r["output_tokens"] * 4.0  # the registry price halved: 1 and 4 $/1M
-    assert r["cost_usd"] == pytest.approx(tokens / 1e6) and r["cost_source"].startswith("batch price")
-    assert "(batch)" in result.output
-    session = json.loads((run_dir / MANIFEST).read_text())["sessions"][-1]
-    assert session["batch"]["fake-batch"]["inspect_model"] == "openai/fake-batch"
-    assert session["batch_journal"] == {"batches": 2, "sent": 0, "answered": N - 1, "failed": 2}
-    assert "Created batch" in (run_dir / BATCH_LOG).read_text()
-    assert files_containing(run_dir, KEY) == []
-
-
-def test_a_bench_killed_mid_batch_collects_its_batch_on_restart_and_scores_each_sample_once(batch_env, problems,
-                                                                                            monkeypatch):
-    run_dir = batch_env / "run"
-    with FakeOpenAI(reply=make_reply(problems)) as server:
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        args = _args(_registry(batch_env / "r.yaml", problems), run_dir)
+        args = [*_args(_registry(batch_env / "r.yaml", problems), run_dir), "--retry-attempts", "0"]
         server.batches.hold.set()  # batches stay in_progress until the test lets go
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         proc = subprocess.Popen([sys.executable, "-c", CLI, *args], cwd=ROOT, env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while not (server.batches.created and (run_dir / JOURNAL).is_file() and server.batches.polls >= 2):
             assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
             assert time.monotonic() < deadline, "the run never created its batch"
@@ -120,12 +98,25 @@ def test_a_bench_killed_mid_batch_collects_its_batch_on_restart_and_scores_each_
         proc.wait()
         proc.stderr.close()
         (first,) = server.batches.created
+        assert len(first.lines) == N
         assert json.loads((run_dir / JOURNAL).read_text())["batches"].keys() == {first.id}
         server.batches.hold.clear()
         resumed = CliRunner().invoke(app, args)
-    assert resumed.exit_code == 0, resumed.output
-    assert [b.id for b in server.batches.created] == [first.id], "a batch was created twice"
-    assert Counter(question_of(b) for b in server.batches.bodies()) == Counter(p.question for p in problems)
+    assert resumed.exit_code == 1, resumed.output  # the 400 item failed for good
+    created = server.batches.created
+    assert [b.id for b in created].count(first.id) == 1 and len(created) == 2, "a batch was created twice"
+    assert [question_of(line["body"]) for line in created[1].lines] == [flaky], "the 5xx item alone, once"
+    assert not [r for r in server.requests if r.path.endswith("/chat/completions")], "nothing sent outside batches"
     r = _result(run_dir)
-    assert (r["requested"], r["completed"], r["failed"], r["missing"], r["duplicated"]) == (N, N, 0, [], [])
+    assert (r["requested"], r["completed"], r["failed"], r["missing"], r["duplicated"]) == (N, N - 1, 1, [], [])
+    (failure,) = r["failures"]
+    assert failure["id"] == problems[2].id and "batch item failed: Error code: 400" in failure["reason"]
+    assert r["inspect_model"] == "openai/fake-batch" and r["batch"] is True
+    tokens = r["input_tokens"] * 1.0 + r["output_tokens"] * 4.0  # the registry price halved: 1 and 4 $/1M
+    assert r["cost_usd"] == pytest.approx(tokens / 1e6) and r["cost_source"].startswith("batch price")
+    assert "(batch)" in resumed.output
+    session = json.loads((run_dir / MANIFEST).read_text())["sessions"][-1]
+    assert session["batch"]["fake-batch"]["inspect_model"] == "openai/fake-batch"
+    assert session["batch_journal"] == {"batches": 2, "sent": 0, "answered": N - 1, "failed": 2}
     assert "Resumed batch" in (run_dir / BATCH_LOG).read_text()
+    assert files_containing(run_dir, KEY) == []
