@@ -55,26 +55,36 @@ def test_a_request_key_ignores_the_per_call_headers_and_key_order_but_not_the_bo
     assert request_key("AnthropicBatcher", body) != request_key("OpenAIBatcher", body)
 
 
+def test_a_batch_id_with_a_slash_is_kept_under_a_file_name_of_its_own(tmp_path):
+    Journal(tmp_path / JOURNAL).record("batches/abc/../x", "GoogleBatcher", [("c", "k")])  # Gemini ids hold "/"
+    assert [p.parent for p in (tmp_path / JOURNAL).iterdir()] == [tmp_path / JOURNAL]
+    assert Journal(tmp_path / JOURNAL).claim("k") == ("batches/abc/../x", "c")
+
+
 def test_the_journal_survives_a_reload_claims_in_order_and_never_hands_out_a_failed_item(tmp_path):
     journal = Journal(tmp_path / JOURNAL)
     journal.record("b1", "P", [("c1", "k"), ("c2", "k"), ("c3", "other")])
     journal.record("b2", "P", [("c4", "k")])
     journal.mark("b1", {"c1": "failed", "c3": "answered"})
-    assert not list(tmp_path.glob("*.partial"))  # written whole, then renamed
+    files = sorted((tmp_path / JOURNAL).iterdir())
+    assert len(files) == 2 and not [f for f in files if f.suffix != ".json"]  # one per batch, written then renamed
     again = Journal(tmp_path / JOURNAL)
     assert [again.claim("k"), again.claim("k"), again.claim("k")] == [("b1", "c2"), ("b2", "c4"), None]
     assert again.claim("other") == ("b1", "c3")  # answered, not yet scored maybe: collected again
     assert again.counts() == {"batches": 2, "sent": 2, "answered": 1, "failed": 1}
 
 
-@pytest.mark.parametrize("text", ["{not json", json.dumps({"batches": {"b1": {"requests": {"c": {}}}}})])
-def test_a_damaged_journal_is_one_clear_line_and_is_left_as_it_was(tmp_path, text):
-    (tmp_path / JOURNAL).write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match="is not a batch journal") as info:
+@pytest.mark.parametrize("text", ["{not json", "[]", json.dumps({"id": "b1", "requests": {"c": {}}}), "\ud800",
+                                  json.dumps({"id": "b<script>", "requests": None})])
+def test_a_damaged_batch_record_is_one_clear_line_and_is_left_as_it_was(tmp_path, text):
+    Journal(tmp_path / JOURNAL).record("good", "P", [("c", "k")])
+    bad = tmp_path / JOURNAL / "bad.json"
+    bad.write_text(text, encoding="utf-8", errors="surrogatepass")
+    with pytest.raises(ValueError, match="is not a batch record") as info:
         with journaled(tmp_path):
             pass
-    assert "\n" not in str(info.value)
-    assert (tmp_path / JOURNAL).read_text(encoding="utf-8") == text
+    assert "\n" not in str(info.value) and "bad.json" in str(info.value)
+    assert bad.read_text(encoding="utf-8", errors="surrogatepass") == text
 
 
 # ------------------------------------------------------------------------------------------ a batcher in memory
