@@ -30,13 +30,19 @@ ProfileOpt = typer.Option("paper", "--profile", help="ChainEval profile: paper o
 PlanOpt = typer.Option(False, "--plan", help="Print the bill (requests, tokens, cost, batch cost, wall time) and "
                        "stop: nothing is sent, no server starts (docs/running-the-matrix.md).")
 JsonOpt = typer.Option(False, "--json", help="With --plan: the plan as JSON on stdout.")
+BatchOpt = typer.Option(False, "--batch", help="Send the requests of providers with a batch API (OpenAI, Anthropic, "
+                        "Google, Together, xAI) as batches at the batch price, resumably; others run as usual.")
+BatchSizeOpt = typer.Option(None, "--batch-size", min=1, help="Requests per batch (default: Inspect's, 100).")
+BatchTickOpt = typer.Option(None, "--batch-tick", min=0.01, hidden=True, help="Seconds between batch polls (tests).")
 
 
-def _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display):
+def _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch=False,
+             batch_size=None, batch_tick=None):
     from finchain_tasks.runs.engine import Options
 
     return Options(limit=limit, max_connections=max_connections, max_retries=max_retries, timeout=timeout,
-                   retry_attempts=retry_attempts, retry_wait=retry_wait, display=display)
+                   retry_attempts=retry_attempts, retry_wait=retry_wait, display=display, batch=batch,
+                   batch_size=batch_size, batch_tick=batch_tick)
 
 
 def _default_run_dir(name: str) -> Path:
@@ -113,6 +119,9 @@ def eval_cmd(
     retry_wait: Optional[float] = RetryWaitOpt,
     plan_only: bool = PlanOpt,
     as_json: bool = JsonOpt,
+    batch: bool = BatchOpt,
+    batch_size: Optional[int] = BatchSizeOpt,
+    batch_tick: Optional[float] = BatchTickOpt,
 ) -> None:
     """Evaluate one model on FinChain; with no --model, the local model (no key, no network) on a small sample."""
     import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
@@ -136,7 +145,8 @@ def eval_cmd(
     run_dir = run_dir or _default_run_dir(spec.name)
     if engine.needs_local_server(spec):
         console.print("starting the local model (llama.cpp on 127.0.0.1) ...", style="dim")
-    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
+    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,
+                       batch_size, batch_tick)
     ok, _ = engine.run(run_dir, ready, [plan], options, argv=sys.argv)
     _finish(run_dir, ok, _resume_hint(run_dir, given))
 
@@ -172,6 +182,9 @@ def bench(
                                        "visible); models whose tensor-parallel sizes fit run at once."),
     plan_only: bool = PlanOpt,
     as_json: bool = JsonOpt,
+    batch: bool = BatchOpt,
+    batch_size: Optional[int] = BatchSizeOpt,
+    batch_tick: Optional[float] = BatchTickOpt,
 ) -> None:
     """Benchmark many models × task sets, resumably: re-run the same command with the same --run-dir to continue."""
     from finchain_tasks.models.registry import load_registry, resolve_model
@@ -179,6 +192,9 @@ def bench(
 
     if harness not in ("inspect", "lm-eval"):
         raise ValueError(f"--harness must be inspect or lm-eval, not {harness!r}")
+    if batch and harness != "inspect":
+        raise ValueError("--batch needs --harness inspect: lm-eval has no provider batch API "
+                         "(docs/running-the-matrix.md)")
     if harness == "inspect":
         import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
     reg = load_registry(registry)
@@ -201,7 +217,8 @@ def bench(
         raise ValueError("no model can run: every selected model lacks its key or base URL")
     given = run_dir
     run_dir = run_dir or _default_run_dir("bench")
-    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
+    options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,
+                       batch_size, batch_tick)
     if harness == "lm-eval":
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
     if served:

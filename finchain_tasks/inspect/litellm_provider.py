@@ -168,6 +168,9 @@ class LiteLLMAPI(ModelAPI):
         if tools:
             raise NotImplementedError("the finchain-tasks litellm provider does not pass tools; use Inspect's "
                                       "own provider for this model (e.g. openai/..., anthropic/...)")
+        if config.batch:  # silently sending at full price what the user asked to batch would bill them twice over
+            raise NotImplementedError("the finchain-tasks litellm provider has no batch mode: use Inspect's own "
+                                      "provider (e.g. --model openai/gpt-4.1 --batch) or finchain bench --batch")
         request = self.request(input, config)
         logged = {k: v for k, v in request.items() if not is_secret_name(k)}  # sent, never logged
         cache, cache_key = self._cache(request)

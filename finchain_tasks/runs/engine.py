@@ -63,6 +63,9 @@ class Options:
     retry_wait: Optional[float] = None
     display: Optional[str] = None
     log_level: Optional[str] = None
+    batch: bool = False  # providers with a batch API through Inspect's batch mode (runs/batch_mode.py)
+    batch_size: Optional[int] = None  # requests per batch before the send delay (Inspect's default: 100)
+    batch_tick: Optional[float] = None  # seconds between batch polls (Inspect's default: 15; tests: 0.1)
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,12 @@ def build_model(spec: Any, options: Options, base_url: Optional[str] = None, tas
 
     if task_config is None:
         task_config = GenerateConfig(max_tokens=prompts.MAX_NEW_TOKENS)
+    if options.batch:
+        from finchain_tasks.runs import batch_mode
+
+        batched = batch_mode.build_model(spec, options, task_config)
+        if batched is not None:
+            return batched
     generation, extra, _ = generation_of(spec, task_config)
     base = base_url or api_base(spec)
     model_args: dict[str, Any] = {**extra, MODEL_KEY: spec.name}
@@ -330,12 +339,14 @@ def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
 
 def model_record(spec: Any) -> dict[str, Any]:
     """What a report needs to know about a model (never its key: only the variable's name)."""
+    from finchain_tasks.models.batch import resolve_batch_price
     from finchain_tasks.models.registry import resolve_price
 
-    price = resolve_price(spec)
+    price, batch_price = resolve_price(spec), resolve_batch_price(spec)
     return {"name": spec.name, "display_name": spec.display_name, "litellm_model": spec.litellm_model,
             "inspect_model": inspect_model_name(spec), "category": spec.category, "params_b": spec.params_b,
-            "api_key_env": spec.api_key_env, "price": asdict(price) if price else None}
+            "api_key_env": spec.api_key_env, "price": asdict(price) if price else None,
+            "batch_price": asdict(batch_price) if batch_price else None}
 
 
 def skipped_records(skipped: Sequence[tuple[Any, list[str] | str]]) -> list[dict[str, str]]:
@@ -443,6 +454,23 @@ def exclusive(run_dir: Path) -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def _batches(run_dir: Path, specs: Sequence[Any], options: Options, session: dict[str, Any]) -> Iterator[None]:
+    """Under ``--batch``: the batch journal of the run directory (runs/batch_mode.py), recorded in the session."""
+    if not options.batch:
+        yield
+        return
+    from finchain_tasks.runs import batch_mode
+
+    batch_mode.check_distinct(specs)
+    session["batch"] = batch_mode.session_record(specs)
+    with batch_mode.journaled(run_dir) as journal:
+        try:
+            yield
+        finally:
+            session["batch_journal"] = journal.counts()
+
+
 def set_aside_unreadable_logs(log_dir: Path) -> list[str]:
     """Rename every log in ``log_dir`` whose header cannot be read (``<name>.unreadable-<time>``), so a resumed
     eval-set starts from the readable ones instead of stopping on the first bad file; one warning line per log.
@@ -479,7 +507,8 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
     try:
         quiet_progress_bars()
         warm_scorers(plans)
-        with local_servers(specs) as urls, _env("FINCHAIN_RESPONSE_CACHE", str(run_dir / CACHE)):
+        with local_servers(specs) as urls, _env("FINCHAIN_RESPONSE_CACHE", str(run_dir / CACHE)), \
+                _batches(run_dir, specs, options, manifest["sessions"][-1]):
             tasks = [bound_task(plan, spec, options, urls.get(spec.name)) for spec in specs for plan in plans]
             manifest["sessions"][-1]["request_paths"] = request_paths(tasks)
             ok = _eval_set(run_dir, tasks, options)

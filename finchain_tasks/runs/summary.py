@@ -117,8 +117,11 @@ _RETRY_ERROR = re.compile(r"RetryError\(<Future at 0x[0-9a-f]+ state=finished ra
 
 def _first_line(text: str, limit: int = 300) -> str:
     """The first non-empty line of an error; tenacity's opaque ``RetryError(<Future ... raised X>)`` becomes
-    ``retries ran out (X)``."""
+    ``retries ran out (X)``; Inspect's own providers' ``ModelGenerateError`` (the whole request, then the error,
+    on one escaped line) becomes its error."""
     line = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
+    if line.startswith("ModelGenerateError(") and "\\n\\n" in line:
+        line = line.rsplit("\\n\\n", 1)[1].removesuffix("')").replace("\\'", "'")
     line = _RETRY_ERROR.sub(lambda m: f"retries ran out ({m.group(1)})", line)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -158,10 +161,12 @@ def _grouped(rows: list[dict[str, Any]], field: str) -> dict[str, dict[str, Any]
     return {name: {"n": len(members), **_means(members)} for name, members in sorted(groups.items())}
 
 
-def cost_of(rows: list[dict[str, Any]], price: Optional[dict[str, Any]]) -> tuple[Optional[float], str]:
-    """(USD, where it came from): logged per-sample costs, else tokens × registry price, else (None, unknown)."""
+def cost_of(rows: list[dict[str, Any]], price: Optional[dict[str, Any]], logged: bool = True) -> tuple[
+        Optional[float], str]:
+    """(USD, where it came from): logged per-sample costs (unless not ``logged``), else tokens × registry price,
+    else (None, unknown)."""
     answered = [r for r in rows if r["input_tokens"] or r["output_tokens"]]
-    if answered and all(r["cost"] is not None for r in answered):
+    if logged and answered and all(r["cost"] is not None for r in answered):
         return sum(r["cost"] for r in answered), "litellm"
     if price:
         tokens_in = sum(r["input_tokens"] for r in rows)
@@ -206,7 +211,9 @@ def result_of(header: Any, record: dict[str, Any]) -> dict[str, Any]:
     seen = [(r["id"], r["epoch"]) for r in rows]
     scored = [r for r in rows if r["error"] is None and r["scores"]]
     failed = [r for r in rows if r["error"] is not None]
-    cost, cost_source = cost_of(rows, record.get("price"))
+    # a batched log is priced at the batch price: Inspect's logged cost is the list price
+    batched = bool(getattr(header.eval.model_generate_config, "batch", None))
+    cost, cost_source = cost_of(rows, record.get("batch_price" if batched else "price"), logged=not batched)
     return {
         "model": registry_name(header) or record.get("name") or header.eval.model,
         "display_name": record.get("display_name"),
@@ -219,7 +226,8 @@ def result_of(header: Any, record: dict[str, Any]) -> dict[str, Any]:
         "scores": _means(scored), "stats": score_stats(scored), "settings": settings_of(header),
         "by_domain": _grouped(scored, "domain"), "by_level": _grouped(scored, "level"),
         "input_tokens": sum(r["input_tokens"] for r in rows), "output_tokens": sum(r["output_tokens"] for r in rows),
-        "cost_usd": cost, "cost_source": cost_source, "wall_s": _wall_s(header),
+        "cost_usd": cost, "cost_source": f"batch price: {cost_source}" if batched else cost_source, "batch": batched,
+        "wall_s": _wall_s(header),
         "failures": [{"id": r["id"], "epoch": r["epoch"], "reason": r["error"]} for r in failed],
     }
 
@@ -412,7 +420,10 @@ def tokens_text(result: dict[str, Any]) -> str:
 
 
 def cost_text(result: dict[str, Any]) -> str:
-    return "unknown" if result["cost_usd"] is None else f"${result['cost_usd']:.4f}"
+    """The cost cell: unknown, or dollars (marked ``batch`` when paid at a batch API's price)."""
+    if result["cost_usd"] is None:
+        return "unknown (batch)" if result.get("batch") else "unknown"
+    return f"${result['cost_usd']:.4f}" + (" (batch)" if result.get("batch") else "")
 
 
 def _table(title: str, heads: list[str], left: int = 1) -> Any:

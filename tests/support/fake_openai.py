@@ -19,6 +19,9 @@ stall past the client's timeout, malformed JSON). The draw is a hash of the seed
 how many times that same body was asked before, so a run's faults do not depend on the order in which
 concurrent requests arrive, and a retried request draws afresh.
 
+The OpenAI Files and Batches endpoints are served too (:mod:`tests.support.fake_batches`: upload, create,
+poll, output and error files; ``server.batches`` records every batch created and can hold them in progress).
+
 Every request is recorded (path, headers, parsed body) in ``server.requests``, so a test can
 check what the client sent, how often it retried, and that no secret travelled where it should
 not. Use it as a context manager; ``base_url`` ends in ``/v1``.
@@ -34,6 +37,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Union
+
+from tests.support.fake_batches import BatchStore
 
 DEFAULT_REPLY = "Step 1: 2 + 2 = 4\nFinal answer: 4"
 
@@ -143,6 +148,7 @@ class FakeOpenAI:
     chaos: Chaos | None = None
     usage: Callable[[str, Any, str], tuple[int, int]] | None = None
     """(path, body, answer text) -> (prompt_tokens, completion_tokens) the server reports; default: words."""
+    batches: BatchStore = field(default_factory=BatchStore)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -204,6 +210,14 @@ class FakeOpenAI:
     def _text_for(self, body: Any) -> str:
         return self.reply(body) if callable(self.reply) else self.reply
 
+    def batch_answer(self, body: Any) -> tuple[dict | None, dict | None]:
+        """(completion, None) or (None, error) for one line of a batch: the ``rule`` decides a failure (a
+        ``status`` fault fails the item with that code), ``reply`` the text."""
+        fault = self.rule(body) if self.rule is not None else None
+        if fault is not None and fault.kind == "status":
+            return None, {"code": fault.status, "message": f"scripted HTTP {fault.status}"}
+        return completion_body("/chat/completions", body, self._text_for(body), self.model), None
+
     def _wait(self, seconds: float) -> bool:
         """Sleep, but wake up when the server stops; True when it is stopping."""
         return self._stopping.wait(seconds)
@@ -260,8 +274,20 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             return False  # the client gave up (e.g. its timeout fired): nothing to answer
 
+    def _send_json(self, payload: Any) -> None:
+        if payload is None:
+            self._send(404, json.dumps({"error": {"message": f"no such object {self.path}"}}).encode())
+        else:
+            self._send(200, json.dumps(payload).encode())
+
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
-        if self.path.rstrip("/").endswith("/models"):
+        state, parts = self.server_state, self.path.split("?")[0].rstrip("/").split("/")
+        if parts[-3:-1] == ["files", parts[-2]] and parts[-1] == "content" and len(parts) >= 4:
+            data = state.batches.files.get(parts[-2])
+            self._send(200, data) if data is not None else self._send_json(None)
+        elif len(parts) >= 2 and parts[-2] == "batches":
+            self._send_json(state.batches.retrieve(parts[-1], state.batch_answer))
+        elif self.path.rstrip("/").endswith("/models"):
             model = self.server_state.model
             body = {"object": "list", "data": [{"id": model, "object": "model", "owned_by": "fake"}]}
             self._send(200, json.dumps(body).encode())
@@ -276,10 +302,25 @@ class _Handler(BaseHTTPRequestHandler):
             body = raw.decode("utf-8", "replace")
         path = self.path.split("?")[0].rstrip("/")
         req = self.server_state._record(path, {k.lower(): v for k, v in self.headers.items()}, body)
+        if self._batch_route(path, raw, body):
+            return
         if not (path.endswith("/chat/completions") or path.endswith("/completions")):
             self._send(404, json.dumps({"error": {"message": f"no route {path}"}}).encode())
             return
         self._answer(req)
+
+    def _batch_route(self, path: str, raw: bytes, body: Any) -> bool:
+        """The Files and Batches endpoints (True when ``path`` was one of them)."""
+        store = self.server_state.batches
+        if path.endswith("/v1/files"):
+            self._send_json(store.upload(self.headers.get("Content-Type", ""), raw))
+        elif path.endswith("/v1/batches"):
+            self._send_json(store.create(body))
+        elif path.endswith("/cancel") and "/batches/" in path:
+            self._send_json(store.cancel(path.split("/")[-2]))
+        else:
+            return False
+        return True
 
     def _answer(self, req: Request) -> None:
         state, fault = self.server_state, req.fault
