@@ -63,7 +63,7 @@ _DAY_BEFORE = re.compile(_MONTH + "$")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _NAME_BEFORE = re.compile(r"(?i:\b(?:tier|form|schedule|rule|section|article|level|phase|class|series|stage|scenario|"
                           r"option|project|alternative|strategy|plan|wallet|case)\s*)$")
-_CONDITIONAL = re.compile(r"(?i:^\s*(?:if|when|whether|unless|once)\b|\bif\s+the\b)")
+_CONDITIONAL = re.compile(r"(?i:^\s*(?:if|when|unless|once)\b|\bif\s+the\b|\bwhether\b)")
 _HIGHLIGHT = re.compile(r"\*\*([^*\n]{1,300}?)\*\*|\\boxed\s*\{([^{}]{1,300})\}")
 _VERDICT_WORDS = {"yes": True, "no": False}
 _LABELLED_VERDICT = re.compile(r"(?i:\b(?:valid|compliant|eligible|within\s+limits?)\s*[:=]\s*(true|false|yes|no)\b)")
@@ -71,9 +71,13 @@ _LABELLED_VERDICT = re.compile(r"(?i:\b(?:valid|compliant|eligible|within\s+limi
 _VERDICT_PHRASES = (
     (re.compile(r"(?i:\bno\s+(?:[a-z]+\s+){0,3}(?:is\s+|are\s+)?(?:required|needed)\b|"
                 r"\b(?:is|are)\s+not\s+required\b|\bnot\s+required\b|\bdoes\s+not\s+(?:meet|require|need|exceed|"
-                r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b)"),
+                r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b|"
+                r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
+                r"(?:example|case|instance)\s+of\b)"),
      False),
-    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b)"), True),
+    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b|"
+                r"\bneeds?\s+to\s+(?:file|disclose|report)\b|\b(?:is|are)\s+(?:therefore\s+|likely\s+|clearly\s+)?"
+                r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b)"), True),
 )
 _CLAUSE_START = re.compile(r"(?:^|[.;:!?→⇒]|->|\n|\bconclusion\b\s*:?|\banswer\b\s*(?:is)?\s*:?)\s*[*_]*\s*"
                            r"(?i:(yes|no))(?=\s*(?:[,.;:!)]|\s-|$))", re.I)
