@@ -210,9 +210,11 @@ def write_disagreements(per_model: dict[str, list[dict[str, Any]]], out_dir: Pat
                   f"{s['share_without_bugs']:.2%} of the {s['n'] - s['their_bugs']} rows where their rule is not wrong "
                   "by construction", "", "| rows | reason |", "|---:|---|"]
         lines += [f"| {k} | {_md(r)} |" for r, k in s["reasons"].most_common()]
-        lines += ["", "| key | ours | theirs | gold | our answer | their reading | reason |", "|---|---|---|---|---|---|---|"]
-        lines += [f"| `{e['key']}` | {e['ours_fac']:.0f} | {e['their_fac']} | {_md(e['gold'])} | {_md(e['our_answer'])} | "
-                  f"{_md(e.get('their_answer', ''))} | {_md(e['reason'])} |" for e in entries if e["reason"]]
+        lines += ["", "| key | ours | theirs | gold | our answer | their reading | reason |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [f"| `{e['key']}` | {e['ours_fac']:.0f} | {e['their_fac']} | {_md(e['gold'])} | "
+                  f"{_md(e['our_answer'])} | {_md(e.get('their_answer', ''))} | {_md(e['reason'])} |"
+                  for e in entries if e["reason"]]
         lines.append("")
     md_path.write_text("\n".join(lines), encoding="utf-8")
     return csv_path, md_path

@@ -31,7 +31,8 @@ import re
 
 from scorers.numbers import Number, normalize, number_spans
 
-__all__ = ["asked_unit", "conclusion_value", "rank_numbers", "reconcile_scale", "unit_family", "verdict"]
+__all__ = ["asked_unit", "clause_answers", "conclusion_value", "rank_numbers", "reconcile_scale", "unit_family",
+           "verdict"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
 _VERB = re.compile(
@@ -198,6 +199,21 @@ def rank_numbers(text: str) -> list[Number]:
     ranked.extend(n for _, _, n in reversed(spans))
     seen: set[int] = set()
     return [n for n in ranked if not (id(n) in seen or seen.add(id(n)))]
+
+
+_COORDINATE = re.compile(r"(?i:,?\s+and\s+(?=(?:the|its|their|his|her|each)\b)|;\s+)")
+
+
+def clause_answers(text: str) -> list[Number]:
+    """The quantities a conclusion states in coordinate clauses, one per clause ("the fee is $148.18,
+    and the net value is $5,753.82"): a question that asks for two quantities is answered by both, and
+    a reader grades the one the gold asks for wherever the sentence states it."""
+    s = _concluding_sentence(normalize(text))
+    clauses = _COORDINATE.split(s)
+    if len(clauses) < 2:
+        return []
+    found = (_direct(c, _stated(c)) for c in clauses)
+    return [n for n in found if n is not None]
 
 
 def conclusion_value(text: str, unit: str | None = None) -> Number | None:
