@@ -96,6 +96,11 @@ def fac_reason(row: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]
     solution = row.get("solution") or ""
     gold, answer_text = ours.get("gold_answer"), str(ours.get("final_answer") or "")
     value = ours.get("answer_value")
+    if value is None and answer_text:  # reproduce() keeps only the answer's text
+        from scorers.numbers import parse_number
+
+        number = parse_number(answer_text)
+        value = number.value if number is not None else None
     negative = value < 0 if _is_number(value) else bool(_NEGATIVE.match(answer_text))
     if _is_number(gold) and _expression_answer(solution):
         return f"{BUG_PREFIX}: eval.py reads the gold's 'Answer: a op b = c' as its first number, not c"
