@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BUG_PREFIX", "fac_reason", "fac_rows", "fac_summary", "write_disagreements"]
+__all__ = ["BUG_PREFIX", "fac_only", "fac_reason", "fac_rows", "fac_summary", "write_disagreements"]
 
 BUG_PREFIX = "their bug"
 """Reasons starting with this are rows where their rule is wrong by construction."""
@@ -175,6 +175,19 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
             entry["reason"] = fac_reason(row, ours, their)
         out.append(entry)
     return out
+
+
+def fac_only(root: Path, out_dir: Path, limit: int | None = None) -> dict[str, dict[str, Any]]:
+    """``finchain reproduce --fac-only``: final-answer agreement of every generation file under ``root``
+    with the authors' per-sample file, every disagreement written under ``out_dir``; summary per model."""
+    from finchain_tasks.reproduce import _key, authors_rows, their_scores
+
+    per_model = {}
+    for model, rows in authors_rows(root).items():
+        theirs, _ = their_scores(root, model)
+        per_model[model] = fac_rows(rows[:limit] if limit else rows, theirs, _key)
+    write_disagreements(per_model, out_dir)
+    return {model: fac_summary(entries) for model, entries in per_model.items()}
 
 
 def _show(value: Any) -> Any:
