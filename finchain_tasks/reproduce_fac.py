@@ -40,7 +40,7 @@ _NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 _NEGATIVE = re.compile(r"\s*(?:[A-Z]{3}\s*)?[$€£¥]?\s*[-−]\s*[$€£¥]?[0-9]")
 _TWO_DIGITS = re.compile(r"(?<![0-9,.])[0-9]{2}(?:\.[0-9]+)?(?![0-9,])")
 _ASIDE = re.compile(r"\(\s*[$€£¥]?[0-9][^()]*?(?:[x×*/+]|\s-\s)[^()]*\)")
-_TWO_ASKS = re.compile(r"(?i:\b(?:how\s+much|what)\b[^?]*\band\s+(?:how|what)\b)")
+_TWO_ASKS = re.compile(r"(?i:\b(?:how\s+much|what)\b[^?]{0,300}?\band\s+(?:how|what)\b)")
 
 
 def _is_number(value: Any) -> bool:

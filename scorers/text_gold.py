@@ -35,7 +35,7 @@ _PLAN_VERBS = frozenset(
     "compare verify round calculate compute determine check apply sum subtract add multiply divide convert "
     "identify use find present evaluate validate solve substitute discount estimate interpret".split())
 _MAX_TEXT = 300
-_QUANTITY_THEN_VERDICT = re.compile(r"(?i:\bwhat\s+(?:is|are|was|were|will\s+be)\b[^?]*?,?\s+and\s+"
+_QUANTITY_THEN_VERDICT = re.compile(r"(?i:\bwhat\s+(?:is|are|was|were|will\s+be)\b[^?]{0,300}?,?\s+and\s+"
                                     r"(?:does|do|did|is|are|will|would|can|should|has|have)\b)")
 
 

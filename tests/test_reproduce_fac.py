@@ -8,6 +8,8 @@ import csv
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from finchain_tasks.reproduce_fac import BUG_PREFIX, fac_reason, fac_rows, fac_summary, write_disagreements
 
@@ -102,3 +104,24 @@ def test_reproduce_writes_the_disagreement_list(tmp_path):
     written = list(csv.DictReader((tmp_path / "out" / "fac_disagreements.csv").open(encoding="utf-8")))
     assert [r["key"].split("/")[0] for r in written] == ["1", "2"]
     assert written[1]["reason"].startswith("parser") and written[0]["their_answer"] == ""
+
+
+_FAMILIES = (BUG_PREFIX, "tolerance", "two quantities", "parser", "ours")
+
+
+@settings(max_examples=60, deadline=None)
+@given(generation=st.text(max_size=300), answer=st.text(max_size=40),
+       gold=st.one_of(st.none(), st.booleans(), st.text(max_size=20), st.floats(allow_nan=True, allow_infinity=True)),
+       ours_fac=st.sampled_from([0.0, 1.0]))
+def test_any_row_gets_a_reason_of_a_known_family(generation, answer, gold, ours_fac):
+    reason = _reason(GOLD, generation, ours_fac, gold, answer)
+    assert reason.startswith(_FAMILIES)
+
+
+@pytest.mark.parametrize("text", ["", "x" * 200_000 + " is 5", "(" * 5000 + "1 x 2", "<b>is</b> 1e308 " * 50,
+                                  "ब्याज है ४२, और शुल्क है ७", "the fee is NaN, and the net is $1e308"])
+def test_clause_answers_and_reasons_survive_bad_input(text):
+    from scorers.answers import clause_answers
+
+    assert isinstance(clause_answers(text), list)
+    assert _reason(text, text, 1.0, 1e308, text[:50]).startswith(_FAMILIES)
