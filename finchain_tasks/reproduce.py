@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from finchain_tasks.jsonl import read_jsonl
+from finchain_tasks.reproduce_fac import fac_reason, write_disagreements
 
 __all__ = ["METRICS", "ModelComparison", "auc", "authors_problems", "authors_rows", "published_means", "reproduce",
            "write_report"]
@@ -144,28 +145,8 @@ class ModelComparison:
     auc: dict[str, float | None] = field(default_factory=dict)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     n_fac_disagree: int = 0
-
-
-def fac_reason(row: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]) -> str:
-    """A one-line reason for a final-answer disagreement, from what each side read."""
-    gold_is_text = isinstance(ours.get("gold_answer"), (str, bool))
-    generation = row.get("generation") or ""
-    if ours["fac"] > theirs["final_answer_match"]:
-        if "step" not in generation.lower() and not any(line.strip()[:1].isdigit() for line in generation.split("\n")):
-            return "their bug: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0"
-        if "answer:" in generation.lower():
-            return "their bug: eval.py's 'Answer:' rule takes the first number after 'Answer:'"
-        if gold_is_text:
-            return "parser: a yes/no or text conclusion we read as a verdict; eval.py compares numbers"
-        return "tolerance or parser: we read a quantity within 5%; eval.py read another number of the step"
-    gold = ours.get("gold_answer")
-    if isinstance(gold, (int, float)) and not isinstance(gold, bool) and gold < 0:
-        return "their bug: eval.py drops minus signs ([\\d.]+), so -X matches X"
-    if gold_is_text:
-        return "their bug: eval.py matches a threshold/number the qualitative gold names, not its conclusion"
-    if ours.get("final_answer") in ("", None):
-        return "ours: no answer found"
-    return "parser: we read a different quantity of the conclusion (duration, share or threshold skipped)"
+    fac_rows: list[dict[str, Any]] = field(default_factory=list)
+    """Every joined row's fac on both sides, a reason where they differ (``fac_disagreements.csv``)."""
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -193,11 +174,16 @@ def compare_model(model: str, rows: list[dict[str, Any]], results: dict[str, lis
         comp.ours[f"chaineval_{profile}"] = _mean(x.chaineval for x in res)
     dis = [(r, o, t) for r, o, t in joined if t is not None and t.get("final_answer_match") is not None
            and o["fac"] != t["final_answer_match"]]
-    comp.disagreements = [
-        {"key": "/".join(_key(r)), "ours_fac": o["fac"], "their_fac": t["final_answer_match"],
-         "gold": o["gold_answer"] if not isinstance(o["gold_answer"], float) else round(o["gold_answer"], 6),
-         "our_answer": o["final_answer"], "reason": fac_reason(r, o, t)}
-        for r, o, t in dis[:top]]
+    their_reading = [x.final_answer for x in results["v1"]] if "v1" in results else None  # their rule, re-run
+    for k, (r, o, t) in enumerate(joined):
+        if t is None or t.get("final_answer_match") is None:
+            continue
+        comp.fac_rows.append({
+            "key": "/".join(_key(r)), "ours_fac": o["fac"], "their_fac": t["final_answer_match"],
+            "gold": o["gold_answer"] if not isinstance(o["gold_answer"], float) else round(o["gold_answer"], 6),
+            "our_answer": o["final_answer"], "their_answer": their_reading[k] if their_reading else "",
+            "reason": fac_reason(r, o, t) if o["fac"] != t["final_answer_match"] else ""})
+    comp.disagreements = [e for e in comp.fac_rows if e["reason"]][:top]
     comp.n_fac_disagree = len(dis)
     return comp
 
@@ -262,6 +248,7 @@ def write_report(comparisons: list[ModelComparison], out_dir: Path) -> tuple[Pat
     out_dir.mkdir(parents=True, exist_ok=True)
     md, csv_path = out_dir / "reproduce.md", out_dir / "reproduce.csv"
     md.write_text(markdown(comparisons), encoding="utf-8")
+    write_disagreements({c.model: c.fac_rows for c in comparisons}, out_dir)
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["model", "n", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"])

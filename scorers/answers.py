@@ -31,11 +31,12 @@ import re
 
 from scorers.numbers import Number, normalize, number_spans
 
-__all__ = ["asked_unit", "conclusion_value", "rank_numbers", "reconcile_scale", "unit_family", "verdict"]
+__all__ = ["asked_unit", "clause_answers", "conclusion_value", "rank_numbers", "reconcile_scale", "unit_family",
+           "verdict"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
 _VERB = re.compile(
-    r"(?i:\b(?:is|are|was|were|equals?|be|becomes?|totals?|amounts?\s+to|comes?\s+to|stands?\s+at|"
+    r"(?i:\b(?:is|are|was|were|equals?|be|becomes?|(?<!the\s)(?<!\ba\s)(?<!its\s)totals?|amounts?\s+to|comes?\s+to|stands?\s+at|"
     r"yields?|gives?|receives?|will\s+(?:have|receive|get|pay|earn|be)|results?\s+in|of\s+approximately)\b)"
     r"|=|≈|是|为|(?<![0-9]):(?=\s*[-−$€£¥(]?\s*[0-9])")
 _TIME_AFTER = re.compile(r"^\s*(?:-|\s)?(?i:(?:day|week|month|year|quarter|period|hour|minute)s?\b|yrs?\b|"
@@ -49,19 +50,35 @@ after the plain numbers and before durations and yardsticks."""
 _AFTER_INCIDENTAL = re.compile(r"^\s*(?i:of\s+(?:the|its|their|his|her|our)\b|chance|probability|confidence|"
                                r"threshold|minimum|limit)")
 _COMPARISON = re.compile(r"[<>≤≥]=?")
+_YARDSTICK_CLAUSE = re.compile(r"(?i:\bfor\s+(?:every|each)\b)")
+_OPERATOR = r"(?:[-+*/×÷^]|\bx\b)"
+_OPERATOR_AFTER = re.compile(r"^\s*" + _OPERATOR + r"\s*[$€£¥(]?\s*[0-9]")
+_OPERATOR_BEFORE = re.compile(r"[0-9][%)]?(?:\s*(?i:thousand|million|billion|bn|mn))?\s*" + _OPERATOR
+                              + r"\s*[$€£¥(]?\s*$")
+_FORMULA = re.compile(r"(?<![A-Za-z])[A-Za-z]\s*[-+*/^]\s*$|[A-Za-z]{1,4}\(\s*$")
+"""A number written into a formula ("(1 + r)^n", "Ln(1904 / ...)") is a constant of the formula, no quantity."""
+_FORMULA_AFTER = re.compile(r"^\s*[-+*/^]\s*[A-Za-z](?![A-Za-z])")
 _MONTH = r"(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+)"
 _DATE_BEFORE = re.compile(_MONTH + r"(?:[0-9]{1,2},?\s+)?$|(?i:\b(?:in|of|year|fy|since|until|by)\s+)$")
 _DAY_BEFORE = re.compile(_MONTH + "$")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
-_NAME_BEFORE = re.compile(r"(?i:\b(?:tier|form|schedule|rule|section|article|level|phase|class|series|stage)\s*)$")
-_CONDITIONAL = re.compile(r"(?i:^\s*(?:if|when|whether|unless|once)\b|\bif\s+the\b)")
+_NAME_BEFORE = re.compile(r"(?i:\b(?:tier|form|schedule|rule|section|article|level|phase|class|series|stage|scenario|"
+                          r"option|project|alternative|strategy|plan|wallet|case)\s*)$")
+_CONDITIONAL = re.compile(r"(?i:^\s*(?:if|when|unless|once)\b|\bif\s+the\b|\bwhether\b)")
 _HIGHLIGHT = re.compile(r"\*\*([^*\n]{1,300}?)\*\*|\\boxed\s*\{([^{}]{1,300})\}")
 _VERDICT_WORDS = {"yes": True, "no": False}
+_LABELLED_VERDICT = re.compile(r"(?i:\b(?:valid|compliant|eligible|within\s+limits?)\s*[:=]\s*(true|false|yes|no)\b)")
+"""A check labelled with its outcome ("101301.32 ≤ 130596.00 (Valid: True)")."""
 _VERDICT_PHRASES = (
-    (re.compile(r"(?i:\b(?:is|are)\s+not\s+required\b|\bnot\s+required\b|\bdoes\s+not\s+(?:meet|require|need|exceed|"
-                r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b)"),
+    (re.compile(r"(?i:\bno\s+(?:[a-z]+\s+){0,3}(?:is\s+|are\s+)?(?:required|needed)\b|"
+                r"\b(?:is|are)\s+not\s+required\b|\bnot\s+required\b|\bdoes\s+not\s+(?:meet|require|need|exceed|"
+                r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b|"
+                r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
+                r"(?:example|case|instance)\s+of\b)"),
      False),
-    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b)"), True),
+    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b|"
+                r"\bneeds?\s+to\s+(?:file|disclose|report)\b|\b(?:is|are)\s+(?:therefore\s+|likely\s+|clearly\s+)?"
+                r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b)"), True),
 )
 _CLAUSE_START = re.compile(r"(?:^|[.;:!?→⇒]|->|\n|\bconclusion\b\s*:?|\banswer\b\s*(?:is)?\s*:?)\s*[*_]*\s*"
                            r"(?i:(yes|no))(?=\s*(?:[,.;:!)]|\s-|$))", re.I)
@@ -96,7 +113,15 @@ def _incidental(s: str, start: int, end: int) -> int:
         return 2
     if _COMPARISON.search(before[-4:]) or _COMPARISON.match(after.lstrip()[:2]):
         return 2
-    return 1 if _BEFORE_WEAK.search(before) else 0
+    if _YARDSTICK_CLAUSE.search(s[:start]):
+        return 2  # "..., for every dollar of liabilities the company has 80 cents": the ratio restated
+    return 1 if _BEFORE_WEAK.search(before) or _operand(before, after) else 0
+
+
+def _operand(before: str, after: str) -> bool:
+    """An operand of an arithmetic the sentence writes out ("$1995.42 / $1904", "(2832.95 x 1.389)"),
+    not its result: an operator and another number on one side, no ``=`` in between."""
+    return bool(_OPERATOR_AFTER.match(after) or _OPERATOR_BEFORE.search(before))
 
 
 def _identifier(s: str, start: int, end: int) -> bool:
@@ -105,7 +130,8 @@ def _identifier(s: str, start: int, end: int) -> bool:
         return True  # a list enumerator: "(1) maintain records; (2) ..."
     glued_after = s[end:end + 1].isalpha() and not s[end - 1:end].isalpha()
     glued_before = start >= 2 and s[start] in "-−" and s[start - 1].isalpha()
-    return glued_after or glued_before or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))
+    formula = bool(_FORMULA.search(s[max(0, start - 8):start]) or _FORMULA_AFTER.match(s[end:end + 6]))
+    return glued_after or glued_before or formula or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))
 
 
 def _stated(s: str) -> list[tuple[int, int, Number]]:
@@ -132,11 +158,18 @@ def _concluding_sentence(s: str) -> str:
     210 months. This is a reduction of 8 years from the original 25-year term." concludes in its first
     sentence."""
     sentences = [p for p in _SENTENCE.split(s) if p and p.strip() and any(ch.isdigit() for ch in p)]
-    for sentence in reversed(sentences):
+    stated = [p for p in sentences if not _CONDITIONAL.search(p)] or sentences  # "If revenue exceeds ..., it would"
+    for sentence in reversed(stated):
         spans = _stated(sentence)
         if any(_incidental(sentence, a, b) == 0 for a, b, _ in spans) or _direct(sentence, spans) is not None:
             return sentence
     return sentences[-1] if sentences else s
+
+
+def _in_parentheses(s: str, at: int) -> bool:
+    """Inside an aside such as "(300/600 x 100 = 50%)": its ``=`` shows a side calculation, it does not
+    state the sentence's answer."""
+    return s.rfind("(", 0, at) > s.rfind(")", 0, at)
 
 
 def rank_numbers(text: str) -> list[Number]:
@@ -153,6 +186,7 @@ def rank_numbers(text: str) -> list[Number]:
     tier = {a: _incidental(s, a, b) for a, b, _ in spans}
     plain = [(a, b, n) for a, b, n in spans if tier[a] == 0]
     verbs = list(_VERB.finditer(s))
+    verbs = [v for v in verbs if not _in_parentheses(s, v.start())] or verbs
     equals = [v for v in verbs if v.group(0) in ("=", "≈")]
     if verbs:  # after the last "=" (x = a × b = c), else after the first verb ("is X, which is Y% of ...")
         start = equals[-1].end() if equals else verbs[0].end()
@@ -165,6 +199,21 @@ def rank_numbers(text: str) -> list[Number]:
     ranked.extend(n for _, _, n in reversed(spans))
     seen: set[int] = set()
     return [n for n in ranked if not (id(n) in seen or seen.add(id(n)))]
+
+
+_COORDINATE = re.compile(r"(?i:,?\s+and\s+(?=(?:the|its|their|his|her|each)\b)|;\s+)")
+
+
+def clause_answers(text: str) -> list[Number]:
+    """The quantities a conclusion states in coordinate clauses, one per clause ("the fee is $148.18,
+    and the net value is $5,753.82"): a question that asks for two quantities is answered by both, and
+    a reader grades the one the gold asks for wherever the sentence states it."""
+    s = _concluding_sentence(normalize(text))
+    clauses = _COORDINATE.split(s)
+    if len(clauses) < 2:
+        return []
+    found = (_direct(c, _stated(c)) for c in clauses)
+    return [n for n in found if n is not None]
 
 
 def conclusion_value(text: str, unit: str | None = None) -> Number | None:
@@ -187,6 +236,9 @@ def verdict(text: str) -> bool | None:
     m = _CLAUSE_START.search(s)
     if m:
         return _VERDICT_WORDS[m.group(1).lower()]
+    labelled = list(_LABELLED_VERDICT.finditer(s))
+    if labelled:
+        return labelled[-1].group(1).lower() in ("true", "yes")
     for sentence in reversed(_SENTENCE.split(s)):
         if not sentence or _CONDITIONAL.search(sentence):
             continue  # "If the total exceeds 5%, she must file" states a rule, not a verdict

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from scorers.answers import verdict
+from scorers.answers import clause_answers, verdict
 from scorers.numbers import Number, compare_values
 from scorers.params import ChainEvalParams
 from scorers.records import Value
@@ -131,6 +131,8 @@ def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_te
         return answer_verdict(gold, answer_text, conclusion)
     if isinstance(gold, str):
         return answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t)
-    if answer is None:
-        return False
-    return numbers_agree(answer, float(gold), gold_unit, params.final_tol, params.abs_floor)
+    if answer is not None and numbers_agree(answer, float(gold), gold_unit, params.final_tol, params.abs_floor):
+        return True
+    # a two-part answer ("the fee is $15.94, and the net value is $5,886.06"): the part the gold asks for
+    return any(numbers_agree(n, float(gold), gold_unit, params.final_tol, params.abs_floor)
+               for n in clause_answers(conclusion))

@@ -35,6 +35,8 @@ _PLAN_VERBS = frozenset(
     "compare verify round calculate compute determine check apply sum subtract add multiply divide convert "
     "identify use find present evaluate validate solve substitute discount estimate interpret".split())
 _MAX_TEXT = 300
+_QUANTITY_THEN_VERDICT = re.compile(r"(?i:\bwhat\s+(?:is|are|was|were|will\s+be)\b[^?]{0,300}?,?\s+and\s+"
+                                    r"(?:does|do|did|is|are|will|would|can|should|has|have)\b)")
 
 
 def _clause(text: str) -> str:
@@ -63,6 +65,18 @@ def _explicit(parsed: ParsedOutput, question: str | None) -> tuple[Value, str] |
     return parsed.final_answer.value, parsed.final_answer.unit
 
 
+def _asked_number(parsed: ParsedOutput, question: str | None) -> tuple[Value, str] | None:
+    """The quantity a question asks for before its yes/no ("What is the leverage ratio and does it meet
+    the minimum of 3%?"): the last value computed before the verdict step. A verdict alone would let an
+    output with a wrong ratio pass on "it meets the requirement"."""
+    if not question or not _QUANTITY_THEN_VERDICT.search(question):
+        return None
+    for step in reversed(parsed.steps[:-1]):
+        if step.value is not None:
+            return step.value.value, step.value.unit
+    return None
+
+
 def text_gold_answer(parsed: ParsedOutput, question: str | None = None) -> tuple[Value, str]:
     """(answer, unit) of a parsed gold solution; the answer is a number, true/false, text or None."""
     explicit = _explicit(parsed, question)
@@ -70,6 +84,13 @@ def text_gold_answer(parsed: ParsedOutput, question: str | None = None) -> tuple
         return explicit
     if not parsed.steps:
         return None, ""
+    answer = _text_gold_answer(parsed, question)
+    if isinstance(answer[0], bool):
+        return _asked_number(parsed, question) or answer
+    return answer
+
+
+def _text_gold_answer(parsed: ParsedOutput, question: str | None) -> tuple[Value, str]:
     last = parsed.steps[-1].text
     arrow = list(_ARROW.finditer(last))
     tail = last[arrow[-1].end():] if arrow else ""

@@ -25,6 +25,8 @@ def reproduce(
     out_dir: Path = typer.Option(Path("reproduce"), "--out-dir", "-o", help="Where reproduce.md and .csv go."),
     profile: Optional[list[str]] = typer.Option(None, "--profile", "-p", help="Profiles (default reference, paper)."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N rows of each model."),
+    fac_only: bool = typer.Option(False, "--fac-only", help="Only final-answer agreement (no embeddings, seconds): "
+                                  "every disagreement to fac_disagreements.csv/.md."),
 ) -> None:
     """Score the authors' generation files and compare with their per-sample and published means."""
     from finchain_tasks.reproduce import METRICS, _fmt, write_report
@@ -35,6 +37,15 @@ def reproduce(
     root = authors or (Path(os.environ[AUTHORS_ENV]) if os.environ.get(AUTHORS_ENV) else None)
     if root is None:
         raise ValueError(f"give the authors' repository with --authors DIR or ${AUTHORS_ENV}")
+    if fac_only:
+        from finchain_tasks.reproduce_fac import fac_only as run_fac
+
+        for model, s in run_fac(root, out_dir, limit).items():
+            console.print(f"{escape(model)}: fac agrees on {s['agree']}/{s['n']} ({s['share']:.2%}); "
+                          f"{s['share_without_bugs']:.2%} where their rule is not wrong by construction",
+                          highlight=False, soft_wrap=True)
+        console.print(f"wrote {escape(str(out_dir / 'fac_disagreements.csv'))} and .md")
+        return
     comparisons = run(root, tuple(profile or ("reference", "paper")), limit)
     for c in comparisons:
         table = Table(title=f"{c.model}: {c.n} samples vs {c.their_file or 'no per-sample file'}")

@@ -7,7 +7,6 @@ needs the authors' data reads its path from FINCHAIN_AUTHORS_DIR and is skipped 
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -45,6 +44,20 @@ OUTPUT_SHAPES = [
     ("Net cash flow = $1447188 - $513995 + $99977\nNet cash flow = $943782\nThe answer is: 943782", 943782.0),
     ("The trade moves the price by about 3.9%.", 3.9),
     ("所以答案是 42", 42.0),
+    # issue 24 item 4, second pass: shapes where the reading differed from a reader's
+    ("Step 3: So there are now 250 units in each fund, and the share of the pool is 50% (250/500 x 100 = 50%).",
+     250.0),                                                                  # an aside's "=" states no answer
+    ("Scenario 1: Asset turnover = 1.12\n\nScenario 2: Asset turnover = 1.48\n\n"
+     "Scenario 2 has the higher ratio, so it uses its assets better.", 1.48),  # "Scenario 2" is a name
+    ("Step 4: Quick ratio = 1.8\n\nThe quick ratio indicates that for every dollar of current liabilities, the "
+     "company holds 80 cents of liquid assets.", 1.8),                          # the ratio restated per dollar
+    ("4. The projected balance after 5 years is $40,100.00.\n\nNote: this uses FV = PV(1+r)^n, where r is the "
+     "rate.", 40100.0),                                                         # a formula's constant
+    ("Step 3: The total deal value is $59 million + $15 million = $74 million. If revenue beats the target, the "
+     "value would be $59 million plus a bonus.", 74e6),                         # a conditional does not conclude
+    ("Step 3: Add the fee ($12 million) to get the total value of the firm ($1471 million + $12 = $1483 million).",
+     1483e6),                                                                   # "the total value" is no verb
+    ("Step 4: The total paid is $2,760 ($2,400 + $360).", 2760.0),             # operands in an aside
 ]
 
 
@@ -81,6 +94,9 @@ GOLD_SHAPES = [
      "6 months from the original 25-year term.", 210.0),
     ("Step 1: They should: (1) keep records; (2) engage advisers. Compliance becomes important.",
      "They should: (1) keep records; (2) engage advisers. Compliance becomes important"),
+    ("Step 1: Revalued = 80 + 10 = 90.00\nStep 2: Check the cap:\n  90.00 ≤ 120.00 (Valid: True)", True),
+    ("Step 1: Shortfall = 100 - 120 = -20\nStep 2: Since projected savings exceed the target,\n"
+     "  no additional savings are required.", False),
 ]
 
 
@@ -93,8 +109,24 @@ def test_text_gold_shapes_give_the_readers_answer(solution, answer):
         assert gold.answer == answer
 
 
-def _fac(gold: str, output: str) -> float:
-    g, o = gold_from_text(gold), parse_output(output)
+def test_a_quantity_asked_before_a_yes_no_is_the_gold_answer():
+    """"What is the ratio and does it meet the minimum?": the ratio, so "it meets the requirement" after a
+    wrongly computed ratio does not pass on the verdict alone."""
+    gold = "Step 1: Leverage = (5 / 100) × 100 = 5.00%\nStep 2: Compare with the minimum of 3% → Yes"
+    assert gold_from_text(gold, "", "What is the leverage ratio and does it meet the minimum of 3%?").answer == 5.0
+    assert gold_from_text(gold, "", "Does the bank meet the minimum of 3%?").answer is True
+    ask = "What is the leverage ratio and does it meet the minimum of 3%?"
+    assert _fac(gold, "The leverage ratio is 20.0, above the minimum of 3%, so the bank meets it.", ask) == 0.0
+    assert _fac(gold, "The leverage ratio is 5%, which meets the minimum of 3%.", ask) == 1.0
+
+
+def test_a_formula_in_a_sentence_gives_no_answer():
+    answer = parse_output("In this case, the duration is Ln(1904 / 1891.20) / (5.50% / 2), about 1.25 years.")
+    assert answer.final_answer is None or answer.final_answer.value != 1904.0
+
+
+def _fac(gold: str, output: str, question: str | None = None) -> float:
+    g, o = gold_from_text(gold, "", question), parse_output(output)
     return float(answer_correct(g.answer, g.answer_unit, o.final_answer, o.final_answer_text, REFERENCE, o.conclusion))
 
 
@@ -115,6 +147,22 @@ def _fac(gold: str, output: str) -> float:
     # scale words and units
     ("Step 1: Savings = 8 + 9 = 17 million dollars", "$8 million + $9 million = $17 million. The answer is: 17", 1.0),
     ("Step 1: D/E = 703.39 / 743.55 = 0.95", "Debt-to-equity ratio = 94.42%", 1.0),
+    # verdicts written as sentences
+    ("Step 1: 5900 + 4700 = 10600 > 10000\nConclusion: Yes, this constitutes structuring.",
+     "Step 3: The deposits are therefore an example of structuring.", 1.0),
+    ("Step 1: 5900 + 4700 = 10600 > 10000\nConclusion: Yes, this constitutes structuring.",
+     "Step 3: The deposits are not an example of structuring.", 0.0),
+    ("Step 1: 9.81% > 5%\nStep 2: Yes, disclosure is required.",
+     "Step 5: She will need to file a Schedule 13D form with the SEC.", 1.0),
+    ("Step 1: Passport.\nAnswer: Yes",
+     "Step 6: The decision on whether the passport is a valid form should be made by the bank.", 0.0),
+    # a two-part answer is graded on the part the gold asks for
+    ("Step 1: Fee = $1,000 × 0.01 = $10\nStep 2: Net value = $1,000 − $10 = $990",
+     "Therefore, the fee is $10, and the net value after the fee is $990.", 1.0),
+    ("Step 1: Fee = $1,000 × 0.01 = $10\nStep 2: Net value = $1,000 − $10 = $990",
+     "Therefore, the fee is $10, and the net value after the fee is $900.", 0.0),
+    ("Step 1: Fee = $1,000 × 0.01 = $10\nStep 2: Net value = $1,000 − $10 = $990",
+     "Therefore, the fee of $990 is charged and the net value is $10.", 0.0),
 ])
 def test_final_answer_correctness_on_shapes(gold, output, fac):
     assert _fac(gold, output) == fac
@@ -135,19 +183,19 @@ _needs_authors = pytest.mark.skipif(
 
 
 @_needs_authors
-def test_fac_agrees_with_the_authors_rule_on_financeconnect():
+@pytest.mark.parametrize(("model", "floor_all", "floor_without_bugs"), [
+    ("financeconnect_13b", 0.965, 0.993), ("metamath_13b", 0.92, 0.974)])
+def test_fac_agrees_with_the_authors_rule(model, floor_all, floor_without_bugs):
     """Their final_answer_match on financeconnect-13b is their eval.py re-run exactly; where we differ,
-    docs/reproducing-finchain.md lists why. Floor pinned at the measured agreement."""
+    docs/reproducing-finchain.md lists why. Floors pinned at the measured agreement, on all rows and on
+    the rows where their rule is not wrong by construction (metamath-13b's file scored a field the public
+    results lack, so its floor is lower)."""
+    from finchain_tasks.reproduce import _key as key
+    from finchain_tasks.reproduce import authors_rows, their_scores
+    from finchain_tasks.reproduce_fac import fac_rows, fac_summary
+
     root = Path(AUTHORS)
-    rows = [json.loads(line) for line in (root / "results/financeconnect_13b.jsonl").open()]
-    theirs = [json.loads(line) for line in (root / "evals/financeconnect_13b.jsonl").open()]
-    agree = total = 0
-    for row, their in zip(rows, theirs):
-        if not row.get("solution") or their.get("final_answer_match") is None:
-            continue
-        g = gold_from_text(row["solution"], "", row.get("question"))
-        o = parse_output(row["generation"])
-        ours = answer_correct(g.answer, g.answer_unit, o.final_answer, o.final_answer_text, REFERENCE, o.conclusion)
-        agree += float(ours) == their["final_answer_match"]
-        total += 1
-    assert total == 2699 and agree / total >= 0.955
+    theirs, _ = their_scores(root, model)
+    summary = fac_summary(fac_rows(authors_rows(root)[model], theirs, key, REFERENCE))
+    assert summary["n"] == 2699
+    assert summary["share"] >= floor_all and summary["share_without_bugs"] >= floor_without_bugs, summary

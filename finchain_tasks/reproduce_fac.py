@@ -1,0 +1,243 @@
+"""Final-answer agreement with the FinChain authors' rule: the fast path, the reason for each
+disagreement, and the list a reader can check.
+
+Their ``final_answer_match`` (``chaineval/eval.py``) reads a final answer with a few regular
+expressions; ours reads it as a careful reader would (:mod:`scorers.answers`, :mod:`scorers.text_gold`).
+Where the two differ, :func:`fac_reason` names why, from the texts alone, in one of these families:
+
+* ``their bug: ...`` a shape their rule misreads by construction: an output without ``Step``/numbered
+  lines has no steps (fac 0); ``Answer: a / b = c`` is read as its first number (in an output or in
+  the gold); minus signs are dropped; a figure with two integer digits loses its first one (their
+  last-number pattern reads "$65.67" as 5.67 and "16.1" as 6.1); a qualitative gold is matched on a
+  threshold its sentence names; an aside after the answer ("$3920.53 (2832.95 x 1.389)") gives the
+  step's last number;
+* ``tolerance: ...`` we read the figure the output states and it lies within the 5% both rules allow,
+  where their rule read another number;
+* ``ours: ...`` / ``parser: ...`` / ``two quantities: ...`` what remains: a reading of ours differs.
+
+:func:`fac_rows` computes only final-answer agreement (no embeddings: the whole of one file in a few
+seconds); :func:`write_disagreements` writes every disagreement to CSV and Markdown.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BUG_PREFIX", "fac_only", "fac_reason", "fac_rows", "fac_summary", "write_disagreements"]
+
+BUG_PREFIX = "their bug"
+"""Reasons starting with this are rows where their rule is wrong by construction."""
+
+_THEIR_STEP_LINE = re.compile(r"(?:^|\n)\s*\**#*\s*Step-*\s*\d|(?:^|\n)\s*\**\d")
+"""``extract_steps`` of their eval.py: a line opening with ``Step N`` or with a digit."""
+_THEIR_ANSWER = re.compile(r"\**Answer:\**(.{0,200})")
+_NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
+_NEGATIVE = re.compile(r"\s*(?:[A-Z]{3}\s*)?[$€£¥]?\s*[-−]\s*[$€£¥]?[0-9]")
+_TWO_DIGITS = re.compile(r"(?<![0-9,.])[0-9]{2}(?:\.[0-9]+)?(?![0-9,])")
+_ASIDE = re.compile(r"\(\s*[$€£¥]?[0-9][^()]*?(?:[x×*/+]|\s-\s)[^()]*\)")
+_TWO_ASKS = re.compile(r"(?i:\b(?:how\s+much|what)\b[^?]{0,300}?\band\s+(?:how|what)\b)")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _expression_answer(text: str) -> bool:
+    """Their last ``Answer:`` (whitespace collapsed, as their steps are) holds an expression, two numbers
+    or more before its sentence ends: they read its first."""
+    found = list(_THEIR_ANSWER.finditer(" ".join((text or "").split())))
+    if not found:
+        return False
+    sentence = re.split(r"(?<=[^0-9])\.(?:\s|$)", found[-1].group(1))[0]
+    return len(_NUMBER.findall(sentence)) >= 2
+
+
+def _last_figure(text: str) -> str:
+    found = _NUMBER.findall(text or "")
+    return found[-1] if found else ""
+
+
+def _percent_for_ratio(answer_text: str, gold: Any) -> bool:
+    """"94.42%" for a gold ratio of 0.95: their rule compares 94.42 with 0.95."""
+    figure = _last_figure(answer_text)
+    if "%" not in answer_text or not figure or not _is_number(gold):
+        return False
+    value = float(figure.replace(",", ""))
+    return _close(value / 100, abs(float(gold))) and not _close(value, abs(float(gold)))
+
+
+def _close(a: float, b: float, tol: float = 0.05) -> bool:
+    return abs(a - b) <= tol * (abs(b) + 1e-4)
+
+
+def _truncated(answer_text: str, gold: Any, they_passed: bool) -> bool:
+    """Their last-number pattern ``\\d.[\\d,]+`` reads a figure with two integer digits from its second
+    digit ("65.67" -> 5.67, "16.1" -> 6.1) and skips a two-digit integer: True when the answer's figure
+    is such and that misreading is what made them fail (or pass) where the figure does the opposite."""
+    figure = _last_figure(answer_text)
+    if not _TWO_DIGITS.fullmatch(figure) or not _is_number(gold):
+        return False
+    cut = figure[1:]
+    misread = float(cut) if "." in cut else None  # a two-digit integer ("18%") is not read at all
+    if they_passed:
+        return misread is not None and _close(misread, abs(float(gold)))
+    return misread is None or not _close(misread, abs(float(gold)))
+
+
+def fac_reason(row: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]) -> str:
+    """A one-line reason for a final-answer disagreement, from what each side read (see the module
+    docstring for the families). ``ours`` holds ``fac``, ``gold_answer``, ``final_answer`` (text) and,
+    when known, ``answer_value``."""
+    solution = row.get("solution") or ""
+    gold, answer_text = ours.get("gold_answer"), str(ours.get("final_answer") or "")
+    value = ours.get("answer_value")
+    if value is None and answer_text:  # reproduce() keeps only the answer's text
+        from scorers.numbers import parse_number
+
+        number = parse_number(answer_text)
+        value = number.value if number is not None else None
+    negative = value < 0 if _is_number(value) else bool(_NEGATIVE.match(answer_text))
+    if _is_number(gold) and _expression_answer(solution):
+        return f"{BUG_PREFIX}: eval.py reads the gold's 'Answer: a op b = c' as its first number, not c"
+    if (_is_number(gold) and gold < 0) or negative:
+        return f"{BUG_PREFIX}: eval.py drops minus signs ([\\d.]+), so -X and X are one answer"
+    if ours["fac"] > theirs["final_answer_match"]:
+        return _we_pass(row, gold, answer_text, value)
+    return _they_pass(row, gold, answer_text, value)
+
+
+def _we_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> str:
+    generation = (row.get("generation") or "").split("\nuser\n")[0]
+    if not _THEIR_STEP_LINE.search(generation):
+        return f"{BUG_PREFIX}: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0"
+    if _expression_answer(generation):
+        return f"{BUG_PREFIX}: eval.py's 'Answer:' rule takes the first number of 'Answer: a op b = c'"
+    if isinstance(gold, (str, bool)):
+        return f"{BUG_PREFIX}: eval.py compares numbers for a yes/no or text gold; the output states the gold's verdict"
+    if _percent_for_ratio(answer_text, gold):
+        return f"{BUG_PREFIX}: eval.py has no percent-ratio reconciliation ('94.42%' for a ratio of 0.95)"
+    at = generation.rfind(answer_text) if answer_text else -1
+    if at >= 0 and _ASIDE.match(generation[at + len(answer_text):at + len(answer_text) + 80].lstrip(" .")):
+        return f"{BUG_PREFIX}: eval.py takes the step's last number, an operand of the aside '(a x b)' after the answer"
+    if _truncated(answer_text, gold, False):
+        return f"{BUG_PREFIX}: eval.py's last-number pattern drops the first of two integer digits ('65.67' -> 5.67)"
+    if _TWO_ASKS.search(row.get("question") or ""):
+        return "two quantities: the question asks for two; eval.py read the other one (of the gold or the output)"
+    if _is_number(value) and _is_number(gold) and value == gold:
+        return "parser: we read the stated figure, equal to gold; eval.py read another number of the last step"
+    return "tolerance: we read the stated figure, within 5% of gold; eval.py read another number of the last step"
+
+
+def _they_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> str:
+    if isinstance(gold, (str, bool)):
+        return f"{BUG_PREFIX}: eval.py matches a threshold/number the qualitative gold names, not its conclusion"
+    if _truncated(answer_text, gold, True):
+        return f"{BUG_PREFIX}: eval.py's last-number pattern drops the first of two integer digits ('16.1' -> 6.1)"
+    if not answer_text and value is None:
+        return "ours: the output states no answer; eval.py matched a number of its last step"
+    if _TWO_ASKS.search(row.get("question") or ""):
+        return "two quantities: the question asks for two; we read another of the output's quantities than eval.py"
+    return "parser: we read a different quantity of the conclusion (duration, share, threshold or operand skipped)"
+
+
+def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], key, params=None) -> list[dict]:
+    """Final-answer agreement only, one dict per row with gold and their score: no embeddings, so the
+    whole of one file takes seconds. ``key(row)`` joins a row to ``theirs``."""
+    from scorers.gate import answer_correct
+    from scorers.params import resolve
+    from scorers.rows import RowError, gold_of
+    from scorers.steps import parse_output
+
+    params = params or resolve("reference")
+    out = []
+    for row in rows:
+        their = theirs.get(key(row))
+        if their is None or their.get("final_answer_match") is None:
+            continue
+        try:
+            gold = gold_of(row)
+        except RowError:
+            continue  # a row without gold text (one of 2,700 has solution: null)
+        parsed = parse_output(row.get("generation") or "")
+        fac = float(answer_correct(gold.answer, gold.answer_unit, parsed.final_answer, parsed.final_answer_text,
+                                   params, parsed.conclusion))
+        ours = {"fac": fac, "gold_answer": gold.answer, "final_answer": parsed.final_answer_text,
+                "answer_value": parsed.final_answer.value if parsed.final_answer else None}
+        entry = {"key": "/".join(map(str, key(row))), "ours_fac": fac, "their_fac": their["final_answer_match"],
+                 "gold": _show(gold.answer), "our_answer": parsed.final_answer_text, "their_answer": "",
+                 "reason": ""}
+        if fac != their["final_answer_match"]:
+            entry["reason"] = fac_reason(row, ours, their)
+        out.append(entry)
+    return out
+
+
+def fac_only(root: Path, out_dir: Path, limit: int | None = None) -> dict[str, dict[str, Any]]:
+    """``finchain reproduce --fac-only``: final-answer agreement of every generation file under ``root``
+    with the authors' per-sample file, every disagreement written under ``out_dir``; summary per model."""
+    from finchain_tasks.reproduce import _key, authors_rows, their_scores
+
+    per_model = {}
+    for model, rows in authors_rows(root).items():
+        theirs, _ = their_scores(root, model)
+        per_model[model] = fac_rows(rows[:limit] if limit else rows, theirs, _key)
+    write_disagreements(per_model, out_dir)
+    return {model: fac_summary(entries) for model, entries in per_model.items()}
+
+
+def _show(value: Any) -> Any:
+    return round(value, 6) if isinstance(value, float) else value
+
+
+def fac_summary(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Agreement on all rows, and on the rows where their rule is not wrong by construction."""
+    entries = list(entries)
+    dis = [e for e in entries if e["reason"]]
+    bugs = sum(e["reason"].startswith(BUG_PREFIX) for e in dis)
+    n, agree = len(entries), len(entries) - len(dis)
+    return {"n": n, "agree": agree, "share": agree / n if n else float("nan"), "their_bugs": bugs,
+            "share_without_bugs": agree / (n - bugs) if n - bugs else float("nan"),
+            "reasons": Counter(e["reason"] for e in dis)}
+
+
+_COLUMNS = ("model", "key", "ours_fac", "their_fac", "gold", "our_answer", "their_answer", "reason")
+
+
+def write_disagreements(per_model: dict[str, list[dict[str, Any]]], out_dir: Path) -> tuple[Path, Path]:
+    """``fac_disagreements.csv`` and ``.md``: every final-answer disagreement (key, our answer, their
+    reading when a ``v1`` run supplied it, gold, reason), with the count per reason first."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv_path, md_path = out_dir / "fac_disagreements.csv", out_dir / "fac_disagreements.md"
+    with csv_path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(_COLUMNS)
+        for model, entries in per_model.items():
+            for e in entries:
+                if e["reason"]:
+                    w.writerow([model] + [e.get(c, "") for c in _COLUMNS[1:]])
+    lines = ["# Final-answer disagreements with the authors' rule", ""]
+    for model, entries in per_model.items():
+        s = fac_summary(entries)
+        lines += [f"## {model}: agree on {s['agree']} of {s['n']} ({s['share']:.2%}); "
+                  f"{s['share_without_bugs']:.2%} of the {s['n'] - s['their_bugs']} rows where their rule is not wrong "
+                  "by construction", "", "| rows | reason |", "|---:|---|"]
+        lines += [f"| {k} | {_md(r)} |" for r, k in s["reasons"].most_common()]
+        lines += ["", "| key | ours | theirs | gold | our answer | their reading | reason |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [f"| `{e['key']}` | {e['ours_fac']:.0f} | {e['their_fac']} | {_md(e['gold'])} | "
+                  f"{_md(e['our_answer'])} | {_md(e.get('their_answer', ''))} | {_md(e['reason'])} |"
+                  for e in entries if e["reason"]]
+        lines.append("")
+    md_path.write_text("\n".join(lines), encoding="utf-8")
+    return csv_path, md_path
+
+
+def _md(value: Any) -> str:
+    text = " ".join(str(value if value is not None else "").split())[:120]
+    return text.replace("|", "\\|")
