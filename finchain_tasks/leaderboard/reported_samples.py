@@ -46,9 +46,11 @@ def _model_of(their_name: str, entry: dict[str, Any], registry: Any) -> tuple[st
 
 def _model_rows(rows: list[dict[str, Any]], their_name: str, entry: dict[str, Any], key: str,
                 registry: Any) -> list[dict[str, Any]]:
-    """Their rows with the model's facts: the registry's for a mapped model, else their name as display name."""
+    """Their rows with the model's facts: the registry's for a mapped model, else the source's ``display_names``
+    entry for their name (a readable name for a model the registry lacks), else their file name."""
     model, spec = _model_of(their_name, entry, registry)
-    facts = {"model": model, "display_name": spec.display_name if spec else their_name,
+    shown = (entry.get("display_names") or {}).get(their_name, their_name)
+    facts = {"model": model, "display_name": spec.display_name if spec else shown,
              "category": spec.category if spec else None, "open_weights": spec.open_weights if spec else None,
              "params_b": spec.params_b if spec else None, "harness": key, "task": entry.get("task") or "finchain"}
     return [{**r, **facts} for r in rows]

@@ -111,6 +111,17 @@ def test_registry_names_where_the_source_maps_them_else_their_name(block):
     assert _model_of("x", {"models": {"x": "no-such-model"}}, registry) == ("x", None)  # mapped, not registered
 
 
+def test_a_model_the_registry_lacks_shows_the_sources_display_name():
+    from finchain_tasks.leaderboard.reported_samples import _model_rows
+
+    entry = {"display_names": {"llama3p3_70b_instruct": "Llama 3.3 70B Instruct"}, "models": {"fin_r1": "fin-r1"}}
+    rows = _model_rows([{"id": 1}], "llama3p3_70b_instruct", entry, "src", load_registry(None))
+    assert (rows[0]["model"], rows[0]["display_name"]) == ("llama3p3_70b_instruct", "Llama 3.3 70B Instruct")
+    # the registry's own name wins over a display name for a mapped model
+    rows = _model_rows([{"id": 1}], "fin_r1", {**entry, "display_names": {"fin_r1": "x"}}, "src", load_registry(None))
+    assert rows[0]["display_name"] == "Fin-R1"
+
+
 def test_their_instances_are_the_samples_the_authors_split_serves(repo):
     """The same ids (hence templates and clusters) as `split=authors` (reproduce.authors_problems)."""
     served = {r["id"] for r in authors_problems(repo)}
