@@ -27,6 +27,7 @@ Ray is imported only inside these functions: the core never needs it; a missing 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 import os
@@ -131,11 +132,11 @@ def connect(address: str) -> bool:
     it). A process already connected (a test's cluster, a notebook) keeps its connection."""
     import ray
 
-    if ray.is_initialized():
-        return False
     address = check_address(address)
     if address not in (LOCAL, AUTO):
         _reachable(address)
+    if ray.is_initialized():
+        return False
     kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
     if address == LOCAL and not os.environ.get("RAY_ADDRESS"):
         kwargs["include_dashboard"] = False
@@ -169,14 +170,12 @@ def plan_blocks(path: Path, block_rows: int) -> Iterator[Block]:
 
 
 def read_block(path: str | Path, block: Block) -> list[tuple[int, bytes]]:
-    """(line number, raw line without its ``\\n``) for every line of the block, blank ones included."""
+    """(line number, raw line with its ``\\n``, as iterating the file in binary gives it) for every line of the
+    block, blank ones included: a command's parser sees exactly the bytes it sees without ``--ray``."""
     with open(path, "rb") as fh:
         fh.seek(block.start)
         data = fh.read(block.stop - block.start)
-    parts = data.split(b"\n")
-    if parts and parts[-1] == b"":
-        parts.pop()
-    return [(block.first_line + k, raw) for k, raw in enumerate(parts)]
+    return [(block.first_line + k, raw) for k, raw in enumerate(io.BytesIO(data))]
 
 
 def state_dir(out: str | Path) -> Path:
