@@ -150,6 +150,9 @@ def bench(
     retry_attempts: int = AttemptsOpt,
     display: Optional[str] = DisplayOpt,
     retry_wait: Optional[float] = RetryWaitOpt,
+    ray: Optional[str] = typer.Option(None, "--ray", metavar="ADDRESS", help="Run each model × task set as a Ray "
+                                      "task (local, auto, ray://HOST:PORT or HOST:PORT); the run directory must be "
+                                      "on storage every node sees (docs/scaling-out.md). Needs the ray extra."),
 ) -> None:
     """Benchmark many models × task sets, resumably: re-run the same command with the same --run-dir to continue."""
     from finchain_tasks.models.registry import load_registry, resolve_model
@@ -157,6 +160,10 @@ def bench(
 
     if harness not in ("inspect", "lm-eval"):
         raise ValueError(f"--harness must be inspect or lm-eval, not {harness!r}")
+    if ray is not None:
+        from finchain_tasks.scale.ray_map import check_address
+
+        check_address(ray)  # a bad address fails before anything is planned
     if harness == "inspect":
         import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
     reg = load_registry(registry)
@@ -171,6 +178,15 @@ def bench(
     given = run_dir
     run_dir = run_dir or _default_run_dir("bench")
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display)
+    if ray is not None:
+        if harness != "inspect":
+            raise ValueError("--ray runs the inspect harness; drop --harness lm-eval")
+        from finchain_tasks.scale.ray_bench import run_on_ray
+
+        # serve: the --serve value (vllm) once that option exists; open-weight models then ask Ray for a GPU
+        ok, _ = run_on_ray(run_dir, ready, plans, options, ray, serve=None, argv=sys.argv, skipped=skipped)
+        _finish(run_dir, ok, _resume_hint(run_dir, given))
+        return
     if harness == "lm-eval":
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
     ok, _ = engine.run(run_dir, ready, plans, options, argv=sys.argv, skipped=skipped)
