@@ -258,7 +258,9 @@ def _atomic_write(path: Path, text: str) -> None:
 class BlockWorker:
     """The Ray Data UDF: one per actor; loads the job's model once, then turns block descriptors into output."""
 
-    def __init__(self, job: BlockJob, source: str) -> None:
+    def __init__(self, job: BlockJob, source: str, threads: int = 1) -> None:
+        # the encoder would take every core of the node in each worker; a worker has the CPUs Ray gave it
+        os.environ.setdefault("FINCHAIN_EMBED_THREADS", str(threads))
         self.job = job
         self.source = source
         self.state = job.load()

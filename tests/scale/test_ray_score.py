@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
 from finchain_tasks.engine import all_templates
-from finchain_tasks.scale.jobs import ScoreJob
+from finchain_tasks.scale.jobs import SelectJob
 from finchain_tasks.scale.ray_map import RaySettings, plan_blocks, read_block, run_blocks
 
 runner = CliRunner()
@@ -62,18 +62,29 @@ def test_score_on_ray_writes_the_single_process_bytes(ray_cluster, scored, tmp_p
     assert not (tmp_path / ".ray.jsonl.ray").exists()  # the block records go once the output is written
 
 
-def _job(pred) -> ScoreJob:
-    return ScoreJob(str(pred), "paper", {}, "torch")
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory):
+    """600 candidates (right and wrong outputs of 20 problems) and the calc PRM's rows for them in this process:
+    the kill and resume tests exercise the plumbing with a job whose workers start in a second (no encoder)."""
+    problems = [tpl.generate(1) for tpl in list(all_templates().values())[:20]]
+    rows = [{"id": f"c{i}", "problem_id": problems[i % 20].id,
+             "output": problems[i % 20].solution if i % 3 else "Step 1: 2 + 2 = 5\nFinal answer: 5"}
+            for i in range(600)]
+    path = tmp_path_factory.mktemp("pool") / "cands.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    job = _calc_job(path)
+    lines, _ = job.run(job.load(), read_block(path, next(plan_blocks(path, 10_000))))
+    return path, lines
 
 
-def _output(store) -> bytes:
-    return "".join(line + "\n" for line in store.lines()).encode()
+def _calc_job(path) -> SelectJob:
+    return SelectJob("calc", "min", 1.0, {}, source=str(path))
 
 
-def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(ray_cluster, scored, tmp_path):
-    pred, reference = scored
-    settings = RaySettings(workers=2, block_rows=40)
-    total = sum(1 for _ in plan_blocks(pred, settings.block_rows))
+def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(ray_cluster, pool, tmp_path):
+    path, reference = pool
+    settings = RaySettings(workers=2, block_rows=10)
+    total = sum(1 for _ in plan_blocks(path, settings.block_rows))
     seen, killed = [], {}
 
     def on_block(index, lines, extra):
@@ -82,16 +93,16 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(ray_cluster, score
             killed["pid"] = extra["pid"]
             os.kill(extra["pid"], signal.SIGKILL)
 
-    store = run_blocks(_job(pred), pred, tmp_path / "state", settings, on_block=on_block)
-    assert killed and len(seen) == total  # killed after 2 of 50 blocks; every block came back exactly once
+    store = run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=on_block)
+    assert killed and len(seen) == total  # killed after 2 of 60 blocks; every block came back exactly once
     assert sorted(i for i, _ in seen) == list(range(total))
     assert any(pid != killed["pid"] for _, pid in seen[2:])
-    assert _output(store) == reference
+    assert list(store.lines()) == reference
 
 
-def test_an_interrupted_job_resumes_at_block_granularity(ray_cluster, scored, tmp_path):
-    pred, reference = scored
-    settings = RaySettings(workers=1, block_rows=400)
+def test_an_interrupted_job_resumes_at_block_granularity(ray_cluster, pool, tmp_path):
+    path, reference = pool
+    settings = RaySettings(workers=1, block_rows=50)
     done = []
 
     def stop_after_two(index, lines, extra):
@@ -100,23 +111,21 @@ def test_an_interrupted_job_resumes_at_block_granularity(ray_cluster, scored, tm
             raise KeyboardInterrupt  # the driver dies with 2 blocks recorded
 
     with pytest.raises(KeyboardInterrupt):
-        run_blocks(_job(pred), pred, tmp_path / "state", settings, on_block=stop_after_two)
+        run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=stop_after_two)
     again = []
-    store = run_blocks(_job(pred), pred, tmp_path / "state", settings, on_block=lambda i, *_: again.append(i))
+    store = run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=lambda i, *_: again.append(i))
     assert sorted(again) == sorted(set(range(store.total)) - set(done))
-    assert _output(store) == reference
+    assert list(store.lines()) == reference
 
 
-def test_changed_settings_discard_the_old_blocks(ray_cluster, scored, tmp_path):
-    pred, _ = scored
+def test_changed_settings_discard_the_old_blocks(ray_cluster, pool, tmp_path):
+    path, reference = pool
     state = tmp_path / "state"
     state.mkdir()
     (state / "job.json").write_text('{"other": "job"}')
     (state / "00000000.jsonl").write_text('{}\n{"stale": true}\n')
-    small = tmp_path / "small.jsonl"
-    small.write_bytes(b"\n".join(pred.read_bytes().split(b"\n")[1:11]) + b"\n")
-    store = run_blocks(_job(small), small, state, RaySettings(workers=1, block_rows=5))
-    assert store.discarded and "stale" not in _output(store).decode()
+    store = run_blocks(_calc_job(path), path, state, RaySettings(workers=1, block_rows=300))
+    assert store.discarded and list(store.lines()) == reference
 
 
 def test_blocks_cover_every_line_once(tmp_path):
@@ -133,8 +142,9 @@ def test_blocks_cover_every_line_once(tmp_path):
     ("ray://127.0.0.1:1", "cannot reach the Ray cluster at ray://127.0.0.1:1"),
     ("pred.jsonl", "is not a Ray address"),
 ])
-def test_a_bad_or_unreachable_address_is_one_fast_line(scored, tmp_path, address, message):
-    pred, _ = scored
+def test_a_bad_or_unreachable_address_is_one_fast_line(tmp_path, address, message):
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("{}\n")
     t0 = time.monotonic()
     result = runner.invoke(app, ["score", str(pred), "-o", str(tmp_path / "o.jsonl"), "--ray", address])
     assert result.exit_code == 2 and time.monotonic() - t0 < 10
@@ -143,10 +153,11 @@ def test_a_bad_or_unreachable_address_is_one_fast_line(scored, tmp_path, address
     assert not (tmp_path / "o.jsonl").exists()
 
 
-def test_without_ray_installed_the_line_names_the_extra(scored, tmp_path, monkeypatch):
+def test_without_ray_installed_the_line_names_the_extra(tmp_path, monkeypatch):
     import sys
 
-    pred, _ = scored
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("{}\n")
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as it does where ray is absent
     result = runner.invoke(app, ["score", str(pred), "-o", str(tmp_path / "o.jsonl"), "--ray", "local"])
     assert result.exit_code == 2, result.output
