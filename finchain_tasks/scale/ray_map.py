@@ -330,7 +330,7 @@ def _execute(job: BlockJob, source: Path, pending: list[Block], settings: RaySet
     import ray
     from ray.data import DataContext
 
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.ERROR)  # not its notes (progress bars off, deprecations)
     context = DataContext.get_current()
     context.enable_progress_bars = False
     items = [{"index": b.index, "start": b.start, "stop": b.stop, "first": b.first_line} for b in pending]
@@ -339,7 +339,7 @@ def _execute(job: BlockJob, source: Path, pending: list[Block], settings: RaySet
         remote["num_gpus"] = settings.gpus_per_worker
     dataset = ray.data.from_items(items, override_num_blocks=len(items)).map_batches(
         BlockWorker, fn_constructor_args=(job, str(source)), batch_size=1, batch_format="numpy",
-        concurrency=_workers(settings, len(pending)), **remote)
+        compute=ray.data.ActorPoolStrategy(size=_workers(settings, len(pending))), **remote)
     try:
         for row in dataset.iter_rows():
             index, lines, extra = int(row["index"]), json.loads(row["lines"]), json.loads(row["extra"])

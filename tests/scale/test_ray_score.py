@@ -162,3 +162,18 @@ def test_without_ray_installed_the_line_names_the_extra(tmp_path, monkeypatch):
     result = runner.invoke(app, ["score", str(pred), "-o", str(tmp_path / "o.jsonl"), "--ray", "local"])
     assert result.exit_code == 2, result.output
     assert "pip install 'finchain-tasks[ray]'" in " ".join(result.output.split())
+
+
+def test_a_torch_vector_does_not_depend_on_its_batch(scored):
+    """Why --ray can equal the single process byte for byte: a text's vector is the same whatever texts it is
+    encoded with (before, a padded batch moved the last bits)."""
+    import numpy as np
+
+    from scorers.embeddings import shared_embedder
+
+    texts = [line for tpl in list(all_templates().values())[:6] for line in tpl.generate(0).solution.splitlines()]
+    embedder = shared_embedder(backend="torch")
+    together = embedder.encode(texts)
+    alone = np.stack([embedder.encode([t])[0] for t in texts[:8]])
+    shuffled = embedder.encode(texts[::-1])[::-1]
+    assert np.array_equal(together[:8], alone) and np.array_equal(together, shuffled)
