@@ -2,7 +2,7 @@
 cost per block, so docs/scaling-out.md can say at which size Ray starts to pay.
 
 1. Single process: ``score_rows`` over the whole file, the encoder already loaded (rows/s of the scoring alone),
-   and its load time.
+   and its load time; with the encoder's default threads (every core) and with one (what a Ray worker gets).
 2. Ray, 1 and 2 workers: ``run_blocks`` with the score job on a local cluster started once (its start time is
    printed apart). Wall time includes each worker loading the encoder, as a real job pays it.
 3. The overhead per block: a job that returns its lines untouched, over many blocks, on 1 worker: (wall - the
@@ -55,11 +55,13 @@ def make_rows(n: int, path: Path) -> None:
             fh.write(json.dumps({"id": p.id, "output": out}) + "\n")
 
 
-def single(path: Path) -> float:
+def single(path: Path, threads: str | None = None) -> float:
     from finchain_tasks.cli.score import _load_rows, score_rows
     from scorers.embeddings import Embedder
     from scorers.params import resolve
 
+    if threads:  # the encoder's torch threads (a fresh Embedder sets them as it loads)
+        os.environ["FINCHAIN_EMBED_THREADS"] = threads
     params = resolve("paper")
     t0 = time.perf_counter()
     embedder = Embedder(params.embedding_model, backend="torch")
@@ -69,7 +71,8 @@ def single(path: Path) -> float:
     t0 = time.perf_counter()
     score_rows(rows, params, embedder)
     wall = time.perf_counter() - t0
-    print(f"single process: {len(rows) / wall:8.1f} rows/s  ({len(rows)} rows in {wall:.1f}s; encoder load "
+    label = f"single process, {threads or 'all'} encoder thread(s)"
+    print(f"{label}: {len(rows) / wall:8.1f} rows/s  ({len(rows)} rows in {wall:.1f}s; encoder load "
           f"{load:.1f}s not included)")
     return wall
 
@@ -119,6 +122,7 @@ def main() -> None:
         make_rows(args.rows, path)
         print(f"{args.rows} rows, {os.cpu_count()} CPU(s), torch encoder", file=sys.stderr)
         single(path)
+        single(path, "1")  # what one Ray worker runs with (one CPU each)
         t0 = time.perf_counter()
         ray.init(num_cpus=os.cpu_count(), include_dashboard=False, logging_level=logging.WARNING,
                  log_to_driver=False)
