@@ -171,9 +171,9 @@ def test_a_torch_vector_does_not_depend_on_its_batch(scored):
 
     from scorers.embeddings import shared_embedder
 
-    texts = [line for tpl in list(all_templates().values())[:6] for line in tpl.generate(0).solution.splitlines()]
+    texts = [line for tpl in list(all_templates().values())[:2] for line in tpl.generate(0).solution.splitlines()]
     embedder = shared_embedder(backend="torch")
     together = embedder.encode(texts)
-    alone = np.stack([embedder.encode([t])[0] for t in texts[:8]])
-    shuffled = embedder.encode(texts[::-1])[::-1]
-    assert np.array_equal(together[:8], alone) and np.array_equal(together, shuffled)
+    alone = np.stack([embedder.encode([t])[0] for t in texts[:3]])
+    assert len(set(map(len, texts))) > 3  # texts of several lengths: a padded batch would move some vectors
+    assert np.array_equal(together[:3], alone) and np.array_equal(together, embedder.encode(texts[::-1])[::-1])
