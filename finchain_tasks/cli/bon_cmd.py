@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from finchain_tasks.cli.main import app, console, err_console, friendly
+from finchain_tasks.cli.ray_options import RayBlockRowsOpt, RayGpusOpt, RayOpt, RayWorkersOpt, ray_settings
 
 
 def _ns(text: str) -> list[int]:
@@ -53,6 +54,10 @@ def bon(
                                            "checkpoint run its own Python code (only if you trust its author)."),
     allow_pickle: bool = typer.Option(False, "--allow-pickle", help="With --prm hf:...: load pickle-based .bin "
                                       "weights (they can run code; safetensors only by default)."),
+    ray: Optional[str] = RayOpt,
+    ray_workers: Optional[int] = RayWorkersOpt,
+    ray_gpus_per_worker: float = RayGpusOpt,
+    ray_block_rows: int = RayBlockRowsOpt,
 ) -> None:
     """Accuracy and ChainEval against N for every selector, and each selector minus majority and minus random on
     the same problems (the paired claim): bon_curves.csv, bon_curves.md, bon_curves.png."""
@@ -61,6 +66,10 @@ def bon(
 
     wanted = _ns(ns)
     rescore = _rescore_request(prm, prm_agg, prm_zeta, registry, trust_remote_code, allow_pickle)
+    if ray is not None:
+        if rescore is None:
+            raise ValueError("--ray scores candidates again: it needs --prm SPEC")
+        rescore.ray = ray_settings(ray, ray_workers, ray_gpus_per_worker, ray_block_rows)
     pools, prms = load_pools(run_dir, rescore=rescore)
     note = _note(rescore)
     rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed, protocol=protocol,

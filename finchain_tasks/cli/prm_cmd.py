@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from finchain_tasks.cli.main import app, console, friendly
+from finchain_tasks.cli.ray_options import RayBlockRowsOpt, RayGpusOpt, RayOpt, RayWorkersOpt, ray_settings
 
 prm_app = typer.Typer(help="Fin-PRM: build step/trajectory labels, train a PRM, select SFT data with one.",
                       no_args_is_help=True)
@@ -29,6 +30,10 @@ def label(
     rollouts: int = typer.Option(8, "--rollouts", help="Rollouts per step (N)."),
     cache: Optional[Path] = typer.Option(None, "--cache", help="Call cache (default: next to --out)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Count the calls and tokens; make none."),
+    ray: Optional[str] = RayOpt,
+    ray_workers: Optional[int] = RayWorkersOpt,
+    ray_gpus_per_worker: float = RayGpusOpt,
+    ray_block_rows: int = RayBlockRowsOpt,
 ) -> None:
     """Step and trajectory labels for candidate traces."""
     from finchain_tasks.prm.labeling import Models, read_items, run_labels
@@ -38,6 +43,12 @@ def label(
         if not policy or not judge:
             raise ValueError("--recipe fused needs --policy and --judge (litellm model names)")
         models = Models(policy, judge, api_base, rollouts)
+    if ray is not None and not dry_run:
+        from finchain_tasks.scale.commands import label_on_ray
+
+        settings = ray_settings(ray, ray_workers, ray_gpus_per_worker, ray_block_rows)
+        console.print_json(json.dumps(label_on_ray(candidates, out, recipe, models, cache, settings)))
+        return
     summary = run_labels(read_items(candidates), out, recipe, models, cache, dry_run)
     console.print_json(json.dumps(summary))
 
@@ -96,14 +107,26 @@ def select_cmd(
                                            "Python code (only if you trust its author; see docs/security.md)."),
     allow_pickle: bool = typer.Option(False, "--allow-pickle", help="Let an hf checkpoint load pickle-based .bin "
                                       "weights (they can run code; safetensors only by default)."),
+    ray: Optional[str] = RayOpt,
+    ray_workers: Optional[int] = RayWorkersOpt,
+    ray_gpus_per_worker: float = RayGpusOpt,
+    ray_block_rows: int = RayBlockRowsOpt,
 ) -> None:
     """Keep the top-K candidates by PRM reward as an SFT dataset and compare with random and outcome-only."""
-    from finchain_tasks.prm import load_prm
+    from finchain_tasks.prm import check_spec, load_prm
     from finchain_tasks.prm.data_selection import run_select
     from finchain_tasks.prm.labeling import read_items
 
-    scorer = load_prm(prm, agg=agg, zeta=zeta, trust_remote_code=trust_remote_code, allow_pickle=allow_pickle)
-    summary = run_select(read_items(pool), scorer, prm, out, k, "overall" if overall else "per-question",
-                         log=console.print)
+    mode = "overall" if overall else "per-question"
+    if ray is not None:
+        from finchain_tasks.scale.commands import select_on_ray
+
+        check_spec(prm)  # a bad spec fails here, before Ray starts
+        settings = ray_settings(ray, ray_workers, ray_gpus_per_worker, ray_block_rows)
+        options = {"trust_remote_code": trust_remote_code, "allow_pickle": allow_pickle}
+        summary = select_on_ray(pool, prm, agg, zeta, options, out, k, mode, settings, log=console.print)
+    else:
+        scorer = load_prm(prm, agg=agg, zeta=zeta, trust_remote_code=trust_remote_code, allow_pickle=allow_pickle)
+        summary = run_select(read_items(pool), scorer, prm, out, k, mode, log=console.print)
     console.print((Path(out) / "selection.md").read_text())
     console.print(f"kept {summary['kept']} of {summary['pool']} -> {out / 'sft.jsonl'}")

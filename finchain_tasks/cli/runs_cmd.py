@@ -158,6 +158,26 @@ def _local_spec(reg: Any) -> Any:
     return local[0]
 
 
+def _check_bench_options(harness: str, batch: bool, ray: Optional[str], serve: Optional[str]) -> None:
+    """Refuse combinations that cannot run, in one line, before anything loads or is planned."""
+    if harness not in ("inspect", "lm-eval"):
+        raise ValueError(f"--harness must be inspect or lm-eval, not {harness!r}")
+    if batch and harness != "inspect":
+        raise ValueError("--batch needs --harness inspect: lm-eval has no provider batch API "
+                         "(docs/running-the-matrix.md)")
+    if ray is None:
+        return
+    if harness != "inspect":
+        raise ValueError("--ray runs the inspect harness; drop --harness lm-eval")
+    if serve is not None:
+        raise ValueError("--ray with --serve vllm is not supported yet: start each open-weight model with "
+                         "`finchain serve vllm` on a GPU node, export the base-URL variable it prints, then run "
+                         "`finchain bench --ray` (docs/scaling-out.md)")
+    from finchain_tasks.scale.ray_map import check_address
+
+    check_address(ray)  # a bad address fails before anything is planned
+
+
 @app.command("bench")
 @friendly
 def bench(
@@ -185,16 +205,15 @@ def bench(
     batch: bool = BatchOpt,
     batch_size: Optional[int] = BatchSizeOpt,
     batch_tick: Optional[float] = BatchTickOpt,
+    ray: Optional[str] = typer.Option(None, "--ray", metavar="ADDRESS", help="Run each model × task set as a Ray "
+                                      "task (local, auto, ray://HOST:PORT or HOST:PORT); the run directory must be "
+                                      "on storage every node sees (docs/scaling-out.md). Needs the ray extra."),
 ) -> None:
     """Benchmark many models × task sets, resumably: re-run the same command with the same --run-dir to continue."""
     from finchain_tasks.models.registry import load_registry, resolve_model
     from finchain_tasks.runs import engine
 
-    if harness not in ("inspect", "lm-eval"):
-        raise ValueError(f"--harness must be inspect or lm-eval, not {harness!r}")
-    if batch and harness != "inspect":
-        raise ValueError("--batch needs --harness inspect: lm-eval has no provider batch API "
-                         "(docs/running-the-matrix.md)")
+    _check_bench_options(harness, batch, ray, serve)
     if harness == "inspect":
         import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
     reg = load_registry(registry)
@@ -219,6 +238,12 @@ def bench(
     run_dir = run_dir or _default_run_dir("bench")
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,
                        batch_size, batch_tick)
+    if ray is not None:
+        from finchain_tasks.scale.ray_bench import run_on_ray
+
+        ok, _ = run_on_ray(run_dir, ready, plans, options, ray, serve=None, argv=sys.argv, skipped=skipped)
+        _finish(run_dir, ok, _resume_hint(run_dir, given))
+        return
     if harness == "lm-eval":
         from finchain_tasks.runs import lm_eval_harness as engine  # the same run(); see its module docstring
     if served:

@@ -20,6 +20,7 @@ from rich.table import Table
 
 import finchain_tasks
 from finchain_tasks.cli.main import app, console, friendly
+from finchain_tasks.cli.ray_options import RayBlockRowsOpt, RayGpusOpt, RayOpt, RayWorkersOpt, ray_settings
 
 SUMMARY_KEYS = ("chaineval", "fac", "step_f1", "parse_ok")
 BOM = b"\xef\xbb\xbf"
@@ -50,16 +51,22 @@ def _load_rows(path: Path) -> list[tuple[int, Any]]:
     """(line number, row or LineError) for every non-blank line; a leading UTF-8 BOM is skipped."""
     if not path.exists():
         raise OSError(f"{path}: no such file")
-    rows: list[tuple[int, Any]] = []
     with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            if lineno == 1 and raw.startswith(BOM):
-                raw = raw[len(BOM):]
-            if raw.strip():
-                try:
-                    rows.append((lineno, _parse_line(raw, path, lineno)))
-                except LineError as exc:
-                    rows.append((lineno, exc))
+        return parse_lines(enumerate(fh, 1), path)
+
+
+def parse_lines(lines, path: Path) -> list[tuple[int, Any]]:
+    """(line number, row or LineError) for every non-blank (line number, raw bytes) pair; a UTF-8 BOM opening
+    line 1 is skipped. The one parser of the single-process command and of ``--ray``'s blocks."""
+    rows: list[tuple[int, Any]] = []
+    for lineno, raw in lines:
+        if lineno == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM):]
+        if raw.strip():
+            try:
+                rows.append((lineno, _parse_line(raw, path, lineno)))
+            except LineError as exc:
+                rows.append((lineno, exc))
     return rows
 
 
@@ -106,14 +113,38 @@ def score(
     output: Path = typer.Option(Path("scores.jsonl"), "--output", "-o", help="Where per-row scores go."),
     profile: str = typer.Option("paper", "--profile", "-p", help="ChainEval profile: paper or reference."),
     param: Optional[list[str]] = typer.Option(None, "--param", help="Override a parameter: name=value."),
+    ray: Optional[str] = RayOpt,
+    ray_workers: Optional[int] = RayWorkersOpt,
+    ray_gpus_per_worker: float = RayGpusOpt,
+    ray_block_rows: int = RayBlockRowsOpt,
 ) -> None:
     """Score model outputs with ChainEval; bad rows are reported and kept, never dropped."""
     from scorers.embeddings import shared_embedder
     from scorers.params import resolve
-    from scorers.rows import RowError
 
     params = resolve(profile, **param_overrides(param or []))
-    rows, good, out_rows = _load_rows(predictions), [], []
+    if ray is not None:
+        from finchain_tasks.scale.commands import score_on_ray
+
+        _report(score_on_ray(predictions, output, params, param_overrides(param or []), ray_settings(
+            ray, ray_workers, ray_gpus_per_worker, ray_block_rows), console), output)
+        return
+    rows = _load_rows(predictions)
+    embedder = shared_embedder(params.embedding_model)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("scoring", total=len(rows))
+        out_rows = score_rows(rows, params, embedder, lambda k: bar.advance(task, k))
+    write_rows(out_rows, output)
+    _report(out_rows, output)
+
+
+def score_rows(rows: list[tuple[int, Any]], params, embedder, progress=None) -> list[dict[str, Any]]:
+    """One output row per (line number, row or LineError), in order: the row with its scores, or an error row.
+    The single-process command runs it on the whole file, ``--ray`` on each block."""
+    from scorers.rows import RowError
+
+    good, out_rows = [], []
     for lineno, row in rows:
         try:
             gold, text, meta = _gold_and_output(row)
@@ -121,11 +152,9 @@ def score(
             out_rows.append(None)
         except (RowError, ValueError) as exc:
             out_rows.append(_error_row(lineno, row, str(exc)))
-    embedder = shared_embedder(params.embedding_model)
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as bar:
-        task = bar.add_task("scoring", total=len(good))
-        results = _score_all(good, params, embedder, lambda k: bar.advance(task, k))
+    if progress and len(good) < len(rows):
+        progress(len(rows) - len(good))
+    results = _score_all(good, params, embedder, progress)
     meta = {"profile": params.profile, "params": params.to_dict(), **embedder.info,
             "finchain_tasks_version": finchain_tasks.__version__}
     for (slot, _, _, lineno, row, extra), result in zip(good, results):
@@ -134,8 +163,7 @@ def score(
         else:
             out_rows[slot] = {**row, **{k: v for k, v in extra.items() if k not in row}, **result.scores(),
                               "alignment": result.alignment, "chaineval_meta": meta}
-    write_rows(out_rows, output)
-    _report(out_rows, output)
+    return out_rows
 
 
 def _report(out_rows: list[dict], output: Path) -> None:

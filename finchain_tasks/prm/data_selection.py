@@ -26,7 +26,7 @@ from pathlib import Path
 from scorers.prm.base import PRM, PRMScore, prm_input
 from scorers.prm.labels import LabelItem, Unknown, answer_matches
 
-__all__ = ["MODES", "compare", "question_key", "run_select", "top_k"]
+__all__ = ["MODES", "candidate_rows", "compare", "question_key", "run_select", "top_k", "write_selection"]
 
 MODES = ("per-question", "overall")
 RANDOM_SEEDS = 20
@@ -104,13 +104,29 @@ def run_select(items: Sequence[LabelItem], prm: PRM, spec: str, out_dir: str | P
     """Score, select, write; returns what ``selection.json`` holds."""
     if not items:
         raise ValueError("the pool is empty")
+    return write_selection(candidate_rows(items, prm, spec), spec, out_dir, k, mode, save_dataset, log)
+
+
+def candidate_rows(items: Sequence[LabelItem], prm: PRM, spec: str) -> list[dict]:
+    """Every candidate as the row ``sft.jsonl`` would hold, with its PRM scores: the per-row work (``--ray``
+    runs it per block)."""
+    scores = prm.score_batch([prm_input(it.question, it.output) for it in items])
+    return [_row(it, sc, spec, _correct(it), question_key(it)) for it, sc in zip(items, scores)]
+
+
+def write_selection(candidates: Sequence[dict], spec: str, out_dir: str | Path, k: int = 1,
+                    mode: str = "per-question", save_dataset: bool = True,
+                    log: Callable[[str], None] | None = None) -> dict:
+    """Select the top K of the scored ``candidates`` (pool order) and write the output directory."""
+    if not candidates:
+        raise ValueError("the pool is empty")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    scores = prm.score_batch([prm_input(it.question, it.output) for it in items])
-    keys = [question_key(it) for it in items]
-    correct = [_correct(it) for it in items]
-    kept = top_k(keys, [s.reward for s in scores], k, mode)
-    rows = [_row(items[i], scores[i], spec, correct[i], keys[i]) for i in kept]
+    keys = [c["question_id"] for c in candidates]
+    rewards = [c["reward"] for c in candidates]
+    correct = [c["correct"] for c in candidates]
+    kept = top_k(keys, rewards, k, mode)
+    rows = [candidates[i] for i in kept]
     with open(out / "sft.jsonl", "w", encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps(row, default=str) + "\n")
@@ -124,9 +140,9 @@ def run_select(items: Sequence[LabelItem], prm: PRM, spec: str, out_dir: str | P
             flat = [{**r, "step_probs": [p if p is not None else float("nan") for p in r["step_probs"]],
                      "correct": r["correct"]} for r in rows]
             Dataset.from_list(flat).save_to_disk(str(out / "sft_dataset"))
-    table = compare(keys, [s.reward for s in scores], correct, k, mode)
-    summary = {"prm": spec, "agg": scores[0].agg, "zeta": scores[0].zeta, "k": k, "mode": mode, "pool": len(items),
-               "questions": len(set(keys)), "kept": len(rows), "comparison": table}
+    table = compare(keys, rewards, correct, k, mode)
+    summary = {"prm": spec, "agg": candidates[0]["agg"], "zeta": candidates[0]["zeta"], "k": k, "mode": mode,
+               "pool": len(candidates), "questions": len(set(keys)), "kept": len(rows), "comparison": table}
     (out / "selection.json").write_text(json.dumps(summary, indent=1))
-    (out / "selection.md").write_text(_markdown(spec, k, mode, table, len(items), len(rows)))
+    (out / "selection.md").write_text(_markdown(spec, k, mode, table, len(candidates), len(rows)))
     return summary

@@ -57,11 +57,13 @@ class Usage:
 
 
 class CallCache:
-    """A SQLite key -> JSON store, committed per row (safe to kill at any moment)."""
+    """A SQLite key -> JSON store, committed per row (safe to kill at any moment), in WAL mode with a long busy
+    timeout, so several processes (``prm label --ray`` workers on one machine) read and write it at once."""
 
     def __init__(self, path: str | Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        # timeout: the workers of `prm label --ray` share this file; a writer waits for another's commit
+        self._db = sqlite3.connect(str(path), timeout=60, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._db.commit()

@@ -53,6 +53,8 @@ class Rescore:
     distinct: int = 0
     from_cache: int = 0
     original: set[str] = field(default_factory=set)
+    ray: Any = None
+    """:class:`finchain_tasks.scale.ray_map.RaySettings` to score on Ray (``--ray``), else None: in this process."""
 
     @property
     def key(self) -> str:
@@ -190,7 +192,13 @@ def _rescore(run_dir: Path, rows: list[dict], rescore: Rescore) -> list[dict]:
     rescore.scored = sum(1 for ks in keys for k in ks if k in todo)
     rescore.from_cache = sum(len(ks) for ks in keys) - rescore.scored
     name = rescore.spec
-    if todo:
+    if todo and rescore.ray is not None:
+        from finchain_tasks.scale.commands import rescore_on_ray
+
+        fresh_scores, name = rescore_on_ray(todo, rescore, scores_file, rescore.ray)
+        known.update(fresh_scores)
+        rescore.distinct = len(todo)
+    elif todo:
         from finchain_tasks.prm import load_prm
 
         prm = load_prm(rescore.spec, agg=rescore.agg, zeta=rescore.zeta, **rescore.options)

@@ -53,7 +53,7 @@ def latest_logs(log_dir: Path) -> list[Any]:
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     newest: dict[str, tuple[float, Any]] = {}
-    for info in list_eval_logs(str(log_dir), recursive=False):
+    for info in list_eval_logs(str(log_dir), recursive=True):  # bench --ray: one eval-set per pair, in sub-dirs
         try:
             header = read_eval_log(info.name, header_only=True)
         except Exception:  # an unreadable log (a killed writer, a damaged copy) holds no result to report

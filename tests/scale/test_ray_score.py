@@ -1,0 +1,179 @@
+"""``finchain score --ray``: the same bytes as the single-process command on 2,000 rows (hostile lines
+included), a worker killed mid-job costs nothing, an interrupted job resumes at block granularity, and a bad or
+unreachable address is one line, fast."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from finchain_tasks.cli.main import app
+from finchain_tasks.engine import all_templates
+from finchain_tasks.scale.jobs import SelectJob
+from finchain_tasks.scale.ray_map import RaySettings, plan_blocks, read_block, run_blocks
+
+runner = CliRunner()
+N_ROWS = 2000
+
+
+def _rows() -> list[bytes]:
+    """2,000 lines over 4 problems (few distinct step texts: the encoder's time stays small), their outputs
+    right, rounded or wrong, by FinChain id or with gold inline, and hostile lines among them."""
+    problems = [tpl.generate(0) for tpl in list(all_templates().values())[:4]]
+    lines = []
+    for i in range(N_ROWS):
+        p = problems[i % 4]
+        output = [p.solution, p.solution.replace("Step 2", "Step 2 roughly"), "Step 1: 1 + 1 = 3\nFinal answer: 3"][
+            i % 3]
+        row = {"id": p.id, "output": output, "n": i} if i % 2 else {**p.to_dict(), "output": output, "n": i}
+        lines.append(json.dumps(row).encode())
+    lines[0] = b"\xef\xbb\xbf" + lines[0]
+    lines[7] = b""                                    # blank: no output row, line numbers still count it
+    lines[500] = b'{"id": "cut'                       # not JSON
+    lines[1001] = b'{"id": "caf\xe9"}'                 # not UTF-8
+    lines[1500] = json.dumps({"id": "finchain/x/y/z/1", "output": "x"}).encode()  # no such template
+    return lines
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    """The input and the single-process command's output (the reference)."""
+    root = tmp_path_factory.mktemp("score")
+    pred = root / "pred.jsonl"
+    pred.write_bytes(b"\n".join(_rows()) + b"\n")
+    out = root / "single.jsonl"
+    result = runner.invoke(app, ["score", str(pred), "-o", str(out)])
+    assert result.exit_code == 1, result.output  # the hostile lines are error rows
+    return pred, out.read_bytes()
+
+
+def test_score_on_ray_writes_the_single_process_bytes(ray_cluster, scored, tmp_path):
+    pred, reference = scored
+    out = tmp_path / "ray.jsonl"
+    result = runner.invoke(app, ["score", str(pred), "-o", str(out), "--ray", "local", "--ray-block-rows", "300",
+                                 "--ray-workers", "2"])
+    assert result.exit_code == 1 and "wrote 1999 rows" in " ".join(result.output.split())
+    assert out.read_bytes() == reference
+    assert not (tmp_path / ".ray.jsonl.ray").exists()  # the block records go once the output is written
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory):
+    """600 candidates (right and wrong outputs of 20 problems) and the calc PRM's rows for them in this process:
+    the kill and resume tests exercise the plumbing with a job whose workers start in a second (no encoder)."""
+    problems = [tpl.generate(1) for tpl in list(all_templates().values())[:20]]
+    rows = [{"id": f"c{i}", "problem_id": problems[i % 20].id,
+             "output": problems[i % 20].solution if i % 3 else "Step 1: 2 + 2 = 5\nFinal answer: 5"}
+            for i in range(600)]
+    path = tmp_path_factory.mktemp("pool") / "cands.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    job = _calc_job(path)
+    lines, _ = job.run(job.load(), read_block(path, next(plan_blocks(path, 10_000))))
+    return path, lines
+
+
+def _calc_job(path) -> SelectJob:
+    return SelectJob("calc", "min", 1.0, {}, source=str(path))
+
+
+def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(ray_cluster, pool, tmp_path):
+    path, reference = pool
+    settings = RaySettings(workers=2, block_rows=10)
+    total = sum(1 for _ in plan_blocks(path, settings.block_rows))
+    seen, killed = [], {}
+
+    def on_block(index, lines, extra):
+        seen.append((index, extra["pid"]))
+        if not killed and len(seen) == 2:
+            killed["pid"] = extra["pid"]
+            os.kill(extra["pid"], signal.SIGKILL)
+
+    store = run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=on_block)
+    assert killed and len(seen) == total  # killed after 2 of 60 blocks; every block came back exactly once
+    assert sorted(i for i, _ in seen) == list(range(total))
+    assert any(pid != killed["pid"] for _, pid in seen[2:])
+    assert list(store.lines()) == reference
+
+
+def test_an_interrupted_job_resumes_at_block_granularity(ray_cluster, pool, tmp_path):
+    path, reference = pool
+    settings = RaySettings(workers=1, block_rows=50)
+    done = []
+
+    def stop_after_two(index, lines, extra):
+        done.append(index)
+        if len(done) == 2:
+            raise KeyboardInterrupt  # the driver dies with 2 blocks recorded
+
+    with pytest.raises(KeyboardInterrupt):
+        run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=stop_after_two)
+    again = []
+    store = run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=lambda i, *_: again.append(i))
+    assert sorted(again) == sorted(set(range(store.total)) - set(done))
+    assert list(store.lines()) == reference
+
+
+def test_changed_settings_discard_the_old_blocks(ray_cluster, pool, tmp_path):
+    path, reference = pool
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "job.json").write_text('{"other": "job"}')
+    (state / "00000000.jsonl").write_text('{}\n{"stale": true}\n')
+    store = run_blocks(_calc_job(path), path, state, RaySettings(workers=1, block_rows=300))
+    assert store.discarded and list(store.lines()) == reference
+
+
+def test_blocks_cover_every_line_once(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b"a\n\nbb\r\nc\xe2\x80\xa8\nlast-no-newline")  # a CR and a U+2028 stay inside lines
+    blocks = list(plan_blocks(path, 2))
+    lines = [pair for b in blocks for pair in read_block(path, b)]
+    assert [n for n, _ in lines] == [1, 2, 3, 4, 5]
+    assert b"".join(raw for _, raw in lines) == path.read_bytes()
+
+
+@pytest.mark.parametrize("address, message", [
+    ("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
+    ("ray://127.0.0.1:1", "cannot reach the Ray cluster at ray://127.0.0.1:1"),
+    ("pred.jsonl", "is not a Ray address"),
+])
+def test_a_bad_or_unreachable_address_is_one_fast_line(tmp_path, address, message):
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("{}\n")
+    t0 = time.monotonic()
+    result = runner.invoke(app, ["score", str(pred), "-o", str(tmp_path / "o.jsonl"), "--ray", address])
+    assert result.exit_code == 2 and time.monotonic() - t0 < 10
+    text = " ".join(result.output.split())
+    assert message in text and "Traceback" not in result.output
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_without_ray_installed_the_line_names_the_extra(tmp_path, monkeypatch):
+    import sys
+
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text("{}\n")
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as it does where ray is absent
+    result = runner.invoke(app, ["score", str(pred), "-o", str(tmp_path / "o.jsonl"), "--ray", "local"])
+    assert result.exit_code == 2, result.output
+    assert "pip install 'finchain-tasks[ray]'" in " ".join(result.output.split())
+
+
+def test_a_torch_vector_does_not_depend_on_its_batch(scored):
+    """Why --ray can equal the single process byte for byte: a text's vector is the same whatever texts it is
+    encoded with (before, a padded batch moved the last bits)."""
+    import numpy as np
+
+    from scorers.embeddings import shared_embedder
+
+    texts = [line for tpl in list(all_templates().values())[:2] for line in tpl.generate(0).solution.splitlines()]
+    embedder = shared_embedder(backend="torch")
+    together = embedder.encode(texts)
+    alone = np.stack([embedder.encode([t])[0] for t in texts[:3]])
+    assert len(set(map(len, texts))) > 3  # texts of several lengths: a padded batch would move some vectors
+    assert np.array_equal(together[:3], alone) and np.array_equal(together, embedder.encode(texts[::-1])[::-1])
