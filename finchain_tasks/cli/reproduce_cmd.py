@@ -23,11 +23,12 @@ def reproduce(
     target: str = typer.Argument("finchain-v1", help="What to reproduce: finchain-v1."),
     authors: Optional[Path] = typer.Option(None, "--authors", help=f"Authors' repository (default ${AUTHORS_ENV})."),
     out_dir: Path = typer.Option(Path("reproduce"), "--out-dir", "-o", help="Where reproduce.md and .csv go."),
-    profile: Optional[list[str]] = typer.Option(None, "--profile", "-p", help="Profiles (default reference, paper)."),
+    profile: Optional[list[str]] = typer.Option(None, "--profile", "-p",
+                                                help="Profiles (default reference, paper); v1 = the authors' eval.py."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N rows of each model."),
 ) -> None:
     """Score the authors' generation files and compare with their per-sample and published means."""
-    from finchain_tasks.reproduce import METRICS, _fmt, write_report
+    from finchain_tasks.reproduce import TABLE_COLUMNS, check_profiles, step_score_line, table_rows, write_report
     from finchain_tasks.reproduce import reproduce as run
 
     if target != "finchain-v1":
@@ -35,18 +36,15 @@ def reproduce(
     root = authors or (Path(os.environ[AUTHORS_ENV]) if os.environ.get(AUTHORS_ENV) else None)
     if root is None:
         raise ValueError(f"give the authors' repository with --authors DIR or ${AUTHORS_ENV}")
-    comparisons = run(root, tuple(profile or ("reference", "paper")), limit)
+    comparisons = run(root, check_profiles(tuple(profile or ("reference", "paper"))), limit)
     for c in comparisons:
         table = Table(title=f"{c.model}: {c.n} samples vs {c.their_file or 'no per-sample file'}")
-        for col in ("metric", "ours", "theirs", "published", "agree ≤1e-6", "agree ≤0.05"):
-            table.add_column(col, justify="left" if col == "metric" else "right")
-        for ours_key, their_key in METRICS:
-            table.add_row(ours_key, _fmt(c.ours.get(ours_key)), _fmt(c.theirs.get(ours_key)),
-                          _fmt(c.published.get(their_key)), _fmt(c.agree_exact.get(ours_key)),
-                          _fmt(c.agree_05.get(ours_key)))
+        for col in TABLE_COLUMNS:
+            table.add_column(col, justify="left" if col in ("metric", "profile") else "right")
+        for row in table_rows(c):
+            table.add_row(*row)
         console.print(table)
-        console.print("ChainEval AUC (right vs wrong final answer): "
-                      + ", ".join(f"{p} {_fmt(a)}" for p, a in c.auc.items()))
+        console.print(escape("Step score, AUC right vs wrong final answer: " + step_score_line(c)), highlight=False)
         for d in c.disagreements[:5]:
             console.print(f"  {escape(d['key'])}: ours {d['ours_fac']:.0f} theirs {d['their_fac']}: "
                           f"{escape(d['reason'])}", highlight=False)
