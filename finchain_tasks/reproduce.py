@@ -30,9 +30,8 @@ from typing import Any
 
 from finchain_tasks.jsonl import read_jsonl
 
-__all__ = ["METRICS", "V1_PROFILE", "ModelComparison", "ProfileStats", "auc", "check_profiles", "authors_problems",
-           "authors_rows", "published_means", "reproduce",
-           "write_report"]
+__all__ = ["AUTHORS_ENV", "METRICS", "V1_PROFILE", "ModelComparison", "ProfileStats", "auc", "authors_dir",
+           "authors_problems", "authors_rows", "check_profiles", "published_means", "reproduce", "write_report"]
 
 METRICS = (("fac", "final_answer_match"), ("recall", "recall"), ("precision", "precision"), ("step_f1", "step_f1"))
 """(our key, their key) of the per-sample metrics both sides have."""
@@ -63,6 +62,21 @@ def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:
     if not results.is_dir():
         raise AuthorsDataError(f"{root}: no results/ folder (expected the FinChain authors' repository)")
     return {p.stem: _read_jsonl(p) for p in sorted(results.glob("*.jsonl"))}
+
+
+AUTHORS_ENV = "FINCHAIN_AUTHORS_DIR"
+"""Where every host looks for the authors' repository when no path is given."""
+
+
+def authors_dir(path: str | Path | None, how: str) -> Path:
+    """The authors' repository: ``path``, else ``$FINCHAIN_AUTHORS_DIR``; ``how`` names the host's own way
+    to give it (``-T authors_path=DIR``, ``--metadata ...``) in the one-line error when neither is set."""
+    import os
+
+    root = path or os.environ.get(AUTHORS_ENV)
+    if not root:
+        raise ValueError(f"the FinChain authors' test set needs {how} (their repository) or ${AUTHORS_ENV}")
+    return Path(root)
 
 
 _LEVELS = {"basic": "easy", "easy": "easy", "intermediate": "intermediate", "advanced": "advanced"}

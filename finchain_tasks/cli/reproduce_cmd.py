@@ -4,7 +4,6 @@ authors' own generations, beside their per-sample and published numbers (see
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -13,8 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from finchain_tasks.cli.main import app, console, friendly
-
-AUTHORS_ENV = "FINCHAIN_AUTHORS_DIR"
+from finchain_tasks.reproduce import AUTHORS_ENV
 
 
 @app.command()
@@ -28,14 +26,19 @@ def reproduce(
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N rows of each model."),
 ) -> None:
     """Score the authors' generation files and compare with their per-sample and published means."""
-    from finchain_tasks.reproduce import TABLE_COLUMNS, check_profiles, step_score_line, table_rows, write_report
+    from finchain_tasks.reproduce import (
+        TABLE_COLUMNS,
+        authors_dir,
+        check_profiles,
+        step_score_line,
+        table_rows,
+        write_report,
+    )
     from finchain_tasks.reproduce import reproduce as run
 
     if target != "finchain-v1":
         raise ValueError(f"unknown target {target!r}: expected finchain-v1")
-    root = authors or (Path(os.environ[AUTHORS_ENV]) if os.environ.get(AUTHORS_ENV) else None)
-    if root is None:
-        raise ValueError(f"give the authors' repository with --authors DIR or ${AUTHORS_ENV}")
+    root = authors_dir(authors, "--authors DIR")
     comparisons = run(root, check_profiles(tuple(profile or ("reference", "paper"))), limit)
     for c in comparisons:
         table = Table(title=f"{c.model}: {c.n} samples vs {c.their_file or 'no per-sample file'}")

@@ -107,11 +107,12 @@ def metadata_options() -> list[str]:
     loaders (the one source of truth: lm-eval passes the metadata to them as keyword arguments)."""
     import inspect
 
-    from finchain_tasks.lm_eval import bon, bon_cflue, cflue, cflue_application, dataset
+    from finchain_tasks.lm_eval import authors, bon, bon_cflue, cflue, cflue_application, dataset
 
     loaders = (dataset.load_finchain, bon.load_bon, bon_cflue.load_cflue_bon, cflue.load_cflue_docs,
-               cflue_application.load_application_docs)
-    names = {p for f in loaders for p in inspect.signature(f).parameters if p.startswith(("finchain_", "cflue_"))}
+               cflue_application.load_application_docs, authors.load_authors)
+    names = {p for f in loaders for p in inspect.signature(f).parameters
+             if p.startswith(("finchain_", "cflue_", "authors_"))}
     return sorted((names | set(READ_BY_CONFIGURE)) - set(PER_LEAF))
 
 
