@@ -104,12 +104,10 @@ AUTHORS = os.environ.get("FINCHAIN_AUTHORS_DIR")
 
 @pytest.mark.skipif(not AUTHORS, reason="FINCHAIN_AUTHORS_DIR not set (the FinChain authors' repository)")
 def test_their_real_test_set_loads_renders_and_scores():
-    [ds] = load_authors(AUTHORS).values()
-    assert len(ds) >= 2690 and all(k in ds.column_names for k in ("prompt", "solution", "question", "answer"))
     manager = TaskManager(include_path=TASKS_DIR, include_defaults=False, metadata={"authors_path": AUTHORS})
     out = simple_evaluate(model="finchain-oracle", model_args="mode=gold", tasks=[LEAF], task_manager=manager,
                           limit=4, log_samples=True, bootstrap_iters=0)
-    assert out["n-samples"][LEAF]["effective"] == 4
+    assert out["n-samples"][LEAF]["effective"] == 4 and out["n-samples"][LEAF]["original"] >= 2690
     assert out["results"][LEAF]["parse_ok,none"] == 1.0 and out["results"][LEAF]["fac,none"] >= 0.75
     sample = out["samples"][LEAF][0]
     assert sample["doc"]["question"] in sample["arguments"][0][0]  # the prompt lm-eval sent holds their question
