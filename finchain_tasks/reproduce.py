@@ -151,12 +151,12 @@ def auc(scores: list[float], labels: list[bool]) -> float | None:
 
 @dataclass
 class ProfileStats:
-    """One profile's figures for one model: per metric our plain mean, our mean as aggregate.py
-    takes it (first per template instance, then over instances: the published means are this),
-    and the share of samples agreeing with their per-sample file within 1e-6 and within 0.05."""
+    """One profile's figures for one model: per metric our mean and the share of samples agreeing
+    with their per-sample file within 1e-6 and within 0.05. (A plain mean is what the published means
+    are: for all 30 models of ``overall_results.txt`` they equal the plain mean of the per-sample file
+    to 1e-9, although the aggregate.py shipped beside them averages per template instance first.)"""
 
     means: dict[str, float] = field(default_factory=dict)
-    grouped: dict[str, float] = field(default_factory=dict)
     agree_exact: dict[str, float] = field(default_factory=dict)
     agree_05: dict[str, float] = field(default_factory=dict)
     chaineval: float = float("nan")
@@ -209,21 +209,6 @@ def _mean(values: Iterable[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
-def _instance_key(row: dict[str, Any]) -> str | None:
-    """aggregate.py's template-instance key (rows without an id are left out of its means)."""
-    return None if row.get("id") is None else f"{row.get('id')}_{row.get('topic')}_{row.get('subtopic')}"
-
-
-def grouped_mean(rows: list[dict[str, Any]], values: list[float]) -> float:
-    """aggregate.py's mean: average within each template instance, then over instances."""
-    groups: dict[str, list[float]] = {}
-    for r, v in zip(rows, values):
-        key = _instance_key(r)
-        if key is not None and v is not None:
-            groups.setdefault(key, []).append(v)
-    return _mean(sum(g) / len(g) for g in groups.values())
-
-
 def profile_stats(rows: list[dict[str, Any]], res: list[Any], theirs: dict[tuple, dict[str, Any]]) -> ProfileStats:
     """One profile's :class:`ProfileStats` from its results (one per row, same order)."""
     stats = ProfileStats(chaineval=_mean(x.chaineval for x in res),
@@ -232,7 +217,6 @@ def profile_stats(rows: list[dict[str, Any]], res: list[Any], theirs: dict[tuple
     for ours_key, their_key in METRICS:
         values = [getattr(x, attrs[ours_key]) for x in res]
         stats.means[ours_key] = _mean(values)
-        stats.grouped[ours_key] = grouped_mean(rows, values)
         pairs = [(v, t[their_key]) for r, v in zip(rows, values)
                  if (t := theirs.get(_key(r))) is not None and t.get(their_key) is not None]
         stats.agree_exact[ours_key] = _mean(float(abs(a - b) <= 1e-6) for a, b in pairs)
@@ -327,8 +311,8 @@ def _fmt(value: float | None) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
 
 
-TABLE_COLUMNS = ("metric", "profile", "ours", "ours (aggregate.py)", "theirs (per-sample file)", "published",
-                 "agree ≤1e-6", "agree ≤0.05")
+TABLE_COLUMNS = ("metric", "profile", "ours", "theirs (per-sample file)", "published", "agree ≤1e-6",
+                 "agree ≤0.05")
 """The comparison table's columns, the same in the terminal and in reproduce.md."""
 
 
@@ -337,11 +321,11 @@ def table_rows(c: ModelComparison) -> list[list[str]]:
     rows = []
     for ours_key, their_key in METRICS:
         for p, st in c.by_profile.items():
-            rows.append([ours_key, p, _fmt(st.means.get(ours_key)), _fmt(st.grouped.get(ours_key)),
-                         _fmt(c.theirs.get(ours_key)), _fmt(c.published.get(their_key)),
-                         _fmt(st.agree_exact.get(ours_key)), _fmt(st.agree_05.get(ours_key))])
+            rows.append([ours_key, p, _fmt(st.means.get(ours_key)), _fmt(c.theirs.get(ours_key)),
+                         _fmt(c.published.get(their_key)), _fmt(st.agree_exact.get(ours_key)),
+                         _fmt(st.agree_05.get(ours_key))])
     for col in PUBLISHED_COLUMNS[4:]:
-        rows.append([col, "—", "not computed", "—", "—", _fmt(c.published.get(col)), "—", "—"])
+        rows.append([col, "—", "not computed", "—", _fmt(c.published.get(col)), "—", "—"])
     return rows
 
 
@@ -377,14 +361,13 @@ def write_report(comparisons: list[ModelComparison], out_dir: Path) -> tuple[Pat
     md.write_text(markdown(comparisons), encoding="utf-8")
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["model", "n", "profile", "metric", "ours", "ours_aggregate_py", "theirs", "published",
-                    "agree_1e-6", "agree_0.05"])
+        w.writerow(["model", "n", "profile", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"])
         for c in comparisons:
             for p, st in c.by_profile.items():
                 for ours_key, their_key in METRICS:
-                    w.writerow([c.model, c.n, p, ours_key, st.means.get(ours_key), st.grouped.get(ours_key),
-                                c.theirs.get(ours_key), c.published.get(their_key), st.agree_exact.get(ours_key),
+                    w.writerow([c.model, c.n, p, ours_key, st.means.get(ours_key), c.theirs.get(ours_key),
+                                c.published.get(their_key), st.agree_exact.get(ours_key),
                                 st.agree_05.get(ours_key)])
-                w.writerow([c.model, c.n, p, "step_score", st.chaineval, "", "", "", "", ""])
-                w.writerow([c.model, c.n, p, "auc", st.auc, "", "", "", "", ""])
+                w.writerow([c.model, c.n, p, "step_score", st.chaineval, "", "", "", ""])
+                w.writerow([c.model, c.n, p, "auc", st.auc, "", "", "", ""])
     return md, csv_path

@@ -128,7 +128,7 @@ def check_metadata(metadata: Any) -> None:
         if key in known or key in PER_LEAF:
             continue
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
-        if close or str(key).startswith(("finchain_", "cflue_")):
+        if close or str(key).startswith(("finchain_", "cflue_", "authors_")):
             hint = f"did you mean {close[0]}? " if close else ""
             raise ValueError(f"--metadata {key!r} is not an option of FinChain's or CFLUE's tasks; {hint}"
                              f"the options are {', '.join(known)}")

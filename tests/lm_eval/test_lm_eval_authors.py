@@ -83,6 +83,8 @@ def test_the_completion_prompt_and_paper_profile_are_options(authors):
     check_metadata({"authors_path": str(authors)})  # the lm-eval wrapper knows the option
     with pytest.raises(ValueError, match="did you mean authors_path"):
         check_metadata({"author_path": str(authors)})
+    with pytest.raises(ValueError, match="'authors_root' is not an option"):
+        check_metadata({"authors_root": str(authors)})
 
 
 def test_a_missing_or_malformed_path_is_a_one_line_error(tmp_path, monkeypatch):
