@@ -75,7 +75,7 @@ def authors_dir(path: str | Path | None, how: str) -> Path:
 
     root = path or os.environ.get(AUTHORS_ENV)
     if not root:
-        raise ValueError(f"the FinChain authors' test set needs {how} (their repository) or ${AUTHORS_ENV}")
+        raise ValueError(f"give the FinChain authors' repository with {how}, or set ${AUTHORS_ENV}")
     return Path(root)
 
 

@@ -146,3 +146,16 @@ def test_v1_profile_runs_their_rule_beside_ours(authors, tmp_path):
 def test_an_unknown_profile_is_refused_before_scoring(authors):
     with pytest.raises(ValueError, match="unknown profile.*'v2'.*choose from paper, reference, v1"):
         reproduce(authors, ("v2",), embedder=ConstantEmbedder())
+
+
+def test_the_command_refuses_an_unknown_profile_or_a_missing_folder_in_one_line(authors, monkeypatch):
+    from typer.testing import CliRunner
+
+    from finchain_tasks.cli.main import app
+
+    monkeypatch.delenv("FINCHAIN_AUTHORS_DIR", raising=False)
+    bad = CliRunner().invoke(app, ["reproduce", "finchain-v1", "--authors", str(authors), "-p", "v2"])
+    assert bad.exit_code != 0 and "unknown profile(s) ['v2']" in " ".join(bad.output.split())
+    missing = CliRunner().invoke(app, ["reproduce", "finchain-v1"])
+    shown = " ".join(missing.output.split())
+    assert missing.exit_code != 0 and "repository with --authors DIR, or set $FINCHAIN_AUTHORS_DIR" in shown

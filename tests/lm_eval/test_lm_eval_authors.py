@@ -89,7 +89,7 @@ def test_the_completion_prompt_and_paper_profile_are_options(authors):
 
 def test_a_missing_or_malformed_path_is_a_one_line_error(tmp_path, monkeypatch):
     monkeypatch.delenv("FINCHAIN_AUTHORS_DIR", raising=False)
-    with pytest.raises(ValueError, match=r"needs --metadata '\{\"authors_path\": DIR\}'.*FINCHAIN_AUTHORS_DIR"):
+    with pytest.raises(ValueError, match=r"with --metadata '\{\"authors_path\": DIR\}', or set \$FINCHAIN_AUTHORS_DIR"):
         load_authors()
     with pytest.raises(ValueError, match="no data/testset/ folder"):
         load_authors(str(tmp_path / "nowhere"))
