@@ -14,6 +14,9 @@ level), and compares metric by metric:
 * the share of samples that agree within 1e-6 and within 0.05;
 * the largest disagreements, each with a one-line reason;
 * per profile, the AUC of ChainEval separating outputs whose final answer is right from wrong ones.
+
+Besides ChainEval's profiles, ``v1`` runs the authors' own ``eval.py`` rule (:mod:`scorers.v1_rule`),
+which reproduces their per-sample numbers; every profile's means are printed beside theirs.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from typing import Any
 from finchain_tasks.jsonl import read_jsonl
 from finchain_tasks.reproduce_fac import fac_reason, write_disagreements
 
-__all__ = ["METRICS", "ModelComparison", "auc", "authors_problems", "authors_rows", "published_means", "reproduce",
-           "write_report"]
+__all__ = ["AUTHORS_ENV", "METRICS", "V1_PROFILE", "ModelComparison", "ProfileStats", "auc", "authors_dir",
+           "authors_problems", "authors_rows", "check_profiles", "published_means", "reproduce", "write_report"]
 
 METRICS = (("fac", "final_answer_match"), ("recall", "recall"), ("precision", "precision"), ("step_f1", "step_f1"))
 """(our key, their key) of the per-sample metrics both sides have."""
@@ -37,6 +40,9 @@ PUBLISHED_COLUMNS = ("final_answer_match", "recall", "precision", "step_f1", "ro
                      "bertscore")
 """The columns of ``evals/overall_results.txt``, in order."""
 _KEY_FIELDS = ("seed", "id", "topic", "subtopic", "level")
+V1_PROFILE = "v1"
+"""The authors' own ``chaineval/eval.py`` rule: not a ChainEval profile (another algorithm), so it
+is named here, where reproduce dispatches on it, and not in scorers/params.py."""
 
 
 class AuthorsDataError(ValueError):
@@ -57,6 +63,21 @@ def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:
     if not results.is_dir():
         raise AuthorsDataError(f"{root}: no results/ folder (expected the FinChain authors' repository)")
     return {p.stem: _read_jsonl(p) for p in sorted(results.glob("*.jsonl"))}
+
+
+AUTHORS_ENV = "FINCHAIN_AUTHORS_DIR"
+"""Where every host looks for the authors' repository when no path is given."""
+
+
+def authors_dir(path: str | Path | None, how: str) -> Path:
+    """The authors' repository: ``path``, else ``$FINCHAIN_AUTHORS_DIR``; ``how`` names the host's own way
+    to give it (``-T authors_path=DIR``, ``--metadata ...``) in the one-line error when neither is set."""
+    import os
+
+    root = path or os.environ.get(AUTHORS_ENV)
+    if not root:
+        raise ValueError(f"give the FinChain authors' repository with {how}, or set ${AUTHORS_ENV}")
+    return Path(root)
 
 
 _LEVELS = {"basic": "easy", "easy": "easy", "intermediate": "intermediate", "advanced": "advanced"}
@@ -130,6 +151,20 @@ def auc(scores: list[float], labels: list[bool]) -> float | None:
 
 
 @dataclass
+class ProfileStats:
+    """One profile's figures for one model: per metric our mean and the share of samples agreeing
+    with their per-sample file within 1e-6 and within 0.05. (A plain mean is what the published means
+    are: for all 30 models of ``overall_results.txt`` they equal the plain mean of the per-sample file
+    to 1e-9, although the aggregate.py shipped beside them averages per template instance first.)"""
+
+    means: dict[str, float] = field(default_factory=dict)
+    agree_exact: dict[str, float] = field(default_factory=dict)
+    agree_05: dict[str, float] = field(default_factory=dict)
+    chaineval: float = float("nan")
+    auc: float | None = None
+
+
+@dataclass
 class ModelComparison:
     """One model: our means, theirs (re-computed from their per-sample file and as published),
     agreement shares, largest disagreements and ChainEval's AUC per profile."""
@@ -147,11 +182,27 @@ class ModelComparison:
     n_fac_disagree: int = 0
     fac_rows: list[dict[str, Any]] = field(default_factory=list)
     """Every joined row's fac on both sides, a reason where they differ (``fac_disagreements.csv``)."""
+    by_profile: dict[str, ProfileStats] = field(default_factory=dict)
 
 
 def _mean(values: Iterable[float]) -> float:
     values = [v for v in values if v is not None and not math.isnan(v)]
     return sum(values) / len(values) if values else float("nan")
+
+
+def profile_stats(rows: list[dict[str, Any]], res: list[Any], theirs: dict[tuple, dict[str, Any]]) -> ProfileStats:
+    """One profile's :class:`ProfileStats` from its results (one per row, same order)."""
+    stats = ProfileStats(chaineval=_mean(x.chaineval for x in res),
+                         auc=auc([x.chaineval for x in res], [x.fac == 1.0 for x in res]))
+    attrs = {"fac": "fac", "recall": "step_recall", "precision": "step_precision", "step_f1": "step_f1"}
+    for ours_key, their_key in METRICS:
+        values = [getattr(x, attrs[ours_key]) for x in res]
+        stats.means[ours_key] = _mean(values)
+        pairs = [(v, t[their_key]) for r, v in zip(rows, values)
+                 if (t := theirs.get(_key(r))) is not None and t.get(their_key) is not None]
+        stats.agree_exact[ours_key] = _mean(float(abs(a - b) <= 1e-6) for a, b in pairs)
+        stats.agree_05[ours_key] = _mean(float(abs(a - b) <= 0.05) for a, b in pairs)
+    return stats
 
 
 def compare_model(model: str, rows: list[dict[str, Any]], results: dict[str, list[Any]],
@@ -185,15 +236,43 @@ def compare_model(model: str, rows: list[dict[str, Any]], results: dict[str, lis
             "reason": fac_reason(r, o, t) if o["fac"] != t["final_answer_match"] else ""})
     comp.disagreements = [e for e in comp.fac_rows if e["reason"]][:top]
     comp.n_fac_disagree = len(dis)
+    comp.by_profile = {p: profile_stats(rows, res, theirs) for p, res in results.items()}
     return comp
+
+
+def check_profiles(profiles: tuple[str, ...]) -> tuple[str, ...]:
+    """The profiles as given, or a one-line error naming the known ones (before an hour-long run)."""
+    from scorers.params import PROFILES
+
+    known = (*PROFILES, V1_PROFILE)
+    unknown = [p for p in profiles if p not in known]
+    if unknown or not profiles:
+        raise ValueError(f"unknown profile(s) {unknown or '(none given)'}: choose from {', '.join(known)}")
+    return tuple(dict.fromkeys(profiles))
+
+
+def score_profile(profile: str, rows: list[dict[str, Any]], golds: list[Any], embedder) -> list[Any]:
+    """One profile's results for ``rows``: ChainEval's ``score_batch``, or the authors' ``eval.py``
+    rule for ``v1`` (on their gold text as it is). One embedder serves every profile, so a step text
+    two profiles embed alike is encoded once."""
+    outputs = [r.get("generation") or "" for r in rows]
+    if profile == V1_PROFILE:
+        from scorers.v1_rule import score_v1_batch
+
+        return score_v1_batch([r.get("solution") or "" for r in rows], outputs, embedder.encode_cached)
+    from scorers.chaineval import score_batch
+
+    return score_batch(golds, outputs, profile, embedder)
 
 
 def reproduce(root: Path, profiles: tuple[str, ...] = ("reference", "paper"), limit: int | None = None,
               embedder=None, models: tuple[str, ...] = ()) -> list[ModelComparison]:
     """Score every generation file under ``root`` with each profile and compare with the authors."""
-    from scorers.chaineval import score_batch
+    from scorers.embeddings import shared_embedder
     from scorers.rows import RowError, gold_of
 
+    profiles = check_profiles(profiles)
+    embedder = embedder or shared_embedder()
     published = published_means(root)
     out = []
     for model, rows in authors_rows(root).items():
@@ -209,7 +288,7 @@ def reproduce(root: Path, profiles: tuple[str, ...] = ("reference", "paper"), li
             r = {**r, "_gold_answer": gold.answer}
             kept.append(r)
             golds.append(gold)
-        results = {p: score_batch(golds, [r.get("generation") or "" for r in kept], p, embedder) for p in profiles}
+        results = {p: score_profile(p, kept, golds, embedder) for p in profiles}
         out.append(compare_model(model, kept, results, theirs, their_file, published.get(model, {})))
     return out
 
@@ -218,22 +297,40 @@ def _fmt(value: float | None) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
 
 
+TABLE_COLUMNS = ("metric", "profile", "ours", "theirs (per-sample file)", "published", "agree ≤1e-6",
+                 "agree ≤0.05")
+"""The comparison table's columns, the same in the terminal and in reproduce.md."""
+
+
+def table_rows(c: ModelComparison) -> list[list[str]]:
+    """One row per metric and profile (then ROUGE/BERTScore, published only), formatted."""
+    rows = []
+    for ours_key, their_key in METRICS:
+        for p, st in c.by_profile.items():
+            rows.append([ours_key, p, _fmt(st.means.get(ours_key)), _fmt(c.theirs.get(ours_key)),
+                         _fmt(c.published.get(their_key)), _fmt(st.agree_exact.get(ours_key)),
+                         _fmt(st.agree_05.get(ours_key))])
+    for col in PUBLISHED_COLUMNS[4:]:
+        rows.append([col, "—", "not computed", "—", _fmt(c.published.get(col)), "—", "—"])
+    return rows
+
+
+def step_score_line(c: ModelComparison) -> str:
+    """Per profile: the mean step score and its AUC separating right from wrong final answers."""
+    return ", ".join(
+        f"`{p}` {'step F1 (eval.py has no ChainEval)' if p == V1_PROFILE else 'ChainEval'} mean {_fmt(st.chaineval)}"
+        f", AUC {_fmt(st.auc)}" for p, st in c.by_profile.items())
+
+
 def markdown(comparisons: list[ModelComparison]) -> str:
     """The comparison as a Markdown report."""
     lines = ["# FinChain v1 reproduced from the authors' files", ""]
     for c in comparisons:
         lines += [f"## {c.model} ({c.n} samples; theirs from `{c.their_file or 'none'}`)", "",
-                  "| metric | ours | theirs (per-sample file) | published | agree ≤1e-6 | agree ≤0.05 |",
-                  "|---|---|---|---|---|---|"]
-        for ours_key, their_key in METRICS:
-            lines.append(f"| {ours_key} | {_fmt(c.ours.get(ours_key))} | {_fmt(c.theirs.get(ours_key))} | "
-                         f"{_fmt(c.published.get(their_key))} | {_fmt(c.agree_exact.get(ours_key))} | "
-                         f"{_fmt(c.agree_05.get(ours_key))} |")
-        for col in PUBLISHED_COLUMNS[4:]:
-            lines.append(f"| {col} | not computed | — | {_fmt(c.published.get(col))} | — | — |")
-        lines += ["", "ChainEval per profile: " + ", ".join(
-            f"`{p}` mean {_fmt(c.ours.get(f'chaineval_{p}'))}, AUC right-vs-wrong final answer {_fmt(a)}"
-            for p, a in c.auc.items()), "",
+                  "| " + " | ".join(TABLE_COLUMNS) + " |", "|---|---|" + "---:|" * (len(TABLE_COLUMNS) - 2)]
+        lines += ["| " + " | ".join(row) + " |" for row in table_rows(c)]
+        lines += ["", "Step score per profile (AUC: separating outputs whose final answer is right from wrong, "
+                  "by that profile's own fac): " + step_score_line(c), "",
             f"Final-answer disagreements: {c.n_fac_disagree} (largest first):", ""]
         for d in c.disagreements:
             lines.append(f"- `{d['key']}`: ours {d['ours_fac']:.0f}, theirs {d['their_fac']}, gold {d['gold']!r}, "
@@ -251,12 +348,13 @@ def write_report(comparisons: list[ModelComparison], out_dir: Path) -> tuple[Pat
     write_disagreements({c.model: c.fac_rows for c in comparisons}, out_dir)
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["model", "n", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"])
+        w.writerow(["model", "n", "profile", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"])
         for c in comparisons:
-            for ours_key, their_key in METRICS:
-                w.writerow([c.model, c.n, ours_key, c.ours.get(ours_key), c.theirs.get(ours_key),
-                            c.published.get(their_key), c.agree_exact.get(ours_key), c.agree_05.get(ours_key)])
-            for p, a in c.auc.items():
-                w.writerow([c.model, c.n, f"chaineval_{p}", c.ours.get(f"chaineval_{p}"), "", "", "", ""])
-                w.writerow([c.model, c.n, f"auc_{p}", a, "", "", "", ""])
+            for p, st in c.by_profile.items():
+                for ours_key, their_key in METRICS:
+                    w.writerow([c.model, c.n, p, ours_key, st.means.get(ours_key), c.theirs.get(ours_key),
+                                c.published.get(their_key), st.agree_exact.get(ours_key),
+                                st.agree_05.get(ours_key)])
+                w.writerow([c.model, c.n, p, "step_score", st.chaineval, "", "", "", ""])
+                w.writerow([c.model, c.n, p, "auc", st.auc, "", "", "", ""])
     return md, csv_path

@@ -57,8 +57,8 @@ def test_reproduce_joins_their_scores_and_explains_disagreements(authors, tmp_pa
     [dis] = toy.disagreements
     assert dis["ours_fac"] == 1.0 and dis["their_fac"] == 0 and "no steps in eval.py" in dis["reason"]
     md, csv_path = write_report([toy], tmp_path)
-    assert "| fac | 0.6667 | 0.3333 | 0.3000 |" in md.read_text()
-    assert csv_path.read_text().splitlines()[1].startswith("toy,3,fac,")
+    assert "| fac | reference | 0.6667 | 0.3333 | 0.3000 | 0.6667 | 0.6667 |" in md.read_text()
+    assert csv_path.read_text().splitlines()[1].startswith("toy,3,reference,fac,")
 
 
 def test_auc_counts_ties_half_and_needs_both_classes():
@@ -129,3 +129,33 @@ def test_the_authors_split_serves_their_instances_with_their_gold_text(tmp_path,
         finchain(split="authors")
     with pytest.raises(ValueError, match="split must be"):
         finchain(split="paper")
+
+
+def test_v1_profile_runs_their_rule_beside_ours(authors, tmp_path):
+    """v1 is eval.py: the output without Step lines scores 0, the plan without values recalls nothing."""
+    [toy] = reproduce(authors, ("reference", "v1"), embedder=ConstantEmbedder())
+    v1 = toy.by_profile["v1"]
+    assert v1.means["fac"] == pytest.approx(1 / 3) and v1.agree_exact["fac"] == 1.0
+    assert v1.means["recall"] == pytest.approx(1 / 3) and v1.agree_exact["recall"] == 1.0
+    assert toy.by_profile["reference"].means["fac"] == pytest.approx(2 / 3)
+    md, _ = write_report([toy], tmp_path)
+    assert "| recall | v1 | 0.3333 | 0.3333 | 0.3000 | 1.0000 | 1.0000 |" in md.read_text()
+    assert "`v1` step F1 (eval.py has no ChainEval)" in md.read_text()
+
+
+def test_an_unknown_profile_is_refused_before_scoring(authors):
+    with pytest.raises(ValueError, match="unknown profile.*'v2'.*choose from paper, reference, v1"):
+        reproduce(authors, ("v2",), embedder=ConstantEmbedder())
+
+
+def test_the_command_refuses_an_unknown_profile_or_a_missing_folder_in_one_line(authors, monkeypatch):
+    from typer.testing import CliRunner
+
+    from finchain_tasks.cli.main import app
+
+    monkeypatch.delenv("FINCHAIN_AUTHORS_DIR", raising=False)
+    bad = CliRunner().invoke(app, ["reproduce", "finchain-v1", "--authors", str(authors), "-p", "v2"])
+    assert bad.exit_code != 0 and "unknown profile(s) ['v2']" in " ".join(bad.output.split())
+    missing = CliRunner().invoke(app, ["reproduce", "finchain-v1"])
+    shown = " ".join(missing.output.split())
+    assert missing.exit_code != 0 and "repository with --authors DIR, or set $FINCHAIN_AUTHORS_DIR" in shown

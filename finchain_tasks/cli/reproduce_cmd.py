@@ -4,7 +4,6 @@ authors' own generations, beside their per-sample and published numbers (see
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -13,8 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from finchain_tasks.cli.main import app, console, friendly
-
-AUTHORS_ENV = "FINCHAIN_AUTHORS_DIR"
+from finchain_tasks.reproduce import AUTHORS_ENV
 
 
 @app.command()
@@ -23,20 +21,26 @@ def reproduce(
     target: str = typer.Argument("finchain-v1", help="What to reproduce: finchain-v1."),
     authors: Optional[Path] = typer.Option(None, "--authors", help=f"Authors' repository (default ${AUTHORS_ENV})."),
     out_dir: Path = typer.Option(Path("reproduce"), "--out-dir", "-o", help="Where reproduce.md and .csv go."),
-    profile: Optional[list[str]] = typer.Option(None, "--profile", "-p", help="Profiles (default reference, paper)."),
+    profile: Optional[list[str]] = typer.Option(None, "--profile", "-p",
+                                                help="Profiles (default reference, paper); v1 = the authors' eval.py."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Score only the first N rows of each model."),
     fac_only: bool = typer.Option(False, "--fac-only", help="Only final-answer agreement (no embeddings, seconds): "
                                   "every disagreement to fac_disagreements.csv/.md."),
 ) -> None:
     """Score the authors' generation files and compare with their per-sample and published means."""
-    from finchain_tasks.reproduce import METRICS, _fmt, write_report
+    from finchain_tasks.reproduce import (
+        TABLE_COLUMNS,
+        authors_dir,
+        check_profiles,
+        step_score_line,
+        table_rows,
+        write_report,
+    )
     from finchain_tasks.reproduce import reproduce as run
 
     if target != "finchain-v1":
         raise ValueError(f"unknown target {target!r}: expected finchain-v1")
-    root = authors or (Path(os.environ[AUTHORS_ENV]) if os.environ.get(AUTHORS_ENV) else None)
-    if root is None:
-        raise ValueError(f"give the authors' repository with --authors DIR or ${AUTHORS_ENV}")
+    root = authors_dir(authors, "--authors DIR")
     if fac_only:
         from finchain_tasks.reproduce_fac import fac_only as run_fac
 
@@ -46,18 +50,15 @@ def reproduce(
                           highlight=False, soft_wrap=True)
         console.print(f"wrote {escape(str(out_dir / 'fac_disagreements.csv'))} and .md")
         return
-    comparisons = run(root, tuple(profile or ("reference", "paper")), limit)
+    comparisons = run(root, check_profiles(tuple(profile or ("reference", "paper"))), limit)
     for c in comparisons:
         table = Table(title=f"{c.model}: {c.n} samples vs {c.their_file or 'no per-sample file'}")
-        for col in ("metric", "ours", "theirs", "published", "agree ≤1e-6", "agree ≤0.05"):
-            table.add_column(col, justify="left" if col == "metric" else "right")
-        for ours_key, their_key in METRICS:
-            table.add_row(ours_key, _fmt(c.ours.get(ours_key)), _fmt(c.theirs.get(ours_key)),
-                          _fmt(c.published.get(their_key)), _fmt(c.agree_exact.get(ours_key)),
-                          _fmt(c.agree_05.get(ours_key)))
+        for col in TABLE_COLUMNS:
+            table.add_column(col, justify="left" if col in ("metric", "profile") else "right")
+        for row in table_rows(c):
+            table.add_row(*row)
         console.print(table)
-        console.print("ChainEval AUC (right vs wrong final answer): "
-                      + ", ".join(f"{p} {_fmt(a)}" for p, a in c.auc.items()))
+        console.print(escape("Step score, AUC right vs wrong final answer: " + step_score_line(c)), highlight=False)
         for d in c.disagreements[:5]:
             console.print(f"  {escape(d['key'])}: ours {d['ours_fac']:.0f} theirs {d['their_fac']}: "
                           f"{escape(d['reason'])}", highlight=False)

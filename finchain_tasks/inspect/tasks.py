@@ -73,21 +73,15 @@ def ordered_samples(problems: Iterable[Any], sample_seed: int = 0) -> list[Sampl
 def authors_samples(path: str | None, domain: Names, topic: Names, level: Names, sample_seed: int) -> list[Sample]:
     """The authors' test instances as samples: their question, their gold text as the target, the
     question in the gold metadata so that the text-gold reader knows the asked unit."""
-    import os
-    from pathlib import Path
-
-    from finchain_tasks.reproduce import authors_problems
+    from finchain_tasks.reproduce import authors_dir, authors_problems
     from finchain_tasks.sampling import stratified_order, template_id_of
 
-    root = path or os.environ.get("FINCHAIN_AUTHORS_DIR")
-    if not root:
-        raise ValueError("split=authors needs -T authors_path=DIR (the FinChain authors' repository) "
-                         "or FINCHAIN_AUTHORS_DIR")
+    root = authors_dir(path, "split=authors with -T authors_path=DIR")
     wanted = {k: set(names(v)) for k, v in (("domain", domain), ("topic", topic), ("level", level))}
     samples = [Sample(id=r["id"], input=r["question"], target=r["solution"],
                       metadata={**{k: r[k] for k in ("domain", "topic", "level", "template", "seed", "source")},
                                 "gold": {"question": r["question"]}})
-               for r in authors_problems(Path(root)) if r["solution"]
+               for r in authors_problems(root) if r["solution"]
                and all(not w or r[k] in w for k, w in wanted.items())]
     if not samples:
         raise ValueError("no authors' test instance matches this selection of domain, topic and level")

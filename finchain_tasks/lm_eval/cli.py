@@ -107,11 +107,12 @@ def metadata_options() -> list[str]:
     loaders (the one source of truth: lm-eval passes the metadata to them as keyword arguments)."""
     import inspect
 
-    from finchain_tasks.lm_eval import bon, bon_cflue, cflue, cflue_application, dataset
+    from finchain_tasks.lm_eval import authors, bon, bon_cflue, cflue, cflue_application, dataset
 
     loaders = (dataset.load_finchain, bon.load_bon, bon_cflue.load_cflue_bon, cflue.load_cflue_docs,
-               cflue_application.load_application_docs)
-    names = {p for f in loaders for p in inspect.signature(f).parameters if p.startswith(("finchain_", "cflue_"))}
+               cflue_application.load_application_docs, authors.load_authors)
+    names = {p for f in loaders for p in inspect.signature(f).parameters
+             if p.startswith(("finchain_", "cflue_", "authors_"))}
     return sorted((names | set(READ_BY_CONFIGURE)) - set(PER_LEAF))
 
 
@@ -127,7 +128,7 @@ def check_metadata(metadata: Any) -> None:
         if key in known or key in PER_LEAF:
             continue
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
-        if close or str(key).startswith(("finchain_", "cflue_")):
+        if close or str(key).startswith(("finchain_", "cflue_", "authors_")):
             hint = f"did you mean {close[0]}? " if close else ""
             raise ValueError(f"--metadata {key!r} is not an option of FinChain's or CFLUE's tasks; {hint}"
                              f"the options are {', '.join(known)}")
