@@ -22,10 +22,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.reproduce import AUTHORS_ENV  # the one name of the variable, for every reader
 
-AUTHORS_ENV = "FINCHAIN_AUTHORS_DIR"
-"""The environment variable naming the authors' repository (the same one ``finchain reproduce`` and the
-Inspect ``split=authors`` task read)."""
 FOLDERS = ("evals", "evals/reasoning_parsed")
 """Where the per-sample files lie, relative to the repository: the top-level models, then the reasoning ones."""
 KEYS = ("seed", "id", "topic", "subtopic", "level")
