@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	# the rest through uv: the same resolution as pip (checked: identical `pip freeze`) in half the time, and
 	# torch's CPU build above already satisfies every requirement on torch, so uv keeps it
 	$(BIN)/pip install -q uv
-	$(BIN)/uv pip install -q --python $(BIN)/python -e ".[all,dev]"
+	# (--system-certs: the platform's CA store, as pip uses; pip itself is the fallback if uv cannot install)
+	$(BIN)/uv pip install -q --system-certs --python $(BIN)/python -e ".[all,dev]" || $(BIN)/pip install -q -e ".[all,dev]"
 	# the editable build leaves an egg-info here that would shadow the installed metadata
 	rm -rf finchain_tasks.egg-info
 	touch $(STAMP)
