@@ -41,7 +41,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "scoring": (["finchain_tasks/lm_eval/scoring.py"], ["tests/lm_eval/test_scoring_order.py"]),
     # the modules added after the core (issue 31.18): per package, the module that holds its rules
     "stats": (["finchain_tasks/leaderboard/stats.py"],
-              ["tests/leaderboard/test_stats.py", "tests/leaderboard/test_ranks.py"]),
+              ["tests/leaderboard/test_stats.py", "tests/leaderboard/test_ranks.py",
+               "tests/leaderboard/test_stats_rules.py"]),
     "prm": (["scorers/prm/selectors.py", "scorers/prm/reward.py", "finchain_tasks/prm/data_selection.py"],
             ["tests/prm/test_select_spec.py", "tests/prm/test_bon_claims.py", "tests/prm_labels/test_reward.py",
              "tests/prm_labels/test_select.py"]),
