@@ -245,3 +245,18 @@ def _second(seed: int) -> int:
     """How many of 10 draws (rank_intervals' generator with this seed) draw template y twice."""
     rng = np.random.default_rng(seed)
     return sum(int(np.bincount(rng.integers(0, 2, 2), minlength=2)[1] == 2) for _ in range(10))
+
+
+def test_a_rank_interval_from_one_draw_is_that_draws_ranking_and_its_seed_reproduces_it():
+    # one bootstrap draw: every row's interval is its rank in that draw, so the seed decides the whole board
+    rng = np.random.default_rng(3)
+    rows = [list(rng.uniform(0, 1, 30)) for _ in range(6)]
+    clusters = [[f"t{i}" for i in range(30)]] * 6
+
+    def draw(**kw):
+        return [(r.low, r.high) for r in stats.rank_intervals(rows, clusters, resamples=1, **kw)]
+
+    assert all(low == high for low, high in draw(seed=5))
+    assert sorted(low for low, _ in draw(seed=5)) == [1, 2, 3, 4, 5, 6]
+    assert draw(seed=5) == draw(seed=5) != draw(seed=1)
+    assert draw() == draw(seed=Statistics().seed)
