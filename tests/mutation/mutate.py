@@ -46,7 +46,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "prm": (["scorers/prm/selectors.py", "scorers/prm/reward.py", "finchain_tasks/prm/data_selection.py"],
             ["tests/prm/test_select_spec.py", "tests/prm/test_bon_claims.py", "tests/prm/test_selector_rules.py",
              "tests/prm_labels/test_reward.py", "tests/prm_labels/test_reward_rules.py",
-             "tests/prm_labels/test_select.py"]),
+             "tests/prm_labels/test_select.py", "tests/prm_labels/test_select_rules.py"]),
     "cflue": (["scorers/cflue/extract.py", "scorers/cflue/metrics.py"],
               ["tests/cflue/test_cflue_extract.py", "tests/cflue/test_cflue_metrics.py",
                "tests/cflue/test_cflue_vote.py"]),
