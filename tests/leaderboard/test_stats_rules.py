@@ -109,9 +109,18 @@ def test_a_seed_reproduces_every_resampled_figure():
 
 
 def test_the_functions_defaults_are_the_boards_defaults():
-    # calling the library directly reproduces a board's figures (Statistics(): 2,000 resamples, seed 0, 95%)
+    # calling the library directly reproduces a board's figures (Statistics(): 2,000 resamples, seed 0, 95%);
+    # continuous scores, so that a bound (an interpolated percentile) moves with any other count or seed
     s = Statistics()
     kw = {"resamples": s.resamples, "seed": s.seed}
+    rng = np.random.default_rng(11)
+    values, other, clusters = rng.uniform(0, 1, 40), rng.uniform(0, 1, 40), np.repeat(range(20), 2)
+    assert stats.cluster_interval(values, clusters) == stats.cluster_interval(values, clusters, **kw)
+    assert stats.cluster_interval(values, clusters) != stats.cluster_interval(values, clusters, resamples=2001)
+    assert stats.naive_interval(values) == stats.naive_interval(values, **kw)
+    assert stats.naive_interval(values) != stats.naive_interval(values, resamples=2001)
+    assert stats.paired_test(values, other, clusters) == stats.paired_test(values, other, clusters, **kw)
+    assert stats.paired_test(values, other, clusters) != stats.paired_test(values, other, clusters, resamples=2001)
     assert stats.cluster_interval(_VALUES, _CLUSTERS) == stats.cluster_interval(
         _VALUES, _CLUSTERS, confidence=s.confidence, **kw)
     assert stats.naive_interval(_VALUES) == stats.naive_interval(_VALUES, confidence=s.confidence, **kw)
@@ -215,6 +224,9 @@ def test_a_draw_without_a_rows_templates_leaves_that_row_out_of_its_ranking():
     b_clusters = [f"t{i}" for i in range(5)]
     out = stats.rank_intervals([[1.0], [0.5] * 5], [["t0"], b_clusters], resamples=400)
     assert _ranks(out) == [(1, 1, 1), (2, 1, 2)]
+    # the same with a measured at 0.0: last whenever it has a mean, and b first in every draw
+    out = stats.rank_intervals([[0.0], [0.5] * 5], [["t0"], b_clusters], resamples=400)
+    assert _ranks(out) == [(2, 2, 2), (1, 1, 1)]
 
 
 def test_rows_without_values_get_none_and_the_rows_after_them_are_ranked():
