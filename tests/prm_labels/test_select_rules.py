@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from finchain_tasks.prm.data_selection import question_key, run_select
+from finchain_tasks.prm.data_selection import compare, question_key, run_select, top_k
+from scorers.prm.base import PRMScore
 from scorers.prm.calc import CalcPRM
 from scorers.prm.labels.signals import LabelItem
 
@@ -47,8 +48,11 @@ def test_sft_rows_hold_the_documented_columns_best_first(tmp_path):
 
 
 def test_selection_md_is_the_comparison_table(tmp_path):
-    run_select(_pool(), CalcPRM(), "calc", tmp_path / "known", k=2, save_dataset=False)
-    assert (tmp_path / "known" / "selection.md").read_text() == (
+    summary = run_select(_pool(), CalcPRM(), "calc", tmp_path / "runs" / "known", k=2, save_dataset=False)
+    assert json.loads((tmp_path / "runs" / "known" / "selection.json").read_text()) == summary
+    assert {k: summary[k] for k in ("prm", "agg", "k", "mode", "pool", "questions", "kept")} == {
+        "prm": "calc", "agg": "min", "k": 2, "mode": "per-question", "pool": 2, "questions": 1, "kept": 2}
+    assert (tmp_path / "runs" / "known" / "selection.md").read_text() == (
         "# Offline selection with `calc`\n\nPool: 2 candidates; kept 2 (top 2, per-question).\n\n"
         "| selection | share of kept with a right answer |\n|---|---|\n"
         "| random | 1.000 |\n| outcome_only | 1.000 |\n| prm | 1.000 |\n| pool | 1.000 |\n")
@@ -60,3 +64,57 @@ def test_selection_md_is_the_comparison_table(tmp_path):
 def test_an_empty_pool_is_one_clear_error(tmp_path):
     with pytest.raises(ValueError, match="^the pool is empty$"):
         run_select([], CalcPRM(), "calc", tmp_path)
+
+
+def test_bad_selection_settings_name_the_allowed_values():
+    with pytest.raises(ValueError, match="use one of per-question, overall$"):
+        top_k(["a"], [0.5], 1, "best")
+    with pytest.raises(ValueError, match="^K must be at least 1, got 0$"):
+        top_k(["a"], [0.5], 0)
+
+
+def test_overall_mode_ranks_the_whole_pool_in_every_column():
+    # question a: two right candidates, question b: two wrong ones. Top 2 per question keeps all four (share
+    # 0.5 for every selection); top 2 overall keeps a's two by reward and by outcome, and two at random
+    keys, rewards, correct = ["a", "a", "b", "b"], [0.9, 0.8, 0.7, 0.1], [True, True, False, False]
+    assert top_k(keys, rewards, 2, "overall") == [0, 1]
+    assert compare(keys, rewards, correct, 2) == {"random": 0.5, "outcome_only": 0.5, "prm": 0.5, "pool": 0.5}
+    table = compare(keys, rewards, correct, 2, "overall")
+    assert table["prm"] == table["outcome_only"] == 1.0 and table["random"] != 0.5
+
+
+def test_outcome_only_keeps_a_right_candidate_whatever_the_pool_and_random_is_reproducible():
+    keys = [f"q{i // 4}" for i in range(200)]
+    correct = [i % 4 == 3 for i in range(200)]  # one right candidate in four, last in each question
+    rewards = [0.5] * 200
+    table = compare(keys, rewards, correct, 1)
+    assert table["outcome_only"] == 1.0 and 0.0 < table["random"] < 1.0
+    assert compare(keys, rewards, correct, 1) == table
+
+
+class _QuestionLength:
+    name = "question-length"
+
+    def score_batch(self, items):
+        return [PRMScore((None,), None, float(len(it.question)), "min", 0.0) for it in items]
+
+
+def test_the_prm_reads_the_question_and_the_dataset_keeps_unverified_steps_as_nan(tmp_path):
+    from datasets import load_from_disk
+
+    pool = [_item("x", "Why?", "Step 1: because\nFinal answer: yes", True),
+            _item("y", "Why not?", "Step 1: because not\nFinal answer: no", True)]
+    summary = run_select(pool, _QuestionLength(), "len", tmp_path, k=1, mode="overall")
+    (row,) = [json.loads(line) for line in (tmp_path / "sft.jsonl").read_text().splitlines()]
+    assert (row["id"], row["reward"], row["step_probs"]) == ("y", 8.0, [None]) and summary["mode"] == "overall"
+    data = load_from_disk(str(tmp_path / "sft_dataset"))
+    assert data.column_names[-1] == "correct" and data[0]["correct"] is False
+    assert len(data[0]["step_probs"]) == 1 and data[0]["step_probs"][0] != data[0]["step_probs"][0]  # NaN
+
+
+def test_without_datasets_only_the_jsonl_is_written_and_the_log_says_how_to_get_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "datasets", None)
+    said: list[str] = []
+    run_select(_pool(), CalcPRM(), "calc", tmp_path, log=said.append)
+    assert said == ["datasets is not installed: wrote sft.jsonl only (pip install 'finchain-tasks[hf]')"]
+    assert (tmp_path / "sft.jsonl").exists() and not (tmp_path / "sft_dataset").exists()
