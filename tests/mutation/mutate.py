@@ -49,7 +49,9 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
              "tests/prm_labels/test_select.py", "tests/prm_labels/test_select_rules.py"]),
     "cflue": (["scorers/cflue/extract.py", "scorers/cflue/metrics.py"],
               ["tests/cflue/test_cflue_extract.py", "tests/cflue/test_cflue_metrics.py",
-               "tests/cflue/test_cflue_vote.py"]),
+               "tests/cflue/test_cflue_vote.py",
+               # the authors' raw reading (reference_letters) is pinned there, rule by rule
+               "tests/cflue/test_cflue_reference.py"]),
     "fastpath": (["finchain_tasks/inspect/openai_fast.py"], ["tests/inspect/test_fast_path.py"]),
     "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py"]),
     "backends": (["scorers/embedding_backends.py"],
