@@ -61,9 +61,11 @@ def test_selection_md_is_the_comparison_table(tmp_path):
     assert table == ["| random | n/a |", "| outcome_only | n/a |", "| prm | n/a |", "| pool | n/a |"]
 
 
-def test_an_empty_pool_is_one_clear_error(tmp_path):
+def test_an_empty_pool_is_one_clear_error_and_one_candidate_is_a_pool(tmp_path):
     with pytest.raises(ValueError, match="^the pool is empty$"):
         run_select([], CalcPRM(), "calc", tmp_path)
+    summary = run_select(_pool()[1:], CalcPRM(), "calc", tmp_path, save_dataset=False)
+    assert (summary["pool"], summary["kept"], summary["agg"]) == (1, 1, "min")
 
 
 def test_bad_selection_settings_name_the_allowed_values():
