@@ -61,7 +61,7 @@ def test_selection_md_is_the_comparison_table(tmp_path):
     assert table == ["| random | n/a |", "| outcome_only | n/a |", "| prm | n/a |", "| pool | n/a |"]
 
 
-def test_an_empty_pool_is_one_clear_error_and_one_candidate_is_a_pool(tmp_path):
+def test_an_empty_pool_is_one_clear_error(tmp_path):  # and one candidate is a pool
     with pytest.raises(ValueError, match="^the pool is empty$"):
         run_select([], CalcPRM(), "calc", tmp_path)
     summary = run_select(_pool()[1:], CalcPRM(), "calc", tmp_path, save_dataset=False)
