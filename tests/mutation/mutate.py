@@ -49,7 +49,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
              "tests/prm_labels/test_select.py", "tests/prm_labels/test_select_rules.py"]),
     "cflue": (["scorers/cflue/extract.py", "scorers/cflue/metrics.py"],
               ["tests/cflue/test_cflue_extract.py", "tests/cflue/test_cflue_metrics.py",
-               "tests/cflue/test_cflue_vote.py",
+               "tests/cflue/test_cflue_vote.py", "tests/cflue/test_cflue_metric_rules.py",
                # the authors' raw reading (reference_letters) is pinned there, rule by rule
                "tests/cflue/test_cflue_reference.py"]),
     "fastpath": (["finchain_tasks/inspect/openai_fast.py"], ["tests/inspect/test_fast_path.py"]),
