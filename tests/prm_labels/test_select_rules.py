@@ -52,6 +52,8 @@ def test_selection_md_is_the_comparison_table(tmp_path):
     assert json.loads((tmp_path / "runs" / "known" / "selection.json").read_text()) == summary
     assert {k: summary[k] for k in ("prm", "agg", "k", "mode", "pool", "questions", "kept")} == {
         "prm": "calc", "agg": "min", "k": 2, "mode": "per-question", "pool": 2, "questions": 1, "kept": 2}
+    first = json.loads((tmp_path / "runs" / "known" / "sft.jsonl").read_text().splitlines()[0])
+    assert summary["zeta"] == first["zeta"]
     assert (tmp_path / "runs" / "known" / "selection.md").read_text() == (
         "# Offline selection with `calc`\n\nPool: 2 candidates; kept 2 (top 2, per-question).\n\n"
         "| selection | share of kept with a right answer |\n|---|---|\n"
@@ -98,7 +100,7 @@ class _QuestionLength:
     name = "question-length"
 
     def score_batch(self, items):
-        return [PRMScore((None,), None, float(len(it.question)), "min", 0.0) for it in items]
+        return [PRMScore((1.0, None), None, float(len(it.question)), "min", 0.0) for it in items]
 
 
 def test_the_prm_reads_the_question_and_the_dataset_keeps_unverified_steps_as_nan(tmp_path):
@@ -108,10 +110,12 @@ def test_the_prm_reads_the_question_and_the_dataset_keeps_unverified_steps_as_na
             _item("y", "Why not?", "Step 1: because not\nFinal answer: no", True)]
     summary = run_select(pool, _QuestionLength(), "len", tmp_path, k=1, mode="overall")
     (row,) = [json.loads(line) for line in (tmp_path / "sft.jsonl").read_text().splitlines()]
-    assert (row["id"], row["reward"], row["step_probs"]) == ("y", 8.0, [None]) and summary["mode"] == "overall"
+    assert (row["id"], row["reward"], row["step_probs"]) == ("y", 8.0, [1.0, None]) and summary["mode"] == "overall"
+    assert summary["comparison"]["prm"] == 0.0  # overall: only y ("no", wrong) is kept; per question x too
     data = load_from_disk(str(tmp_path / "sft_dataset"))
     assert data.column_names[-1] == "correct" and data[0]["correct"] is False
-    assert len(data[0]["step_probs"]) == 1 and data[0]["step_probs"][0] != data[0]["step_probs"][0]  # NaN
+    probs = data[0]["step_probs"]
+    assert len(probs) == 2 and probs[0] == 1.0 and probs[1] != probs[1]  # an unverified step is NaN there
 
 
 def test_without_datasets_only_the_jsonl_is_written_and_the_log_says_how_to_get_it(tmp_path, monkeypatch):
