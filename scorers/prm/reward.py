@@ -55,7 +55,9 @@ def completion_text(value: Any) -> str:
     conversation, the last message's content."""
     if isinstance(value, str):
         return value
-    if isinstance(value, Sequence) and value and isinstance(value[-1], dict):
+    if isinstance(value, Sequence) and not value:  # an empty conversation: no text (not "[]")
+        return ""
+    if isinstance(value, Sequence) and isinstance(value[-1], dict):
         return str(value[-1].get("content") or "")
     return "" if value is None else str(value)
 

@@ -1,0 +1,53 @@
+"""The summary's small text rules (issue 31.18, found by mutation testing): a failure's reason is its first
+non-empty line cut at 300 characters, where a cost comes from, and how the tables write a missing score,
+token count or cost."""
+
+from __future__ import annotations
+
+from finchain_tasks.runs.summary import (
+    HEADLINE,
+    _first_line,
+    cost_of,
+    cost_text,
+    interval_text,
+    score_columns,
+    score_text,
+    tokens_text,
+)
+
+
+def test_a_failure_reason_is_its_first_nonempty_line_cut_at_300_characters():
+    assert _first_line("") == "" and _first_line("\n  \n") == ""
+    assert _first_line("\n  boom: bad key  \nTraceback ...") == "boom: bad key"
+    assert _first_line("x" * 300) == "x" * 300
+    assert _first_line("x" * 301) == "x" * 299 + "…"
+    assert _first_line("y" * 10, limit=5) == "yyyy…"
+
+
+def _row(tokens_in: int, tokens_out: int, cost):
+    return {"input_tokens": tokens_in, "output_tokens": tokens_out, "cost": cost}
+
+
+def test_a_logged_cost_counts_for_a_sample_with_input_tokens_only():
+    # an answer cut at zero output tokens was still billed for its input
+    assert cost_of([_row(10, 0, 0.25), _row(0, 0, None)], None) == (0.25, "litellm")
+
+
+def test_a_registry_price_names_its_source_or_says_registry():
+    rows = [_row(1_000_000, 500_000, None)]
+    assert cost_of(rows, {"input": 1.0, "output": 2.0}) == (2.0, "registry")
+    assert cost_of(rows, {"input": 1.0, "output": 2.0, "source": "openrouter"}) == (2.0, "openrouter")
+    assert cost_of(rows, None) == (None, "unknown")
+
+
+def test_missing_figures_read_as_a_dash_or_unknown_never_as_zero():
+    result = {"scores": {"fac": 0.5}, "stats": {}, "input_tokens": None, "output_tokens": None, "cost_usd": None}
+    assert score_text(result, "fac") == "0.500"  # no standard error: the mean alone
+    assert score_text(result, "chaineval") == "-" and interval_text(result, "fac") == "-"
+    assert tokens_text(result) == "unknown" and cost_text(result) == "unknown"
+    known = {**result, "input_tokens": 12, "output_tokens": 34, "cost_usd": 0.123456}
+    assert tokens_text(known) == "12/34" and cost_text(known) == "$0.1235"
+
+
+def test_a_summary_without_scores_shows_the_headline_columns():
+    assert score_columns({"results": []}) == list(HEADLINE)
