@@ -208,7 +208,8 @@ def test_a_fault_raises_the_same_error_and_retry_decision_on_both_paths(model_ap
 def test_a_timeout_raises_litellms_timeout_on_both_paths(model_api_enabled):
     seen = {}
     for path in PATHS:
-        with FakeOpenAI(script={1: delay(600)}) as server:
+        # the server answers after 5 s: a path that lost its timeout fails here in 5 s instead of hanging
+        with FakeOpenAI(script={1: delay(5)}) as server:
             api = _api(server, path, timeout=0.5)
             exc = _failure(api)
         # the message ends in the measured time taken, which differs by milliseconds between two calls

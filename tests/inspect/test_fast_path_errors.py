@@ -35,3 +35,26 @@ def test_an_error_litellm_built_is_mapped_as_it_stands():
 
     mapped = litellm_error(litellm, OpenAIError(status_code=429, message="too many"), "gpt-4o-mini", 30.0, 0.5)
     assert isinstance(mapped, litellm.RateLimitError) and "too many" in str(mapped)
+
+
+def test_an_error_carrying_its_own_headers_keeps_them():
+    """An exception with ``headers`` and no response (a proxy's own error class) keeps its retry-after."""
+
+    class ProxyError(Exception):
+        status_code = 429
+        headers = {"retry-after": "3"}
+
+    mapped = litellm_error(litellm, ProxyError("busy"), "gpt-4o-mini", 30.0, 0.5)
+    assert isinstance(mapped, litellm.RateLimitError)
+    assert mapped.litellm_response_headers["retry-after"] == "3"
+
+
+def test_a_mapped_error_names_the_model_and_keeps_the_upstream_response():
+    """The server's own status and body reach the report (not litellm's placeholder response)."""
+    response = httpx.Response(503, headers={"x-secret": "k"}, request=REQUEST, text="down")
+    mapped = litellm_error(litellm, openai.InternalServerError("down", response=response, body=None),
+                           "gpt-4o-mini", 30.0, 0.5)
+    assert isinstance(mapped, litellm.ServiceUnavailableError)
+    assert mapped.model == "gpt-4o-mini" and mapped.llm_provider == "openai"
+    assert mapped.response.status_code == 503
+    assert mapped.response.text == "down" and str(mapped.response.request.url) == str(REQUEST.url)

@@ -53,7 +53,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                # the authors' raw reading (reference_letters) is pinned there, rule by rule
                "tests/cflue/test_cflue_reference.py"]),
     "fastpath": (["finchain_tasks/inspect/openai_fast.py"],
-                 ["tests/inspect/test_fast_path.py", "tests/inspect/test_fast_path_errors.py"]),
+                 ["tests/inspect/test_fast_path.py", "tests/inspect/test_fast_path_errors.py",
+                  "tests/inspect/test_fast_path_reads.py"]),
     "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py",
                                                     "tests/runs/test_summary_text.py"]),
     "backends": (["scorers/embedding_backends.py"],
