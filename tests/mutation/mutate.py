@@ -54,7 +54,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                "tests/cflue/test_cflue_reference.py"]),
     "fastpath": (["finchain_tasks/inspect/openai_fast.py"],
                  ["tests/inspect/test_fast_path.py", "tests/inspect/test_fast_path_errors.py",
-                  "tests/inspect/test_fast_path_reads.py"]),
+                  "tests/inspect/test_fast_path_reads.py", "tests/inspect/test_fast_path_choice.py"]),
     "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py",
                                                     "tests/runs/test_summary_text.py",
                                                     "tests/runs/test_summary_tables.py"]),
