@@ -51,3 +51,17 @@ def test_missing_figures_read_as_a_dash_or_unknown_never_as_zero():
 
 def test_a_summary_without_scores_shows_the_headline_columns():
     assert score_columns({"results": []}) == list(HEADLINE)
+
+
+def test_an_inspect_provider_error_reads_as_its_last_part_and_a_retry_error_names_its_cause():
+    # ModelGenerateError writes the request, then the error, on one escaped line
+    assert _first_line(r"ModelGenerateError('POST {...}\n\nold\n\nError code: 400 - it\'s bad')") == \
+        "Error code: 400 - it's bad"
+    assert _first_line(r"ValueError('a\n\nb')") == r"ValueError('a\n\nb')"  # only that error is unwrapped
+    assert _first_line("RetryError(<Future at 0x7f3a state=finished raised RateLimitError>)") == \
+        "retries ran out (RateLimitError)"
+
+
+def test_a_cost_paid_at_a_batch_price_says_so():
+    assert cost_text({"cost_usd": 0.012345, "batch": True}) == "$0.0123 (batch)"
+    assert cost_text({"cost_usd": 0.012345}) == "$0.0123"
