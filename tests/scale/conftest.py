@@ -1,4 +1,5 @@
-"""One local Ray cluster for every test of this folder, started once per test session (it costs seconds)."""
+"""One local Ray cluster for the tests of this folder (it costs seconds to start), stopped when a worker leaves the
+folder: its background processes (GCS, raylet) would otherwise take CPU from every later test of the session."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ray_cluster():
     """``ray.init`` with two CPUs, so a ``--ray`` command in the test process runs two worker actors on it."""
     ray = pytest.importorskip("ray", reason="the ray extra is not installed")
