@@ -28,13 +28,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from scorers.v1_rule import split_steps
+
 __all__ = ["BUG_PREFIX", "fac_only", "fac_reason", "fac_rows", "fac_summary", "write_disagreements"]
 
 BUG_PREFIX = "their bug"
 """Reasons starting with this are rows where their rule is wrong by construction."""
 
-_THEIR_STEP_LINE = re.compile(r"(?:^|\n)\s*\**#*\s*Step-*\s*\d|(?:^|\n)\s*\**\d")
-"""``extract_steps`` of their eval.py: a line opening with ``Step N`` or with a digit."""
 _THEIR_ANSWER = re.compile(r"\**Answer:\**(.{0,200})")
 _NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 _NEGATIVE = re.compile(r"\s*(?:[A-Z]{3}\s*)?[$€£¥]?\s*[-−]\s*[$€£¥]?[0-9]")
@@ -113,7 +113,7 @@ def fac_reason(row: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]
 
 def _we_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> str:
     generation = (row.get("generation") or "").split("\nuser\n")[0]
-    if not _THEIR_STEP_LINE.search(generation):
+    if not split_steps(generation):  # their step splitting, from the one re-implementation of eval.py
         return f"{BUG_PREFIX}: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0"
     if _expression_answer(generation):
         return f"{BUG_PREFIX}: eval.py's 'Answer:' rule takes the first number of 'Answer: a op b = c'"

@@ -147,7 +147,7 @@ def test_a_bad_or_unreachable_address_is_one_fast_line(tmp_path, address, messag
     pred.write_text("{}\n")
     t0 = time.monotonic()
     result = runner.invoke(app, ["score", str(pred), "-o", str(tmp_path / "o.jsonl"), "--ray", address])
-    assert result.exit_code == 2 and time.monotonic() - t0 < 10
+    assert result.exit_code == 2 and time.monotonic() - t0 < 60  # a bounded connect, not Ray's minutes of retries
     text = " ".join(result.output.split())
     assert message in text and "Traceback" not in result.output
     assert not (tmp_path / "o.jsonl").exists()
