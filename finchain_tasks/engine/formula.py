@@ -149,11 +149,14 @@ def parse_formula(source: str) -> ast.Expression:
     return tree
 
 
-def names_in(source: str) -> set[str]:
-    """The value names a formula reads (function names excluded)."""
-    tree = parse_formula(source)
+@lru_cache(maxsize=4096)
+def names_in(source: str) -> frozenset[str]:
+    """The value names a formula reads (function names excluded). Cached: every problem of a template asks
+    this of the same formula strings (display precision, wrong-step traces), and the tree walk was a third
+    of generating and verifying a problem."""
+    tree = _parsed(source)
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - called
+    return frozenset({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - called)
 
 
 _GLOBALS: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS}
