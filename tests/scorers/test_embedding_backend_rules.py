@@ -11,7 +11,6 @@ exports a tiny random BERT for real, the only thing that exercises the exporter 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import sys
