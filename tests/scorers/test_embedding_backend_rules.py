@@ -159,10 +159,12 @@ def test_threads_setting_is_read_strictly(monkeypatch):
 
 
 def test_threads_default_to_the_cores_this_process_may_use(monkeypatch):
-    monkeypatch.setenv("FINCHAIN_EMBED_THREADS", "")
+    monkeypatch.delenv("FINCHAIN_EMBED_THREADS", raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 16)
     assert eb.encoder_threads() == 3  # the affinity mask, not the machine's count
+    monkeypatch.setenv("FINCHAIN_EMBED_THREADS", " ")  # set but blank: the same default
+    assert eb.encoder_threads() == 3
     monkeypatch.delattr(os, "sched_getaffinity")
     assert eb.encoder_threads() == 16  # where the mask cannot be read (macOS, Windows)
     monkeypatch.setattr(os, "cpu_count", lambda: None)
@@ -241,6 +243,14 @@ def test_large_weights_are_hashed_by_head_and_tail(tmp_path):
         weights.write_bytes(body)
         assert eb.model_hash(tmp_path) != first
         body[at] ^= 1
+    sampled = tmp_path / "sampled"  # one byte over 4 MiB: head and tail only
+    sampled.mkdir()
+    body = bytearray(4 * mib + 1)
+    (sampled / "w.bin").write_bytes(body)
+    before = eb.model_hash(sampled)
+    body[2 * mib] = 1
+    (sampled / "w.bin").write_bytes(body)
+    assert eb.model_hash(sampled) == before
     whole = tmp_path / "whole"
     whole.mkdir()
     exact = bytearray(4 * mib)  # up to 4 MiB a file is read whole
@@ -312,9 +322,11 @@ def exports(monkeypatch, tmp_path):
     done: list[Path] = []
 
     def export(model_dir, out):
+        json.loads((Path(model_dir) / "config.json").read_text())  # it is given the model's folder
         done.append(Path(out))
         _table_graph(Path(out))
 
+    monkeypatch.chdir(tmp_path)  # a file written to a relative path by broken code lands here, not in the checkout
     monkeypatch.setenv("FINCHAIN_EMBEDDING_CACHE", str(tmp_path / "cache" / "nested"))
     monkeypatch.setattr(eb, "_export_fp32", export)
     return done
@@ -330,6 +342,8 @@ def test_exports_are_keyed_by_model_and_backend_and_reused(exports, tmp_path):
     assert eb.exported_model(model, "onnx") == onnx_path
     assert eb.exported_model(model, "openvino") == onnx_path == eb.exported_model(model, "openvino-bf16")
     assert len(exports) == 1  # one export, shared by OpenVINO, reused on later calls
+    # written in a hidden folder beside its place (the same file system, so the rename into place is atomic)
+    assert exports[0].parent.parent == root and exports[0].parent.name.startswith(".onnx-")
     int8 = eb.exported_model(model, "onnx-int8")
     assert int8 == root / "onnx-int8.matmulnbits8-b32" / "model_int8.onnx"
     assert sorted(p.name for p in int8.parent.iterdir()) == ["model_int8.onnx", "source.json"]
@@ -387,7 +401,8 @@ def test_block_quantize_is_matmulnbits_layout_exactly():
     weight[5, 0] = -4.0  # a block whose extreme is negative: code 1
     weight[35, 2] = 1e-30  # a tiny value in a padded block
     for block in (32, 16, 8):
-        codes, scales = eb.block_quantize(weight, block)
+        with np.errstate(all="raise"):  # no 0/0 on the zero block (numpy would warn during the export)
+            codes, scales = eb.block_quantize(weight, block)
         want_codes, want_scales = _reference_quantize(weight, block)
         assert codes.dtype == np.uint8 and scales.dtype == np.float32
         np.testing.assert_array_equal(codes, want_codes)
@@ -494,12 +509,27 @@ def test_onnx_encoder_checks_the_backend_before_exporting(exports, tmp_path, mon
 
 
 def test_onnx_encoder_asks_for_cuda_only_when_told(exports, tmp_path, monkeypatch):
+    """The CPU is always named, after CUDA when the caller wants the GPU and this build has CUDA. A CUDA build
+    (as ONNX Runtime itself lists providers) refuses a session that names none."""
+    import warnings
+
     import onnxruntime as ort
+    from onnxruntime.capi import _pybind_state
 
     model = _model_folder(tmp_path / "model")
-    monkeypatch.setattr(ort, "get_available_providers", lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"])
-    assert eb.OnnxEncoder(model, "onnx", threads=1).device == "cpu"
-    assert eb.OnnxEncoder(model, "onnx", threads=1, gpu=True).device == "cuda"
+    cuda_build = lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"]  # noqa: E731
+    monkeypatch.setattr(ort, "get_available_providers", cuda_build)
+    monkeypatch.setattr(_pybind_state, "get_available_providers", cuda_build)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every provider named exists
+        cpu = eb.OnnxEncoder(model, "onnx", threads=1)
+    assert cpu.device == "cpu" and cpu.session.get_providers() == ["CPUExecutionProvider"]
+    monkeypatch.undo()
+    monkeypatch.setattr(ort, "get_available_providers", cuda_build)  # this CPU build's session then warns
+    monkeypatch.setenv("FINCHAIN_EMBEDDING_CACHE", str(tmp_path / "cache" / "nested"))
+    monkeypatch.setattr(eb, "_export_fp32", lambda model_dir, out: _table_graph(Path(out)))
+    with pytest.warns(UserWarning, match="Specified provider 'CUDAExecutionProvider' is not in available"):
+        assert eb.OnnxEncoder(model, "onnx", threads=1, gpu=True).device == "cuda"
     monkeypatch.setattr(ort, "get_available_providers", lambda: ["CPUExecutionProvider"])
     assert eb.OnnxEncoder(model, "onnx", threads=1, gpu=True).device == "cpu"
 
@@ -510,12 +540,12 @@ def test_openvino_runs_the_same_export_in_its_precision(exports, tmp_path, backe
     if backend == "openvino-bf16" and not eb.cpu_has_bf16():
         pytest.skip("this CPU has no bfloat16")
     model = _model_folder(tmp_path / "model")
-    encoder = eb.OnnxEncoder(model, backend, threads=2)
+    encoder = eb.OnnxEncoder(model, backend, threads=1)  # not the machine's default (all cores)
     assert encoder.device == "cpu" and encoder.path == eb.exported_model(model, "onnx")
     compiled = encoder.session.compiled
     assert compiled.get_property("INFERENCE_PRECISION_HINT") == (ov.Type.bf16 if backend.endswith("bf16")
                                                                  else ov.Type.f32)
-    assert compiled.get_property("INFERENCE_NUM_THREADS") == 2
+    assert compiled.get_property("INFERENCE_NUM_THREADS") == 1
     assert str(compiled.get_property("PERFORMANCE_HINT")) == "LATENCY"
     got = encoder.encode(TEXTS, batch_size=2)
     first = got.copy()
@@ -603,3 +633,22 @@ def test_export_refuses_pickled_weights(tiny_bert, tmp_path):
     with pytest.raises(OSError):
         eb._export_fp32(folder, tmp_path / "model.onnx")
     assert not (tmp_path / "model.onnx").exists()
+
+
+def test_export_never_runs_folder_code_even_when_a_prompt_would_be_answered_yes(tmp_path, monkeypatch):
+    """A model type transformers does not know, with code of its own: the export refuses it outright rather
+    than asking (a user answering yes would run the folder's code)."""
+    pytest.importorskip("transformers")
+    from transformers import dynamic_module_utils
+
+    folder = tmp_path / "custom"
+    folder.mkdir()
+    marker = tmp_path / "code-ran"
+    (folder / "config.json").write_text(json.dumps({"model_type": "finchain-custom", "auto_map": {
+        "AutoConfig": "custom.CustomConfig", "AutoModel": "custom.CustomModel"}}))
+    (folder / "custom.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise RuntimeError('code ran')\n")
+    monkeypatch.setattr("builtins.input", lambda *a: "y")
+    monkeypatch.setattr(dynamic_module_utils, "HF_MODULES_CACHE", str(tmp_path / "modules"))
+    with pytest.raises(ValueError, match="trust_remote_code"):
+        eb._export_fp32(folder, tmp_path / "model.onnx")
+    assert not marker.exists() and not (tmp_path / "model.onnx").exists()
