@@ -320,7 +320,8 @@ class _OpenVinoSession:
         self.compiled = core.compile_model(str(path), "CPU", config)
         got = self.compiled.get_property("INFERENCE_PRECISION_HINT")
         if got != (ov.Type.bf16 if precision == "bf16" else ov.Type.f32):
-            raise BackendUnavailable(f"OpenVINO compiled {backend!r} in {got}, not {precision}: use 'onnx'")
+            # to_string(): "f32", where the Type itself prints "<Type: 'float32'>"
+            raise BackendUnavailable(f"OpenVINO compiled {backend!r} in {got.to_string()}, not {precision}: use 'onnx'")
         self.request = self.compiled.create_infer_request()
 
     def run(self, _outputs, feeds: dict) -> list[np.ndarray]:
