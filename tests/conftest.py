@@ -9,9 +9,11 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 os.environ.setdefault("INSPECT_DISABLE_MODEL_API", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-# ChainEval's reference encoder for the suite's pinned scores (a user's default is the fastest backend that meets
-# the agreement bar: tests/scorers/test_embedding_auto.py tests that choice)
-os.environ.setdefault("FINCHAIN_EMBEDDING_BACKEND", "torch")
+# The encoder a user gets: the fastest installed backend that meets the agreement bar (openvino-bf16 here, torch
+# where nothing else is installed; tests/scorers/test_embedding_auto.py tests the choice). Tests whose figures
+# are the torch reference's ask for backend="torch" themselves. It also keeps torch out of the suite's many
+# scoring subprocesses: a third of the suite's CPU time went to importing sentence-transformers and encoding.
+os.environ.setdefault("FINCHAIN_EMBEDDING_BACKEND", "auto")
 # lm-eval's response caches (finchain bench --harness lm-eval) go to a throwaway folder, not the user's cache
 os.environ.setdefault("FINCHAIN_LM_EVAL_CACHE_DIR", tempfile.mkdtemp(prefix="finchain-lm-eval-cache-"))
 

@@ -483,8 +483,9 @@ def test_onnx_encoder_pools_the_real_tokens_into_unit_vectors(exports, tmp_path,
     assert got.shape == (len(TEXTS), DIM) and got.dtype == np.float32
     np.testing.assert_allclose(got, want, atol=1e-6)
     assert np.all(got[2] == 0)  # an empty text: a zero vector, not NaN
-    # batched by token count, shortest first, each padded to its own longest text (not the file's 16)
-    assert widths == [(1, [0, 1]), (3, [1, 3]), (6, [4, 6])]
+    # batched by exact token count, shortest first, at most batch_size texts: nothing is padded (padding moves
+    # a vector's last bits, so a vector would depend on its batch), and a text of no tokens never runs
+    assert widths == [(1, [1, 1]), (3, [3]), (4, [4]), (6, [6])]
     np.testing.assert_allclose(encoder.encode(TEXTS[::-1], batch_size=4), want[::-1], atol=1e-6)
 
 
