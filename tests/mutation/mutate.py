@@ -57,7 +57,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                   "tests/inspect/test_fast_path_reads.py", "tests/inspect/test_fast_path_choice.py"]),
     "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py",
                                                     "tests/runs/test_summary_text.py",
-                                                    "tests/runs/test_summary_tables.py"]),
+                                                    "tests/runs/test_summary_tables.py",
+                                                    "tests/runs/test_summary_logs.py"]),
     "backends": (["scorers/embedding_backends.py"],
                  ["tests/scorers/test_embedding_backends.py", "tests/scorers/test_embedding_auto.py"]),
 }
