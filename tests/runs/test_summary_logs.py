@@ -30,8 +30,10 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run.build_run_dir(tmp_path_factory.mktemp("run"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def summary(run_dir: Path) -> dict:
+    """Summarized again for each test (about 0.05 s): mutmut credits the functions a fixture calls to the one
+    test that set it up, so a module-scoped summary would leave every other test out of its mutant runs."""
     return summarize(run_dir)
 
 
@@ -262,3 +264,30 @@ def test_the_summary_file_holds_the_summary_as_indented_json_without_a_configure
     text = write_summary(tmp_path, small).read_text("utf-8")
     assert secret not in text and secret[-12:] not in text
     assert text == '{\n  "results": [\n    {\n      "reason": "401: bad key <redacted> for Zürich"\n    }\n  ]\n}\n'
+
+
+def _header(model: str, metadata: dict | None = None) -> object:
+    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSpec
+
+    return EvalLog(eval=EvalSpec(created="2026-12-01T00:00:00+00:00", task="t", dataset=EvalDataset(), model=model,
+                                 config=EvalConfig(), metadata=metadata))
+
+
+def test_a_registry_name_the_manifest_lacks_falls_back_to_the_manifests_record_of_its_inspect_model():
+    from finchain_tasks.runs.summary import _record_for
+
+    by_name, records = {"reg-a": run.REG_A}, {run.SHARED: run.REG_B}
+    assert _record_for(_header(run.SHARED, {"finchain_model": "gone"}), by_name, records) is run.REG_B
+    assert _record_for(_header(run.SHARED, {"finchain_model": "reg-a"}), by_name, records) is run.REG_A
+
+
+def test_a_log_of_an_older_run_outside_the_manifest_takes_the_shipped_registrys_entry():
+    from finchain_tasks.models.registry import load_registry
+    from finchain_tasks.runs.summary import _record_for
+
+    spec = load_registry().models["claude-sonnet-4"]
+    record = _record_for(_header(f"litellm/{spec.litellm_model}"), {}, {})
+    assert (record["name"], record["display_name"], record["category"]) == (spec.name, spec.display_name,
+                                                                            spec.category)
+    adhoc = _record_for(_header("litellm/openai/not-registered-xyz"), {}, {})  # a provider/model id: ad hoc
+    assert (adhoc["name"], adhoc["display_name"]) == ("openai/not-registered-xyz", "openai/not-registered-xyz")
