@@ -62,6 +62,7 @@ def test_one_result_per_task_the_newest_log_winning_damaged_logs_skipped_in_mode
         ("inspect", "reg-b", "finchain", run.B.file),  # created 08:00, before reg-a's 10:00
         ("inspect", "reg-a", "finchain", run.A_NEW.file),
         ("lm-eval", "ghost", "finchain", None),
+        ("lm-eval", "reg-a", "cflue", f"reg-a/cflue/openai__shared/results_{run.C_STAMP}.json"),
         ("lm-eval", "reg-a", "finchain", f"reg-a/finchain/openai__shared/results_{run.NEW_STAMP}.json"),
         ("lm-eval", "reg-b", "finchain", None)]
     assert [r["task"] for r in summary["results"][:5]] == [run.UNKNOWN.task, run.LEGACY.task, run.A_CFLUE.task,
@@ -195,6 +196,15 @@ def test_lm_eval_rows_carry_ids_levels_and_unknown_tokens_and_an_id_falls_back_t
     assert lm_eval_rows(run_dir / "lm_eval/reg-a/finchain/results_none.json") == []  # no samples written with it
 
 
+def test_an_lm_eval_run_without_a_status_file_reads_the_newest_results_written_and_their_limit(summary):
+    r = _result(summary, "reg-a", "cflue", "lm-eval")
+    # the file written last wins, whatever its name; no status.json: lm-eval's own limit, no wall time
+    assert (r["status"], r["requested"], r["completed"], r["failures"]) == ("success", 2, 2, [])
+    assert r["scores"] == {"acc": 0.5} and r["stats"] == {"acc": _stat([1.0, 0.0])}
+    assert r["settings"] == {**NO_SETTINGS, "limit": 2, "max_tokens": 8}
+    assert (r["wall_s"], r["by_domain"], r["by_level"]) == (None, {}, {})
+
+
 def test_a_failed_lm_eval_run_reports_its_error_and_a_run_without_rc_is_started(summary):
     failed = _result(summary, "reg-b", "finchain", "lm-eval")
     assert (failed["status"], failed["display_name"], failed["requested"], failed["completed"]) == (
@@ -291,3 +301,30 @@ def test_a_log_of_an_older_run_outside_the_manifest_takes_the_shipped_registrys_
                                                                             spec.category)
     adhoc = _record_for(_header("litellm/openai/not-registered-xyz"), {}, {})  # a provider/model id: ad hoc
     assert (adhoc["name"], adhoc["display_name"]) == ("openai/not-registered-xyz", "openai/not-registered-xyz")
+
+
+def test_damaged_lm_eval_files_fail_their_row_with_the_reason_and_the_rest_is_still_summarized(tmp_path):
+    # a writer killed mid-write, a file that is JSON but not an object, bytes that are not UTF-8: before
+    # the fix, the first damaged file stopped the whole summary (and the report) with a traceback
+    root = tmp_path / "lm_eval" / "m"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "status.json").write_text('{"rc": 0, "wall_s": 1', encoding="utf-8")
+    (root / "b" / "out").mkdir(parents=True)
+    (root / "b" / "out" / "results_s1.json").write_text("[1, 2]", encoding="utf-8")
+    (root / "b" / "out" / "samples_t_s1.jsonl").write_text(
+        '{"doc": {"id": "d1"}, "metrics": ["acc"], "acc": 1}\n{"doc": {"id": "d2"}, "metr', encoding="utf-8")
+    (root / "c").mkdir()
+    (root / "c" / "status.json").write_bytes(b'{"rc": 0, "error": "\xff"}')
+    (root / "d").mkdir()
+    (root / "d" / "status.json").write_text('{"rc": 0, "wall_s": 2.5}', encoding="utf-8")
+    rows = {r["task_set"]: r for r in summarize(tmp_path)["results"]}
+    assert [(name, r["status"]) for name, r in rows.items()] == [("a", "error"), ("b", "error"), ("c", "error"),
+                                                                  ("d", "started")]
+    reasons = {name: [f["reason"] for f in r["failures"]] for name, r in rows.items()}
+    assert len(reasons["a"]) == 1 and reasons["a"][0].startswith("status.json unreadable (Expecting")
+    assert reasons["b"][0] == "results_s1.json unreadable (not a JSON object)"
+    assert reasons["b"][1].startswith("samples of results_s1.json unreadable (")
+    assert len(reasons["c"]) == 1 and reasons["c"][0].startswith("status.json unreadable (")
+    assert all("\n" not in r for rs in reasons.values() for r in rs) and reasons["d"] == []
+    assert (rows["b"]["completed"], rows["b"]["requested"], rows["d"]["wall_s"]) == (0, 0, 2.5)
+    assert rows["b"]["failures"][0] == {"id": "(lm-eval run)", "epoch": None, "reason": reasons["b"][0]}

@@ -16,8 +16,9 @@ What the directory holds, one case per rule of ``finchain_tasks/runs/summary.py`
 - samples with errors, duplicates (the same id as a number and as text, which only a JSON log keeps: the newer
   ``fin-a`` log is written as JSON), missing ones, an unscored one, with and without logged cost (one with two
   model usages of which one has no cost), with cached input tokens, domains and levels (one level numeric);
-- lm-eval: a finished run with an older and a newer results file, a failed run, a run without ``rc``, an empty
-  folder and a stray file (both ignored).
+- lm-eval: a finished run with an older and a newer results file, a failed run, a run without ``rc``, a run
+  without ``status.json`` whose newest results file has the older name, an empty folder and a stray file
+  (both ignored).
 """
 
 from __future__ import annotations
@@ -167,6 +168,8 @@ CACHED = 2
 
 OLD_STAMP, NEW_STAMP = "2026-12-01T09-00-00", "2026-12-01T11-00-00"
 _A_DIR = "lm_eval/reg-a/finchain/openai__shared"
+_C_DIR = "lm_eval/reg-a/cflue/openai__shared"
+C_STAMP = "2026-12-01T23-00-00"
 _RUN = {"chaineval": {"profile": "paper"}, "task_version": "2.1", "seeds": [1, 2], "fresh_seeds": True,
         "sample_order": "stratified"}
 LM_EVAL_FILES: dict[str, Any] = {
@@ -201,7 +204,18 @@ LM_EVAL_FILES: dict[str, Any] = {
     "lm_eval/reg-b/finchain/status.json": {"rc": 2, "error": "CUDA out of memory", "wall_s": 5.5, "limit": None},
     "lm_eval/ghost/finchain/status.json": {"wall_s": 1.25},  # no rc: an older status file
     "lm_eval/reg-a/README.txt": "not a task-set folder",
+    # no status.json (a folder copied without it); the newer file by time has the older name
+    f"{_C_DIR}/results_2026-12-02T00-00-00.json": {"n-samples": {"cflue_knowledge": {"effective": 99}},
+                                                  "config": {"limit": 1}},
+    f"{_C_DIR}/results_{C_STAMP}.json": {
+        "n-samples": {"cflue_knowledge": {"original": 40, "effective": 2}}, "config": {"limit": 2},
+        "configs": {"cflue_knowledge": {"generation_kwargs": {"max_gen_toks": 8}}}},
+    f"{_C_DIR}/samples_cflue_knowledge_{C_STAMP}.jsonl": [
+        {"doc_id": 0, "doc": {"id": "k1"}, "metrics": ["acc"], "acc": 1.0},
+        {"doc_id": 1, "doc": {"id": "k2"}, "metrics": ["acc"], "acc": 0.0}],
 }
+LM_EVAL_MTIMES = {f"{_A_DIR}/results_{NEW_STAMP}.json": T0 + 100, f"{_C_DIR}/results_{C_STAMP}.json": T0 + 200}
+"""Modification times of the files that must be the newest; every other file is older (T0 + its index)."""
 EMPTY_LM_EVAL_DIR = "lm_eval/reg-b/cflue"
 """A folder with neither status nor results (a run killed before lm-eval wrote anything): not listed."""
 
@@ -264,7 +278,7 @@ def build_run_dir(run_dir: Path) -> Path:
     (logs / DAMAGED).write_bytes(b"PK\x03\x04 not a whole zip")
     os.utime(logs / DAMAGED, (T0 + 500, T0 + 500))
     for i, (rel, content) in enumerate(LM_EVAL_FILES.items()):
-        _write(run_dir / rel, content, T0 + (100 if NEW_STAMP in rel else i))
+        _write(run_dir / rel, content, LM_EVAL_MTIMES.get(rel, T0 + i))
     (run_dir / EMPTY_LM_EVAL_DIR).mkdir(parents=True)
     _write(run_dir / MANIFEST, MANIFEST_DATA, T0)
     cache = ResponseCache(run_dir / CACHE)
