@@ -333,7 +333,7 @@ def lm_eval_settings(results: dict[str, Any]) -> dict[str, Any]:
     """The settings of an lm-eval run, from its results file: the first FinChain leaf's ``finchain_run``
     record and generation kwargs, and the run's limit or sample selection."""
     configs = results.get("configs") or {}
-    first = next(iter(configs.values()), {}) if configs else {}
+    first = next(iter(configs.values()), {})
     run = (first.get("metadata") or {}).get("finchain_run") or {}
     gen = first.get("generation_kwargs") or {}
     config = results.get("config") or {}

@@ -152,6 +152,7 @@ def test_a_log_of_an_older_run_is_found_by_its_inspect_model_and_priced_from_the
     assert old["cost_usd"] == pytest.approx((1500 * 1.0 + 100 * 3.0) / 1e6)
     assert old["cost_source"] == "registry"
     assert (old["requested"], old["completed"], old["missing"]) == (0, 1, [])  # no sample ids logged
+    assert old["scores"] == {"chaineval": 0.3, "match": 1.0}
 
 
 def test_a_model_nobody_knows_is_reported_under_its_bare_name_with_an_unknown_cost(summary):

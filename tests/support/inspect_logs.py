@@ -135,13 +135,13 @@ A_CFLUE = Log(
 LEGACY = Log(
     file="2026-11-01T07-00-00+00-00_finchain-smoke_smoke-l.eval", task="finchain_tasks/finchain_smoke",
     task_id="smoke-l", model="litellm/openai/legacy", created="2026-11-01T07:00:00+00:00", mtime=T0 + 20,
-    samples=(Sample("q1", scores={"chaineval": {"chaineval": 0.3}},
+    samples=(Sample("q1", scores={"chaineval": {"chaineval": 0.3}, "match": 1},  # a scorer name without a package
                     usage=((1000, 100, None, 0.25), (500, 0, None, None))),),
 )
-UNKNOWN = Log(
-    file="2026-12-01T06-00-00+00-00_finchain_fin-u.eval", task="finchain_tasks/finchain", task_id="fin-u",
+UNKNOWN = Log(  # a task loaded from a file has no package in its name
+    file="2026-12-01T06-00-00+00-00_finchain_fin-u.eval", task="finchain", task_id="fin-u",
     model="litellm/no-such-model", created="2026-12-01T06:00:00+00:00", mtime=T0 + 30,
-    metadata={"finchain_task_set": "finchain"}, samples=(Sample("u1", scores={"chaineval": {"chaineval": 0.9}}),),
+    samples=(Sample("u1", scores={"chaineval": {"chaineval": 0.9}}),),
 )
 INSPECT_LOGS = (A_OLD, A_NEW, B, A_CFLUE, LEGACY, UNKNOWN)
 DAMAGED = "2026-12-01T12-00-00+00-00_finchain_broken.eval"
@@ -173,7 +173,8 @@ C_STAMP = "2026-12-01T23-00-00"
 _RUN = {"chaineval": {"profile": "paper"}, "task_version": "2.1", "seeds": [1, 2], "fresh_seeds": True,
         "sample_order": "stratified"}
 LM_EVAL_FILES: dict[str, Any] = {
-    # an older results file of the same folder, with its own samples: the newer one wins
+    # two older results files of the same folder, one with its own samples: the newest one wins
+    f"{_A_DIR}/results_2026-12-01T08-00-00.json": {"n-samples": {"finchain_banking_easy": {"effective": 8}}},
     f"{_A_DIR}/results_{OLD_STAMP}.json": {"n-samples": {"finchain_banking_easy": {"effective": 9}},
                                           "total_evaluation_time_seconds": "1.0"},
     f"{_A_DIR}/samples_finchain_banking_easy_{OLD_STAMP}.jsonl": [
