@@ -58,7 +58,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py",
                                                     "tests/runs/test_summary_text.py",
                                                     "tests/runs/test_summary_tables.py",
-                                                    "tests/runs/test_summary_logs.py"]),
+                                                    "tests/runs/test_summary_logs.py",
+                                                    "tests/runs/test_summary_table_edges.py"]),
     "backends": (["scorers/embedding_backends.py"],
                  ["tests/scorers/test_embedding_backends.py", "tests/scorers/test_embedding_auto.py"]),
 }

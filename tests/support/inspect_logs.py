@@ -155,7 +155,9 @@ REG_B = {"name": "reg-b", "display_name": "Model B", "inspect_model": SHARED, "c
 LEGACY_RECORD = {"name": "legacy", "display_name": "Legacy", "inspect_model": "litellm/openai/legacy",
                  "category": "local", "price": {"input": 1.0, "output": 3.0}, "batch_price": None}
 MANIFEST_DATA = {
-    "models": [REG_A, REG_B, LEGACY_RECORD],
+    # reg-b first: a lookup by the shared Inspect model finds reg-a (the last), so reg-b's log is only found
+    # as reg-b through the name in its model args
+    "models": [REG_B, REG_A, LEGACY_RECORD],
     "sessions": [
         {"wall_s": 10.2504, "skipped": [{"model": "old", "reason": "gone"}], "warnings": ["old warning"]},
         {"started": "2026-12-01T09:00:00+00:00"},  # a killed session: no wall time
@@ -213,7 +215,8 @@ LM_EVAL_FILES: dict[str, Any] = {
         "configs": {"cflue_knowledge": {"generation_kwargs": {"max_gen_toks": 8}}}},
     f"{_C_DIR}/samples_cflue_knowledge_{C_STAMP}.jsonl": [
         {"doc_id": 0, "doc": {"id": "k1"}, "metrics": ["acc"], "acc": 1.0},
-        {"doc_id": 1, "doc": {"id": "k2"}, "metrics": ["acc"], "acc": 0.0}],
+        {"doc_id": 1, "doc": {"id": "k2"}, "metrics": ["acc"], "acc": 0.0},
+        {"doc_id": 2, "doc": {"id": "k3"}, "acc": 1.0}],  # no metrics listed: no scores
 }
 LM_EVAL_MTIMES = {f"{_A_DIR}/results_{NEW_STAMP}.json": T0 + 100, f"{_C_DIR}/results_{C_STAMP}.json": T0 + 200}
 """Modification times of the files that must be the newest; every other file is older (T0 + its index)."""
