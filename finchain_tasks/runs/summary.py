@@ -351,7 +351,7 @@ def _read_object(path: Path, problems: list[str]) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:  # JSON's and UTF-8's errors are ValueErrors
-        problems.append(f"{path.name} unreadable ({_first_line(str(exc), 120)})")
+        problems.append(f"{path.name} unreadable ({_first_line(str(exc))})")
         return {}
     if not isinstance(data, dict):
         problems.append(f"{path.name} unreadable (not a JSON object)")
@@ -372,7 +372,7 @@ def _lm_eval_outputs(folder: Path) -> tuple[dict[str, Any], Optional[Path], dict
         rows = lm_eval_rows(newest) if newest else []
     except ValueError as exc:  # a damaged samples line
         rows = []
-        problems.append(f"samples of {newest.name} unreadable ({_first_line(str(exc), 120)})")
+        problems.append(f"samples of {newest.name} unreadable ({_first_line(str(exc))})")
     return status, newest, results, rows, problems
 
 
