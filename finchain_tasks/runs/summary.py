@@ -6,7 +6,9 @@ killed mid-way leaves a ``started`` log until the next run recovers it. Samples 
 (scores, usage, error, metadata), not with their transcripts, so large runs stay cheap to summarize.
 Cost is the sum of logged per-sample costs when every sample has one, else tokens × the registry
 price, else None: unknown is reported as unknown, never as 0. lm-eval's results and samples files
-give scores, by domain and by level, and wall time; they hold no tokens, so tokens and cost are None.
+give scores, by domain and by level, and wall time; they hold no tokens, so tokens and cost are None. A
+damaged Inspect log is skipped (eval-set rewrites it); a damaged lm-eval file fails its row, named as the
+reason (lm-eval never rewrites it).
 
 Results are keyed by **registry name** (the ``finchain_model`` task metadata / model arg of the log), never
 by the Inspect model name, which two registry entries of one litellm id share. Every score comes with
@@ -331,7 +333,7 @@ def lm_eval_settings(results: dict[str, Any]) -> dict[str, Any]:
     """The settings of an lm-eval run, from its results file: the first FinChain leaf's ``finchain_run``
     record and generation kwargs, and the run's limit or sample selection."""
     configs = results.get("configs") or {}
-    first = next(iter(configs.values()), {}) if configs else {}
+    first = next(iter(configs.values()), {})
     run = (first.get("metadata") or {}).get("finchain_run") or {}
     gen = first.get("generation_kwargs") or {}
     config = results.get("config") or {}
@@ -342,13 +344,42 @@ def lm_eval_settings(results: dict[str, Any]) -> dict[str, Any]:
             "top_p": gen.get("top_p"), "extract": None}
 
 
-def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
-    """The summary row of one model × task set run by lm-eval: its newest results file, or its failure."""
-    status = json.loads((folder / "status.json").read_text("utf-8")) if (folder / "status.json").is_file() else {}
+def _read_object(path: Path, problems: list[str]) -> dict[str, Any]:
+    """The JSON object in ``path``, or {} where the file is damaged (a writer killed mid-write, a bad copy), the
+    reason added to ``problems``: like an unreadable Inspect log, one damaged file must not stop the summary
+    of everything else; unlike one, it is reported, since lm-eval never rewrites it."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:  # JSON's and UTF-8's errors are ValueErrors
+        problems.append(f"{path.name} unreadable ({_first_line(str(exc))})")
+        return {}
+    if not isinstance(data, dict):
+        problems.append(f"{path.name} unreadable (not a JSON object)")
+        return {}
+    return data
+
+
+def _lm_eval_outputs(folder: Path) -> tuple[dict[str, Any], Optional[Path], dict[str, Any], list[dict[str, Any]],
+                                            list[str]]:
+    """(status, newest results file, its results, its sample rows, problems) of one lm-eval folder; a damaged
+    file reads as empty and is named in the problems."""
+    problems: list[str] = []
+    status = _read_object(folder / "status.json", problems) if (folder / "status.json").is_file() else {}
     found = sorted(folder.rglob("results_*.json"), key=lambda p: p.stat().st_mtime)
     newest = found[-1] if found else None
-    results = json.loads(newest.read_text("utf-8")) if newest else {}
-    rows = lm_eval_rows(newest) if newest else []
+    results = _read_object(newest, problems) if newest else {}
+    try:
+        rows = lm_eval_rows(newest) if newest else []
+    except ValueError as exc:  # a damaged samples line
+        rows = []
+        problems.append(f"samples of {newest.name} unreadable ({_first_line(str(exc))})")
+    return status, newest, results, rows, problems
+
+
+def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """The summary row of one model × task set run by lm-eval: its newest results file, or its failure (the run's
+    error, or the files that could not be read)."""
+    status, newest, results, rows, problems = _lm_eval_outputs(folder)
     requested = sum(int(n.get("effective", 0)) for n in results.get("n-samples", {}).values())
     failed = status.get("rc", 0) != 0
     wall = results.get("total_evaluation_time_seconds")
@@ -356,14 +387,15 @@ def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
         "model": folder.parent.name, "display_name": record.get("display_name"), "category": record.get("category"),
         "harness": "lm-eval", "inspect_model": None, "task_set": folder.name, "task": folder.name,
         "log": str(newest.relative_to(folder.parent.parent)) if newest else None,
-        "status": "error" if failed else ("success" if newest else "started"),
+        "status": "error" if failed or problems else ("success" if newest else "started"),
         "requested": requested, "completed": len(rows), "failed": 0, "missing": [], "duplicated": [],
         "scores": _means(rows), "stats": score_stats(rows),
         "settings": {**lm_eval_settings(results), **({"limit": status["limit"]} if status.get("limit") else {})},
         "by_domain": _grouped(rows, "domain"), "by_level": _grouped(rows, "level"),
         "input_tokens": None, "output_tokens": None, "cost_usd": None, "cost_source": "unknown",
         "wall_s": round(float(wall), 3) if wall is not None else status.get("wall_s"),
-        "failures": [{"id": "(lm-eval run)", "epoch": None, "reason": status.get("error")}] if failed else [],
+        "failures": [{"id": "(lm-eval run)", "epoch": None, "reason": reason}
+                     for reason in ([status.get("error")] if failed else []) + problems],
     }
 
 

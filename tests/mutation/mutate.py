@@ -57,7 +57,9 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                   "tests/inspect/test_fast_path_reads.py", "tests/inspect/test_fast_path_choice.py"]),
     "summary": (["finchain_tasks/runs/summary.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_runs_trust.py",
                                                     "tests/runs/test_summary_text.py",
-                                                    "tests/runs/test_summary_tables.py"]),
+                                                    "tests/runs/test_summary_tables.py",
+                                                    "tests/runs/test_summary_logs.py",
+                                                    "tests/runs/test_summary_table_edges.py"]),
     # test_embedding_backends.py loads MiniLM and exports it per run (a minute): its rules are pinned on a
     # stand-in graph and a tiny BERT in test_embedding_backend_rules.py instead
     "backends": (["scorers/embedding_backends.py"],
