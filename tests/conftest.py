@@ -26,3 +26,20 @@ settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None
 settings.register_profile("dev", print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+
+
+def pytest_configure(config):
+    """Export the encoder once, before the workers start: on a fresh machine the default backend's first use
+    exports MiniLM to ONNX (about 20 s), and without this every worker and every scoring subprocess that
+    started before the first export finished would export it again at the same time."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
+        return
+    try:
+        from scorers.embedding_backends import default_backend
+        from scorers.embeddings import Embedder
+
+        backend = default_backend()
+        if backend != "torch":  # torch needs no export (and importing it here would only cost time)
+            Embedder(backend=backend).encode(["warm the exported model"])
+    except Exception as exc:  # the tests that need the encoder report it; this is only a head start
+        print(f"conftest: the encoder was not exported ahead ({type(exc).__name__}: {exc})")
