@@ -364,17 +364,10 @@ class OnnxEncoder:
             by_width.setdefault(len(encoding.ids), []).append(k)
         batches = [same[start:start + batch_size] for width, same in sorted(by_width.items()) if width
                    for start in range(0, len(same), batch_size)]  # a text of no tokens keeps its zero vector
-        for idx in batches:
-            width = len(encodings[idx[0]].ids)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for row, k in enumerate(idx):
-                n = len(encodings[k].ids)
-                ids[row, :n] = encodings[k].ids
-                mask[row, :n] = 1
-            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+        for idx in batches:  # every text of a batch has the same token count: the mask is all ones
+            ids = np.array([encodings[k].ids for k in idx], dtype=np.int64)
+            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids),
                                              "token_type_ids": np.zeros_like(ids)})[0]
-            weights = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            pooled = hidden.mean(axis=1)
             out[idx] = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
         return out
