@@ -19,6 +19,7 @@ from finchain_tasks.cflue.loader import (
     parse_choices,
     select,
     validate_record,
+    validate_rows,
 )
 
 GOOD = {"名称": "基金从业资格", "task": SINGLE, "question": "下列属于货币市场工具的是（ ）。",
@@ -46,6 +47,7 @@ def _reason(changes: dict) -> str:
     return str(err.value)
 
 
+LONG = "字段" + "x" * 48
 SIX = "{'A': '1', 'B': '2', 'C': '3', 'D': '4', 'E': '5', 'F': '6'}"
 
 
@@ -59,6 +61,19 @@ SIX = "{'A': '1', 'B': '2', 'C': '3', 'D': '4', 'E': '5', 'F': '6'}"
     ({"choices": "{'A' 'x', 'B': 'y'}"}, "choices is not a Python dict literal (expected ':' after key 'Ax')"),
     ({"choices": "{'A': 'x' 'B': 'y'}"}, "choices is not a Python dict literal (expected ',' or '}', found ':')"),
     ({"choices": "{'A': 'x', 'B': 'y'} 1"}, "choices is not a Python dict literal (text after the closing brace)"),
+    ({"choices": "{'A': 'x', 'B': 'y'}1"}, "choices is not a Python dict literal (text after the closing brace)"),
+    ({"choices": "# note\n['A']"}, "choices is not a dict literal (it starts with '[')"),
+    ({"choices": "{'A': 'x' " + "b" * 30 + "}"},
+     "choices is not a Python dict literal (expected ',' or '}', found '" + "b" * 20 + "')"),
+    # no literal where a string must be: an unclosed (prefixed) string, or something else
+    ({"choices": "{'A': 'x', 'B': r'y}"}, "choices is not a Python dict literal (unclosed brace or string)"),
+    ({"choices": "{'A': 'x', 'B': R'y}"}, "choices is not a Python dict literal (unclosed brace or string)"),
+    ({"choices": "{'A': 'x', 'B': U\"y}"}, "choices is not a Python dict literal (unclosed brace or string)"),
+    ({"choices": "{'A': 'x', 'B': ur'y'}"},
+     "choices must map letters to plain strings (found a non-string or an expression)"),
+    ({"choices": "{'A': 'x', 'B': X'y'}"},
+     "choices must map letters to plain strings (found a non-string or an expression)"),
+    ({"choices": "{'A': 'x', X'B': 'y'}"}, "choices is not a Python dict literal (a key is not a string)"),
     ({"choices": "{'A': 'x', 'A': 'y'}"}, "choices names the key 'A' twice"),
     ({"choices": "{'A': 'x', 'B': 'y',"}, "choices is not a Python dict literal (unclosed brace or string)"),
     ({"choices": "{'A': 'x', 'B': 'y"}, "choices is not a Python dict literal (unclosed brace or string)"),
@@ -88,6 +103,7 @@ SIX = "{'A': '1', 'B': '2', 'C': '3', 'D': '4', 'E': '5', 'F': '6'}"
     ({"answer": "Ａ"}, "answer 'Ａ' is not option letters"),
     ({"answer": " 、"}, "answer is empty"),
     ({"answer": None}, "answer must be a string of letters, not NoneType"),
+    ({"answer": 1}, "answer must be a string of letters, not int"),
     ({"task": MULTI, "answer": "A B/C;D，E；F", "choices": SIX},
      "a 多项选择题 has 1-5 answer letters, got 'A B/C;D，E；F'"),
     ({"task": TRUE_FALSE, "choices": "{'A': '对', 'B': '错'}", "answer": "AB"},
@@ -103,6 +119,10 @@ SIX = "{'A': '1', 'B': '2', 'C': '3', 'D': '4', 'E': '5', 'F': '6'}"
     ({"analysis": "\ud800"}, "field 'analysis' holds a lone surrogate (U+D800), which is not valid Unicode"),
     ({"question": "q\udfff"}, "field 'question' holds a lone surrogate (U+DFFF), which is not valid Unicode"),
     ({"extra": {"k\ud800": 1}}, "field 'extra' holds a lone surrogate (U+D800), which is not valid Unicode"),
+    # a field's name is cut to 40 characters in a reason
+    ({LONG + "\ud801": 1}, f"field name '{LONG[:40]}' holds a lone surrogate (U+D801), which is not valid Unicode"),
+    ({LONG: "\ud801"}, f"field '{LONG[:40]}' holds a lone surrogate (U+D801), which is not valid Unicode"),
+    ({LONG: json.loads("[" * 16 + "]" * 16)}, f"field '{LONG[:40]}' is nested more than 16 levels deep"),
     ({"\ud801": 1}, "field name '\\ud801' holds a lone surrogate (U+D801), which is not valid Unicode"),
     ({"extra": json.loads("[" * 16 + "]" * 16)}, "field 'extra' is nested more than 16 levels deep"),
     ({"extra": {"a": json.loads("[" * 15 + "]" * 15)}}, "field 'extra' is nested more than 16 levels deep"),
@@ -118,6 +138,8 @@ def test_each_malformed_record_reads_as_its_one_line_reason(changes, reason):
     ({"choices": "\n{'Z': 'x', 'B': U'y'}  ", "answer": "z"}, ({"B": "y", "Z": "x"}, "Z")),
     ({"task": MULTI, "answer": "E D C B A", "choices": SIX}, ({**parse_choices(SIX)}, "ABCDE")),
     ({"task": MULTI, "answer": "b;b"}, (parse_choices(GOOD["choices"]), "B")),
+    ({"choices": "{'A':'x','B':'y''z'}"}, ({"A": "x", "B": "yz"}, "B")),  # no spaces, read by the token scan
+    ({"choices": "# options\n{'A': 'x', 'B': 'y'}"}, ({"A": "x", "B": "y"}, "B")),
     ({"task": " 单项选择题 ", "answer": "c"}, (parse_choices(GOOD["choices"]), "C")),
     ({"extra": json.loads("[" * 15 + "]" * 15)}, (parse_choices(GOOD["choices"]), "B")),
 ])
@@ -135,9 +157,13 @@ BOMB = "[" * 100_000 + "]" * 100_000  # past the JSON parser's stack: the list i
     ("bom.json", "\ufeff[" + ROW + "]", [], [0]),
     ("empty.json", "[]", [], []),
     ("lines.json", ROW + "\n" + ROW + "\n", [], [0, 1]),  # a .json that is JSONL is read as JSONL
-    ("upper.NDJSON", ROW + "\n\n{bad\n" + ROW + "\n", [(1, "line 3: not valid JSON: Expecting property name "
+    ("bad.ndjson", ROW + "\n\n{bad\n" + ROW + "\n", [(1, "line 3: not valid JSON: Expecting property name "
                                                           "enclosed in double quotes")], [0, 2]),
-    ("upper.JSONL", ROW + "\n[1]\n", [(1, "line 2: record is a list, not a JSON object")], [0]),
+    # a JSONL file whose first record is a list: only its suffix keeps it from being read as one JSON list
+    ("upper.JSONL", "[1]\n" + ROW + "\n", [(0, "line 1: record is a list, not a JSON object")], [1]),
+    ("lower.jsonl", "[1]\n" + ROW + "\n", [(0, "line 1: record is a list, not a JSON object")], [1]),
+    ("upper.NDJSON", "[1]\n" + ROW + "\n", [(0, "line 1: record is a list, not a JSON object")], [1]),
+    ("lower.ndjson", "[1]\n" + ROW + "\n", [(0, "line 1: record is a list, not a JSON object")], [1]),
     ("numbers.jsonl", ROW + "\n" + "9" * 200 + "\n" + json.dumps({k: GOOD[k] for k in ("名称", "task", "question")}),
      [(1, "line 2: record is a number of 200 digits, not a JSON object"),
       (2, "line 3: missing field(s) choices, answer, analysis")], [0]),
@@ -225,6 +251,17 @@ def test_a_hub_dataset_of_one_split_is_read_and_split_is_passed_on(online):
     assert data.invalid == [(1, "answer letter(s) Z not among the choices ABCD")]
     hub.answer = [GOOD]  # a dataset loaded with a split is a list of rows already
     assert len(load_cflue("some-one/cflue.v2").records) == 1
+    hub.answer = [GOOD, {**GOOD, "answer": "Z"}]
+    with pytest.raises(CflueDataError) as err:
+        load_cflue("some-one/cflue.v2", strict=True)
+    assert str(err.value) == "some-one/cflue.v2: record 1: answer letter(s) Z not among the choices ABCD"
+
+
+def test_validate_rows_reports_by_default_and_raises_only_when_strict():
+    data = validate_rows([{**GOOD, "answer": "Z"}, GOOD], "rows")
+    assert data.invalid == [(0, "answer letter(s) Z not among the choices ABCD")] and len(data.records) == 1
+    with pytest.raises(CflueDataError, match=r"^rows: record 0: answer letter\(s\) Z"):
+        validate_rows([{**GOOD, "answer": "Z"}, GOOD], "rows", strict=True)
 
 
 def test_a_hub_dataset_of_several_splits_asks_for_one(online):
@@ -285,11 +322,12 @@ def test_a_folder_is_refused_and_the_env_var_is_read_stripped(tmp_path, monkeypa
     path = _dump(tmp_path, json.dumps([GOOD], ensure_ascii=False))
     monkeypatch.setenv("CFLUE_PATH", f"  {path}\n")
     assert load_cflue().source == str(path)
-    monkeypatch.setenv("CFLUE_PATH", "  ")
-    with pytest.raises(CflueDataError) as err:
-        load_cflue()
-    assert str(err.value) == ("no CFLUE data given: pass a path or set CFLUE_PATH "
-                              "(see finchain_tasks/cflue/README.md)")
+    for unset in (lambda: monkeypatch.setenv("CFLUE_PATH", "  "), lambda: monkeypatch.delenv("CFLUE_PATH")):
+        unset()
+        with pytest.raises(CflueDataError) as err:
+            load_cflue()
+        assert str(err.value) == ("no CFLUE data given: pass a path or set CFLUE_PATH "
+                                  "(see finchain_tasks/cflue/README.md)")
 
 
 def test_a_record_s_id_metadata_and_dict_are_what_reports_show():
@@ -328,3 +366,21 @@ def test_select_names_an_unknown_type_and_the_known_ones():
         select(_records(), types=["single_choice", "essay", "填空题"])
     assert str(err.value) == ("unknown question type(s) ['essay', '填空题']; known: ['单项选择题', '多项选择题', "
                               "'判断题', 'single_choice', 'multiple_choice', 'true_false']")
+
+
+@pytest.mark.parametrize(("number", "reason"), [
+    ("7", None), ("-" + "7" * 100, None), ("7" * 100, None),
+    ("7" * 101, "field 'extra' holds a number of 101 digits"),
+    ("-" + "7" * 101, "field 'extra' holds a number of 101 digits"),
+])
+def test_numbers_up_to_100_digits_are_read_and_longer_ones_refuse_their_record(tmp_path, number, reason):
+    """A number in a field the loader does not use is harmless; one past MAX_INT_DIGITS is refused unconverted."""
+    text = "[" + ROW[:-1] + f', "extra": [{number}]' + "}]"
+    data = load_cflue(_dump(tmp_path, text))
+    assert data.invalid == ([] if reason is None else [(0, reason)])
+    assert len(data.records) == (1 if reason is None else 0)
+
+
+def test_a_long_field_name_is_cut_to_40_characters_in_the_reason(tmp_path):
+    text = "[" + ROW[:-1] + f', "{LONG}": ' + "7" * 101 + "}]"
+    assert load_cflue(_dump(tmp_path, text)).invalid == [(0, f"field '{LONG[:40]}' holds a number of 101 digits")]
