@@ -64,6 +64,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # stand-in graph and a tiny BERT in test_embedding_backend_rules.py instead
     "backends": (["scorers/embedding_backends.py"],
                  ["tests/scorers/test_embedding_backend_rules.py", "tests/scorers/test_embedding_auto.py"]),
+    # the loader's host test (`inspect eval cflue`) is marked slow and so left out by ``-m "not slow"``
+    "cflue_loader": (["finchain_tasks/cflue/loader.py"],
+                     ["tests/cflue/test_cflue_loader.py", "tests/cflue/test_cflue_application_loader.py",
+                      "tests/cflue/test_cflue_loader_rules.py"]),
 }
 GROUP_ENV: dict[str, dict[str, str]] = {
     # mutmut replaces each function by a trampoline that picks the mutant at call time, and numba cannot
@@ -73,6 +77,13 @@ GROUP_ENV: dict[str, dict[str, str]] = {
     "kernel": {"NUMBA_DISABLE_JIT": "1"},
 }
 """Extra environment of a group's mutmut run."""
+GROUP_DESELECT: dict[str, list[str]] = {
+    # a ratio of two timings: on a loaded machine (mutmut's workers, other jobs) it fails now and then, which
+    # would stop the clean baseline run or count a surviving mutant as killed; the suite still runs it, and
+    # every rule of the scanner has its own test in the group
+    "cflue_loader": ["tests/cflue/test_cflue_loader.py::test_the_choice_scanner_is_linear_on_long_comment_runs"],
+}
+"""Tests left out of one group's runs (on top of the deselections of ``[tool.mutmut]``)."""
 KILLED = {1, 3, 36, 24, -24, 152, 255}
 """mutmut exit codes that count as a kill (a failing test, or a timeout: the mutant hangs)."""
 
@@ -98,10 +109,10 @@ def _pytest_args(pyproject: Path) -> list[str]:
                 .get("pytest_add_cli_args", []))
 
 
-def _configure(dest: Path, files: list[str], tests: list[str]) -> None:
+def _configure(dest: Path, files: list[str], tests: list[str], deselect: list[str] = ()) -> None:
     """Replace the copy's ``[tool.mutmut]`` table with this group's files and tests."""
     pyproject = dest / "pyproject.toml"
-    args = _pytest_args(pyproject)
+    args = _pytest_args(pyproject) + [a for test in deselect for a in ("--deselect", test)]
     text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", pyproject.read_text())
     table = (
         "[tool.mutmut]\n"
@@ -134,7 +145,7 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     files, tests = GROUPS[group]
     dest = WORK / group
     _copy_checkout(dest)
-    _configure(dest, files, tests)
+    _configure(dest, files, tests, GROUP_DESELECT.get(group, []))
     # one torch thread: mutmut forks its workers from a process that has run torch, and a forked child
     # whose parent had an intra-op thread pool can hang on its first embedding
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
