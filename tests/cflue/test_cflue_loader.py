@@ -427,20 +427,13 @@ def test_lone_surrogates_fail_validation_with_a_one_line_reason(tmp_path, change
     assert where in data.invalid[0][1] and "lone surrogate" in data.invalid[0][1]
 
 
-def test_the_choice_scanner_is_linear_on_long_comment_runs():
-    """Runs of comment lines inside the braces (20,000 characters) took Python's tokenize over half a second,
-    growing quadratically; the scanner's time per character must stay flat. Measured as a ratio of two sizes
-    (not an absolute time), so a slow machine does not fail it."""
-    import time
-
-    def cost(n: int) -> float:
-        text = "{" + " \n#" * n
-        start = time.perf_counter()
-        for _ in range(3):
-            with pytest.raises(ValueError):
-                parse_choices(text)
-        return time.perf_counter() - start
-
-    cost(100)
-    small, large = cost(600), cost(6000)
-    assert large < 40 * max(small, 1e-4), (small, large)   # quadratic would be ~100x for 10x the size
+def test_long_comment_runs_inside_the_braces_are_read_like_python():
+    """Runs of comment lines inside the braces (up to the 20,000-character limit) took Python's tokenize over half
+    a second per record, growing quadratically, so the loader scans with anchored regexes; it must still read
+    them as Python does: skipped between tokens, and an unclosed brace after them is one reason. (Its time per
+    character is measured by benchmarks/cflue_choices_bench.py, not asserted here.)"""
+    run = " \n#" * 3000  # 9,000 characters: two runs stay under the 20,000 limit
+    assert parse_choices("{" + run + "\n'A': 'x', 'B': 'y'}") == {"A": "x", "B": "y"}
+    assert parse_choices("{'A': 'x'," + run + "\n'B': 'y'" + run + "\n}") == {"A": "x", "B": "y"}
+    with pytest.raises(ValueError, match=r"^choices is not a Python dict literal \(unclosed brace or string\)$"):
+        parse_choices("{" + run)
