@@ -352,7 +352,7 @@ def newest_inspect_logs(log_dir: Path, problems: Problems = None, prefix: str = 
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     newest: dict[str, tuple[float, str, Path]] = {}
-    for info in list_eval_logs(str(log_dir), recursive=False):
+    for info in list_eval_logs(str(log_dir), recursive=True):  # bench --ray: one eval-set per pair, in sub-dirs
         path = Path(str(info.name).removeprefix("file://"))
         try:
             header = read_eval_log(str(path), header_only=True)
