@@ -20,7 +20,6 @@ import atexit
 import json
 import os
 import queue
-import signal
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.models.process_group import SigtermAsExit, signal_group
+from finchain_tasks.models.process_group import SigtermAsExit, stop_group
 
 LOCAL_MODEL_NOTE = (
     "The local model (Gemma 3 270M base, Q4_K_M, served by llama.cpp) exercises the whole pipeline without a key "
@@ -182,13 +181,7 @@ class LocalModelServer:
         """Stop the server's process group (SIGTERM, then SIGKILL after 5 s). Safe to call twice."""
         proc, self._proc = self._proc, None
         if proc is not None:
-            if proc.poll() is None:
-                signal_group(proc, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    signal_group(proc, signal.SIGKILL)
-                    proc.wait()
+            stop_group(proc, 5.0)
             for stream in (proc.stdin, proc.stdout):
                 if stream:
                     stream.close()
