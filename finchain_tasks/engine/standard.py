@@ -33,11 +33,10 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from finchain_tasks.engine.builder import TemplateError
-from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
+from finchain_tasks.engine.formula import FormulaError, evaluate_safely, names_in, parse_formula
 from finchain_tasks.engine.problem import Problem
 from finchain_tasks.engine.registry import Template
 from finchain_tasks.engine.verify import verify
@@ -130,7 +129,7 @@ def _variety(figures: Figures, problems: Sequence[Problem]) -> None:
 
 def _content(problem: Problem) -> tuple:
     """The numbers a problem asks about (and any text parameter a formula reads), plus its answer."""
-    read = set().union(*(_reads(s.formula) for s in problem.steps))
+    read = set().union(*(names_in(s.formula) for s in problem.steps))
     return (tuple((k, v) for k, v in problem.params.items() if _number(v) or k in read), repr(problem.answer))
 
 
@@ -154,15 +153,6 @@ def _choices(node: ast.AST) -> set[str]:
     return set()
 
 
-@lru_cache(maxsize=4096)
-def _reads(formula: str) -> frozenset[str]:
-    """The names a formula reads. Cached: a template's formulas are the same strings in all of its 1,000
-    variety draws, and parsing them again for each draw was two thirds of a survey's time."""
-    tree = parse_formula(formula)
-    called = {n.func for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n not in called)
-
-
 def _vacuous_in(problem: Problem, k: int) -> str | None:
     """What step ``k`` merely repeats in this draw (a parameter, an input, the previous step), or None."""
     step = problem.steps[k]
@@ -171,7 +161,7 @@ def _vacuous_in(problem: Problem, k: int) -> str | None:
     exempt = _candidates(step.formula)
     namespace = {**problem.params, **{s.name: s.value for s in problem.steps[:k]}}
     compared = [(n, problem.params[n]) for n in problem.params if n not in exempt]
-    compared += [(n, namespace[n]) for n in sorted(_reads(step.formula)) if n in namespace and n not in exempt]
+    compared += [(n, namespace[n]) for n in sorted(names_in(step.formula)) if n in namespace and n not in exempt]
     if k:
         previous = problem.steps[k - 1]
         compared.append((f"step {k} ({previous.name})", previous.value))
