@@ -36,6 +36,7 @@ import numpy as np
 from scorers.embedding_backends import (
     DEFAULT_BACKEND,
     OnnxEncoder,
+    by_token_count,
     check_backend,
     cuda_available,
     default_backend,
@@ -172,18 +173,12 @@ class Embedder:
         return np.asarray(vectors, dtype=np.float32)
 
     def _encode_torch(self, model, texts: list[str]) -> np.ndarray:
-        """Texts of one token length per forward pass, so no text is ever padded. Padding moves a torch vector
-        in its last bits (the masked positions still change the kernels' summation order), so without this a
-        text's vector, and a score, would depend on which other texts shared its batch: on the file it was
-        scored in, and on how ``finchain score --ray`` split that file. With it a vector is a function of its
-        text alone (tests/scale/test_ray_score.py compares the two byte for byte)."""
+        """Texts of one token length per forward pass (:func:`by_token_count`), so no text is ever padded and a
+        vector is a function of its text alone (tests/scale/test_ray_score.py compares the two byte for byte)."""
         tokenize = getattr(model, "preprocess", None) or model.tokenize  # preprocess: sentence-transformers >= 5.2
         lengths = tokenize(texts)["attention_mask"].sum(dim=1).tolist()
-        groups: dict[int, list[int]] = {}
-        for i, n in enumerate(lengths):
-            groups.setdefault(int(n), []).append(i)
-        out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for _, idx in sorted(groups.items()):
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for idx in by_token_count(lengths):
             out[idx] = model.encode([texts[i] for i in idx], batch_size=self.batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return out
