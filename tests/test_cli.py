@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
 from finchain_tasks.engine import Problem, all_templates
+from tests.support.timeouts import limit
 
 runner = CliRunner()
 
@@ -127,7 +128,7 @@ def test_score_mixed_rows_keeps_every_row(tmp_path):
 
 def test_console_script_runs():
     result = subprocess.run([sys.executable, "-m", "finchain_tasks.cli.main", "--version"],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=limit(300))
     assert result.returncode == 0 and "finchain-tasks" in result.stdout
 
 

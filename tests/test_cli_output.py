@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from finchain_tasks.cli.main import app
 from finchain_tasks.engine import all_templates
 from finchain_tasks.output import output_file
+from tests.support.timeouts import limit
 
 TEMPLATE = next(iter(all_templates().values()))
 
@@ -42,7 +43,7 @@ def test_a_fifo_is_written_through_and_stays_a_fifo(tmp_path, kind):
     reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)
     reader.start()
     result = CliRunner().invoke(app, [*args, "-o", str(fifo)])
-    reader.join(timeout=30)
+    reader.join(timeout=limit(30))
     assert result.exit_code == 0, result.output
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # not replaced by a regular file
     assert len([json.loads(line) for line in got[0].splitlines()]) == rows

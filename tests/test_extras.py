@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.timeouts import limit
+
 REPO = Path(__file__).resolve().parents[1]
 
 BLOCKER = textwrap.dedent('''\
@@ -52,7 +54,7 @@ def run_blocked(blocker_dir: Path, blocked: str, *args: str, cwd: Path | None = 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocker_dir), str(REPO)]),
            "FINCHAIN_TEST_BLOCK": blocked, "COLUMNS": "100", **(extra_env or {})}
     return subprocess.run([sys.executable, "-m", "finchain_tasks.cli.main", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd or REPO)
+                          timeout=limit(timeout), env=env, cwd=cwd or REPO)
 
 
 def test_the_blocker_really_makes_the_module_unimportable(blocker_dir):
@@ -60,7 +62,7 @@ def test_the_blocker_really_makes_the_module_unimportable(blocker_dir):
     env = {**os.environ, "PYTHONPATH": str(blocker_dir), "FINCHAIN_TEST_BLOCK": "inspect_ai,lm_eval"}
     code = ("import importlib\nfor m in ('inspect_ai', 'lm_eval.api'):\n    try:\n"
             "        importlib.import_module(m)\n    except ImportError as e:\n        print('absent', e.name)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=limit(300))
     assert done.stdout.split("\n")[:2] == ["absent inspect_ai", "absent lm_eval"], done.stderr
 
 

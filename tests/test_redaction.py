@@ -3,6 +3,7 @@
 import pytest
 
 from finchain_tasks.redaction import is_secret_name
+from tests.support.timeouts import limit
 
 
 @pytest.mark.parametrize("name", ["api_key", "OPENAI_API_KEY", "apikey", "key", "access_token", "auth_token",
@@ -50,7 +51,7 @@ def test_the_no_secrets_helper_reads_inspects_compressed_logs(tmp_path):
             "print(json.dumps({s: sorted({Path(h.split('!')[0]).name for h in files_containing(root, s)})"
             " for s in sys.argv[2:]}))\n")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path), header_secret, sample_secret, "sk-nowhere"],
-                          capture_output=True, text=True, timeout=300, cwd=repo,
+                          capture_output=True, text=True, timeout=limit(300), cwd=repo,
                           env={**os.environ, "PYTHONPATH": str(repo)})
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {

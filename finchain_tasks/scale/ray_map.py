@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = ["AUTO", "DEFAULT_BLOCK_ROWS", "LOCAL", "Block", "BlockJob", "BlockStore", "BlockWorker", "RaySettings",
-           "check_address", "connect", "plan_blocks", "read_block", "run_blocks", "state_dir"]
+           "check_address", "connect", "plan_blocks", "read_block", "run_blocks", "start_local", "state_dir"]
 
 LOCAL = "local"
 """``--ray`` with no address: join the cluster ``RAY_ADDRESS`` names, else start a local one for this command."""
@@ -50,6 +50,11 @@ DEFAULT_BLOCK_ROWS = 256
 (benchmarks/ray_scale_bench.py) is small beside the work."""
 CONNECT_TIMEOUT_S = 5.0
 """How long to wait for a ``HOST:PORT`` to accept a connection before saying it cannot be reached."""
+LOCAL_START_ATTEMPTS = 3
+"""Tries at starting a local cluster. Ray waits a fixed 30 s for its new node to register and then gives up with
+"timed out during startup"; on a busy machine (another build beside the command) that happens although nothing
+is wrong, and a second start succeeds. Any other start-up error is not retried."""
+_STARTUP_TIMEOUT = "timed out during startup"
 
 
 class BlockJob(Protocol):
@@ -141,10 +146,30 @@ def connect(address: str) -> bool:
     if address == LOCAL and not os.environ.get("RAY_ADDRESS"):
         kwargs["include_dashboard"] = False
     try:
-        ray.init(address=None if address == LOCAL else address, **kwargs)
+        if address == LOCAL and "include_dashboard" in kwargs:
+            start_local(**kwargs)
+        else:
+            ray.init(address=None if address == LOCAL else address, **kwargs)
     except Exception as exc:  # noqa: BLE001 - Ray's many connection errors become one line
         raise RuntimeError(f"cannot connect to Ray at {address}: {_one_line(exc)}") from None
     return True
+
+
+def start_local(attempts: int = LOCAL_START_ATTEMPTS, **kwargs: Any) -> None:
+    """Start a local cluster (``ray.init(**kwargs)``), again after Ray's fixed node start-up wait ran out: that
+    wait is a busy machine's symptom, not a fault. The half-started cluster is shut down before each new try."""
+    import ray
+
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(**kwargs)
+            return
+        except Exception as exc:
+            if _STARTUP_TIMEOUT not in str(exc) or attempt == attempts:
+                raise
+            logging.getLogger(__name__).warning("Ray's local node was slow to start (try %d of %d); starting again",
+                                                attempt, attempts)
+            ray.shutdown()
 
 
 def _one_line(exc: BaseException, limit: int = 200) -> str:

@@ -21,6 +21,7 @@ from finchain_tasks.cflue.loader import (
     select,
     validate_record,
 )
+from tests.support.timeouts import limit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOOD = {"名称": "证券从业资格", "task": SINGLE, "question": "目前我国A股市场实行的交易制度是（ ）。",
@@ -358,7 +359,7 @@ def test_inspect_eval_cflue_names_the_dropped_records_in_one_warning_not_a_trace
 
     def run(path: str) -> subprocess.CompletedProcess:
         return subprocess.run([*inspect, "-T", f"path={path}", "--log-dir", "logs"], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=limit(600))
 
     done = run("hostile.json")
     out = " ".join((done.stdout + done.stderr).split())

@@ -19,6 +19,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from finchain_tasks.cflue import SAMPLE_PATH, CflueDataError, load_cflue, prompts
 from finchain_tasks.inspect.cflue import SCORER, cflue
 from scorers.cflue.metrics import weighted_f1
+from tests.support.timeouts import limit
 
 RECORDS = load_cflue(SAMPLE_PATH).records
 GOLD = {prompts.record_prompt(r): r for r in RECORDS}
@@ -168,7 +169,8 @@ def _sees_egg_info(cwd: Path | None = None) -> bool:
     """True when the metadata Python finds for finchain_tasks is a ``finchain_tasks.egg-info`` folder: a stale
     one that ``pip install -e`` left in a source checkout (``make`` deletes it) and that precedes the installed
     metadata on ``sys.path``. Asked of a fresh interpreter with the environment the inspect command gets."""
-    out = subprocess.run([sys.executable, "-c", _WHICH_METADATA], cwd=cwd, capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", _WHICH_METADATA], cwd=cwd, capture_output=True, text=True,
+                         timeout=limit(300))
     return out.stdout.strip().endswith(".egg-info")
 
 
@@ -194,7 +196,7 @@ def _cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     if spec and spec.origin:
         env.setdefault("TIKTOKEN_CACHE_DIR", str(Path(spec.origin).parent / "litellm_core_utils" / "tokenizers"))
     return subprocess.run([INSPECT, *args, "--display", "plain"], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=limit(600))
 
 
 @pytest.mark.slow

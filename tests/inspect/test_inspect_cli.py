@@ -17,6 +17,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from finchain_tasks.inspect.scorer import SCORE_KEYS
 from finchain_tasks.versioning import task_version
+from tests.support.timeouts import limit
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +41,7 @@ def _env() -> dict[str, str]:
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     proc = subprocess.run([INSPECT, *args, "--display", "plain"], cwd=cwd, env=_env(), capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=limit(600))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 
@@ -102,7 +103,7 @@ def test_a_bad_task_argument_is_one_line_without_a_traceback(tmp_path):
     """Issue 31: ``-T level=hard`` printed Inspect's 250-line task-loader traceback before the message."""
     proc = subprocess.run([INSPECT, "eval", "finchain", "--model", "mockllm/model", "-T", "level=hard",
                            "--log-dir", str(tmp_path / "logs"), "--display", "plain"], cwd=tmp_path, env=_env(),
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=limit(600))
     out = (proc.stdout + proc.stderr).strip()
     assert proc.returncode != 0
     assert out == "finchain: unknown level ['hard']; known: advanced, easy, intermediate", out[-2000:]

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from tests.support.timeouts import limit
+
 HEAVY = ("torch", "sentence_transformers", "numba", "litellm", "lm_eval")
 
 PROBE = f"""
@@ -27,7 +29,8 @@ print(json.dumps({{
 @pytest.mark.slow
 def test_registry_import_is_cheap_and_registers_everything(tmp_path):
     """A fresh interpreter, outside the checkout (as Inspect imports it for every user on every run)."""
-    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=limit(300))
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout.strip().splitlines()[-1])
     assert found["heavy"] == []

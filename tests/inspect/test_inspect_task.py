@@ -23,6 +23,7 @@ from finchain_tasks.versioning import task_version
 from scorers.chaineval import score_batch
 from scorers.params import resolve
 from scorers.rows import gold_of
+from tests.support.timeouts import limit
 
 WRONG = "Step 1: I cannot work this out from the question.\nFinal answer: unknown"
 """A step with no value and a wrong final answer: every key must be 0 (first error: gold step 1)."""
@@ -309,7 +310,7 @@ def test_inspect_score_command_records_the_settings_it_used(scored_log, tmp_path
     proc = subprocess.run([inspect, "score", log.location, "--scorer", "finchain_tasks/chaineval",
                            "-S", "profile=reference", "-S", "step_tol=0.1", "--action", "overwrite",
                            "--output-file", str(out), "--display", "plain"],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=limit(600))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     rescored = read_eval_log(str(out))
     want = resolve("reference", step_tol=0.1).to_dict()

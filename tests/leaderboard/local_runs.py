@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from tests.leaderboard.runs import DOMAINS, TASK_SET
+from tests.support.timeouts import limit
 
 LOCAL = "local-gemma3-270m"
 LIMIT = 2
@@ -72,7 +73,7 @@ def make_local_runs(root: Path) -> dict[str, Path]:
 def _wait(harness: str, proc: subprocess.Popen, root: Path) -> str:
     """'' when the run succeeded, else what failed with the tail of its output."""
     try:
-        rc = proc.wait(timeout=TIMEOUT_S)
+        rc = proc.wait(timeout=limit(TIMEOUT_S))
     except subprocess.TimeoutExpired:
         proc.kill()
         rc = proc.wait()

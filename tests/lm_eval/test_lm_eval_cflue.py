@@ -24,6 +24,7 @@ from finchain_tasks.cflue import SAMPLE_PATH, CflueDataError, load_cflue, prompt
 from finchain_tasks.lm_eval import TASKS_DIR  # noqa: E402
 from finchain_tasks.lm_eval.cflue_build import GROUP, leaves  # noqa: E402
 from scorers.cflue.metrics import weighted_f1  # noqa: E402
+from tests.support.timeouts import limit
 
 RECORDS = load_cflue(SAMPLE_PATH).records
 BY_SLUG = {slug: [r for r in RECORDS if r.type_slug == slug] for slug in leaves().values()}
@@ -188,7 +189,7 @@ def test_lm_eval_command_from_a_downloaded_copy(tmp_path):
              "local-chat-completions", "--model_args", model_args, "--apply_chat_template", "--limit", "2",
              "--metadata", json.dumps({"cflue_path": str(data), "cflue_extract": "robust"}),
              "--output_path", str(tmp_path / "out"), "--log_samples"],
-            capture_output=True, text=True, env=cli_env(), timeout=240)
+            capture_output=True, text=True, env=cli_env(), timeout=limit(600))
     assert proc.returncode == 0, proc.stderr[-4000:]
     results, samples = read_run(tmp_path / "out")
     assert set(samples) == set(leaves()) and results["results"][GROUP]["accuracy,none"] == 1.0
@@ -201,6 +202,6 @@ def test_lm_eval_command_from_a_downloaded_copy(tmp_path):
 def test_wrapper_prints_the_loader_error_without_a_traceback(tmp_path):
     proc = subprocess.run([str(VENV_BIN / "finchain-lm-eval"), "--tasks", GROUP, "--model", "finchain-oracle",
                            "--metadata", json.dumps({"cflue_path": str(tmp_path / "missing.json")})],
-                          capture_output=True, text=True, env=cli_env(), timeout=120)
+                          capture_output=True, text=True, env=cli_env(), timeout=limit(600))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "finchain-lm-eval: error:" in proc.stderr and "CFLUE file not found" in proc.stderr

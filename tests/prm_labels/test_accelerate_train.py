@@ -24,6 +24,7 @@ pytest.importorskip("accelerate")
 from finchain_tasks.prm.accelerate_train import ZERO2_CONFIG, make_runtime  # noqa: E402
 from scorers.prm.one_device import OneDevice  # noqa: E402
 from scorers.prm.training import DrawOrder  # noqa: E402
+from tests.support.timeouts import limit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 STEPS = 3
@@ -79,8 +80,8 @@ def runs(tmp_path_factory):
               "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
               "--main_process_port", str(_free_port())]
     multi = subprocess.run([*launch, *_train_args(labels, two)], env=_env(), capture_output=True, text=True,
-                           timeout=240)
-    single_out = single.communicate(timeout=240)[0]
+                           timeout=limit(600))
+    single_out = single.communicate(timeout=limit(600))[0]
     assert single.returncode == 0, single_out[-3000:]
     assert multi.returncode == 0, (multi.stdout + multi.stderr)[-3000:]
     return {"one": one, "two": two, "one_out": single_out, "two_out": multi.stdout}

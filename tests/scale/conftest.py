@@ -9,13 +9,16 @@ import time
 
 import pytest
 
+from finchain_tasks.scale.ray_map import start_local
+
 
 @pytest.fixture(scope="package")
 def ray_cluster():
     """``ray.init`` with two CPUs, so a ``--ray`` command in the test process runs two worker actors on it."""
     ray = pytest.importorskip("ray", reason="the ray extra is not installed")
     t0 = time.monotonic()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
+    # the product's local start: it starts again when Ray's fixed 30 s node start-up wait runs out on a busy machine
+    start_local(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     print(f"\nlocal Ray cluster started in {time.monotonic() - t0:.1f}s", file=sys.stderr)
     yield ray
     ray.shutdown()
