@@ -269,14 +269,24 @@ def _registry_names() -> list[str]:
 
 
 def serve(demo: Any, host: str = "127.0.0.1", port: int = 7860, open_browser: bool = False,
-          announce: Any = print) -> None:
-    """Serve ``demo`` until Ctrl-C; ``announce(url)`` once it answers. Local models it started stop with it."""
-    from finchain_tasks.explore.ask import stop_local_models
+          announce: Any = print, policy: Any = None) -> None:
+    """Serve ``demo`` until Ctrl-C; ``announce(url)`` once it answers. Local models it started stop with it.
 
+    Every request passes :class:`~finchain_tasks.explore.guard.Guard` first (``policy``: this machine only,
+    unless the caller shares it on the network with a token)."""
+    from finchain_tasks.explore.ask import stop_local_models
+    from finchain_tasks.explore.guard import local_policy
+
+    policy = policy or local_policy(host, port)
     demo.queue(default_concurrency_limit=4)
-    demo.launch(server_name=host, server_port=port, inbrowser=open_browser, css=views.CSS, quiet=True,
-                prevent_thread_lock=True, show_error=False)
-    announce(demo.local_url)
+    launch_guarded(demo, policy, server_name=host, server_port=port, css=views.CSS, quiet=True,
+                   prevent_thread_lock=True, show_error=False)
+    url = demo.local_url + (f"?token={policy.token}" if policy.token else "")
+    announce(url)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
     try:
         demo.block_thread()
     except KeyboardInterrupt:
@@ -284,3 +294,22 @@ def serve(demo: Any, host: str = "127.0.0.1", port: int = 7860, open_browser: bo
     finally:
         demo.close()
         stop_local_models()
+
+
+def launch_guarded(demo: Any, policy: Any, **launch: Any) -> None:
+    """``demo.launch(**launch)`` on an app whose outermost layer is the guard: Gradio builds its routes and
+    middleware on the app it is given, and the guard wraps that whole stack, Gradio's CORS layer included,
+    so no request reaches any of it unchecked. Refuses to serve if Gradio did not take the app."""
+    from gradio.routes import App, ORJSONResponse
+
+    from finchain_tasks.explore.guard import Guard
+
+    class GuardedApp(App):
+        def build_middleware_stack(self) -> Any:
+            return Guard(super().build_middleware_stack(), policy)
+
+    app = GuardedApp(default_response_class=ORJSONResponse)
+    demo.launch(_app=app, **launch)
+    if demo.server_app is not app:
+        demo.close()
+        raise RuntimeError("this Gradio version did not serve the guarded app; the explorer will not run unguarded")
