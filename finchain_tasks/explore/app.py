@@ -125,24 +125,33 @@ def _compare_tab(models: list[str], default: str) -> SimpleNamespace:
     return w
 
 
+def _load_runs(text: str) -> tuple[list[dict], str, list[str]]:
+    """(samples, the status line, the model choices) of the paths in ``text``, one per line."""
+    rows, bad = run_samples.load_samples([p for p in (text or "").splitlines() if p.strip()])
+    note = f"{len(rows):,} FinChain samples" + (f"; not read: {'; '.join(bad)}" if bad else "")
+    return rows, note, ["", *run_samples.models(rows)]
+
+
 def _runs_tab(runs: Sequence[str], domains: list[str]) -> SimpleNamespace:
+    """The Runs tab; the ``--runs`` paths are read here, as the app starts, so their samples are there at once."""
+    rows, note, names = _load_runs("\n".join(runs)) if runs else ([], "", [""])
     w = SimpleNamespace()
     with gr.Tab("Runs", id="runs"):
         w.paths = gr.Textbox("\n".join(runs), lines=2, label="Run directories, Inspect logs or lm-eval output folders "
                              "(one per line)", elem_id="fx-run-paths")
         w.load = gr.Button("Load samples", elem_id="fx-load-runs")
         with gr.Row():
-            w.model = gr.Dropdown([""], value="", label="Model", elem_id="fx-f-model")
-            w.versus = gr.Dropdown([""], value="", label="Largest disagreement with", elem_id="fx-f-versus")
+            w.model = gr.Dropdown(names, value="", label="Model", elem_id="fx-f-model")
+            w.versus = gr.Dropdown(names, value="", label="Largest disagreement with", elem_id="fx-f-versus")
             w.domain = gr.Dropdown(["", *domains], value="", label="Domain")
             w.level = gr.Dropdown(list(LEVELS), value="", label="Level")
             w.wrong = gr.Checkbox(False, label="Wrong final answer only", elem_id="fx-f-wrong")
             w.first = gr.Dropdown(list(FIRST_ERROR), value="any", label="First error at step")
         w.filter = gr.Button("Filter", elem_id="fx-filter")
-        w.status = gr.Textbox(label="Loaded", interactive=False, elem_id="fx-runs-status")
+        w.status = gr.Textbox(note, label="Loaded", interactive=False, elem_id="fx-runs-status")
         w.pick = gr.Dropdown([], label="Open a sample in the verdict view", elem_id="fx-sample-pick")
         w.view = gr.HTML(elem_id="fx-samples-view")
-        w.rows, w.shown = gr.State([]), gr.State([])
+        w.rows, w.shown = gr.State(rows), gr.State([])
     return w
 
 
@@ -219,9 +228,7 @@ def _wire_compare(pick: SimpleNamespace, ver: SimpleNamespace, w: SimpleNamespac
 def _wire_runs(pick: SimpleNamespace, prob: SimpleNamespace, ver: SimpleNamespace, w: SimpleNamespace,
                tabs: gr.Tabs) -> None:
     def on_load(text):
-        rows, bad = run_samples.load_samples([p for p in (text or "").splitlines() if p.strip()])
-        names = ["", *run_samples.models(rows)]
-        note = f"{len(rows):,} FinChain samples" + (f"; not read: {'; '.join(bad)}" if bad else "")
+        rows, note, names = _load_runs(text)
         return rows, note, gr.update(choices=names, value=""), gr.update(choices=names, value="")
 
     def on_filter(rows, mdl, vs, d, lvl, wrong, first):

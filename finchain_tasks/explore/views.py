@@ -44,6 +44,15 @@ def problem_html(problem: Problem, task_version: str) -> str:
             f"<p>Final answer: <b id='fx-gold-answer'>{escape(problem.answer_text)}</b></p></div>")
 
 
+def score_text(value: Any) -> str:
+    """A metric as the run report prints it: a fraction to 3 decimals, a count as a whole number."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(int(value))
+    if isinstance(value, float):
+        return "—" if value != value else f"{value:.3f}"
+    return str(value)
+
+
 def _calc(verdict: bool | None) -> str:
     if verdict is None:
         return "<span class='none'>—</span>"
@@ -72,13 +81,14 @@ def verdict_html(v: Verdict, title: str = "") -> str:
     res = v.result
     first = f"gold step {res.first_error_step}" if res.first_error_step else "none"
     fac = "<span class='ok'>right</span>" if res.fac else "<span class='bad'>wrong</span>"
-    metrics = "".join(f"<tr><th>{k}</th><td class='num'>{escape(str(res.scores().get(k)))}</td></tr>" for k in METRICS)
+    metrics = "".join(f"<tr><th>{k}</th><td class='num'>{escape(score_text(res.scores().get(k)))}</td></tr>"
+                      for k in METRICS)
     prm = (f" · PRM <code>{escape(v.prm)}</code> reward {v.prm_reward:.3f}" if v.prm and v.prm_reward is not None
            else "")
     return (f"<div class='fx fx-verdict' data-first-error='{res.first_error_step or ''}' data-fac='{int(res.fac)}'>"
             + (f"<h4>{escape(title)}</h4>" if title else "")
             + f"<p class='headline'><b>ChainEval {res.chaineval:.3f}</b> (profile <code>{escape(v.profile)}</code>) · "
-            f"final answer {fac} · step F1 {res.step_f1:.2f} · first error: "
+            f"final answer {fac} · step F1 {res.step_f1:.3f} · first error: "
             f"<b class='fx-first-error'>{first}</b>{prm}</p>"
             "<table><thead><tr><th>gold step</th><th>gold value</th><th>model step</th><th>model value</th>"
             "<th>similarity</th><th>gate</th><th>score</th><th>alignment</th><th>calc</th></tr></thead><tbody>"
@@ -113,7 +123,7 @@ def compare_html(verdicts: Sequence[tuple[str, Verdict]]) -> str:
     """Several answers to one problem: a summary line each, then their verdicts side by side."""
     head = "".join(
         f"<tr><td>{escape(label)}</td><td class='num'>{v.result.chaineval:.3f}</td><td class='num'>{int(v.result.fac)}"
-        f"</td><td class='num'>{v.result.step_f1:.2f}</td><td class='num'>{v.result.first_error_step or '—'}</td></tr>"
+        f"</td><td class='num'>{v.result.step_f1:.3f}</td><td class='num'>{v.result.first_error_step or '—'}</td></tr>"
         for label, v in verdicts)
     cols = "".join(f"<div style='flex: 1; min-width: 24em'>{verdict_html(v, label)}</div>" for label, v in verdicts)
     return ("<div class='fx'><table><tr><th>answer</th><th>ChainEval</th><th>final answer</th><th>step F1</th>"
