@@ -24,13 +24,17 @@ def explore(
                                           "--host 0.0.0.0); the page then needs the random token in the URL "
                                           "it prints."),
     export_space: Optional[Path] = typer.Option(None, "--export-space", help="Write a Hugging Face Space "
-                                                "(app.py, requirements.txt, README.md) into this folder and exit."),
+                                                "(app.py, requirements.txt, README.md, the wheel) into this folder "
+                                                "and exit."),
+    space_from: Optional[str] = typer.Option(None, "--space-from", help="What the Space installs: a "
+                                             "finchain_tasks-*.whl file (copied into the Space) or a git+https:// "
+                                             "URL; default: a wheel built from this checkout."),
 ) -> None:
     """A problem, a model's reasoning and ChainEval's verdict side by side, in a local web app (Gradio)."""
     if export_space is not None:
         from finchain_tasks.explore.space import write_space
 
-        for path in write_space(export_space):
+        for path in write_space(export_space, space_from):
             console.print(f"wrote {path}")
         return
     from finchain_tasks.explore.guard import local_policy, network_policy
