@@ -48,7 +48,7 @@ def build_app(runs: Sequence[str] = (), warm: bool = True) -> gr.Blocks:
         _wire_compare(pick, ver, cmp_)
         _wire_runs(pick, prob, ver, run, tabs)
         demo.load(_on_page_load, None, [prob.view, prob.source, pick.problem_id, *_pickers(pick), ver.profile,
-                                         ver.model])
+                                         ver.model, *_reopened(ver), tabs])
     return demo
 
 
@@ -255,18 +255,28 @@ def _wire_runs(pick: SimpleNamespace, prob: SimpleNamespace, ver: SimpleNamespac
                    ver.link, tabs])
 
 
+def _reopened(ver: SimpleNamespace) -> list[Any]:
+    """What a permalink with an answer fills in besides the problem: the verdict view, as it was."""
+    return [ver.params, ver.prm, ver.output, ver.verdict, ver.heat, ver.link]
+
+
 def _on_page_load(request: gr.Request) -> tuple[Any, ...]:
-    """A permalink's query (problem, model, profile) reopens its case."""
+    """A permalink's query (problem, model, profile; parameters, PRM and answer of a verdict) reopens its case."""
+    keep = (gr.update(),) * 7
     try:
         case = problems.case_from_query(dict(request.query_params))
     except ValueError as exc:
-        return (views.message(str(exc)), "", "", *(gr.update(),) * 6)
+        return (views.message(str(exc)), "", "", *(gr.update(),) * 6, *keep)
     if case is None:
-        return (gr.update(),) * 9
+        return (gr.update(),) * 9 + keep
     html, src, pid = show_problem(case.template_id, case.seed)
     model = gr.update(value=case.model) if case.model else gr.update()
     profile = case.profile if case.profile in PROFILES else "paper"
-    return html, src, pid, *_pickers_at(case.template_id, case.seed), gr.update(value=profile), model
+    opened = (html, src, pid, *_pickers_at(case.template_id, case.seed), gr.update(value=profile), model)
+    if not case.answer:
+        return opened + keep
+    shown = verdict_views(pid, case.answer, profile, case.prm, case.params, base_url_of(request), case.model)
+    return (*opened, case.params, case.prm, case.answer, *shown, gr.update(selected="verdict"))
 
 
 def _registry_names() -> list[str]:

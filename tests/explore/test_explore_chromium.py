@@ -200,7 +200,11 @@ def test_choose_a_template_and_seed_paste_a_wrong_output_see_the_first_error(pag
     assert "data-first-error=\"2\"" in verdict or "data-first-error='2'" in verdict
     assert "first error: <b class=\"fx-first-error\">gold step 2</b>" in verdict.replace("'", '"')
     link = _by(page, "#fx-permalink textarea, #fx-permalink input").get_attribute("value")
-    assert f"problem={problem.id.replace('/', '%2F')}" in link
+    assert f"problem={problem.id.replace('/', '%2F')}" in link and "answer=" in link
+    page.get(link)  # the permalink reopens the answer and its verdict, not only the problem
+    verdict = _wait_text(page, "#fx-verdict", lambda t: "data-first-error" in t).replace("'", '"')
+    assert 'data-first-error="2"' in verdict
+    assert _by(page, "#fx-output textarea").get_attribute("value") == wrong_at(problem.solution, 2)
 
 
 def test_ask_the_local_model_and_see_a_verdict(page, site, problem):
