@@ -344,3 +344,28 @@ def test_in_chromium_localhost_works_and_a_rebound_name_gets_403(page, site, pro
     _type(page, "fx-output", problem.solution)
     _by(page, "#fx-score").click()
     assert "data-fac='1'" in _wait_text(page, "#fx-verdict", lambda t: "data-first-error" in t).replace('"', "'")
+
+
+def test_compare_lays_the_verdicts_side_by_side_down_to_1024px_and_stacks_them_below(page, site, problem):
+    page.get(f"{site}?problem={problem.id}")
+    _wait_text(page, "#fx-problem-view", lambda t: problem.id in t)
+    _tab(page, "Compare")
+    _type(page, "fx-out-a", problem.solution)
+    _type(page, "fx-out-b", wrong_at(problem.solution, 2))
+    _by(page, "#fx-compare").click()
+    _wait_text(page, "#fx-compare-view", lambda t: "fx-verdict" in t)
+    boxes = ("return [...document.querySelectorAll('.fx-compare-col')].map(e => {const r = e.getBoundingClientRect();"
+             " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,"
+             " spill: e.scrollWidth - e.clientWidth}})")
+    try:
+        for width, side_by_side in ((1400, True), (1024, True), (800, False)):
+            page.set_window_size(width, 1200)
+            time.sleep(0.8)
+            a, b = page.execute_script(boxes)
+            if side_by_side:
+                assert a["right"] <= b["left"] and abs(a["top"] - b["top"]) < 1, (width, a, b)
+            else:
+                assert b["top"] >= a["bottom"] and abs(a["left"] - b["left"]) < 1, (width, a, b)
+            assert a["spill"] <= 1 and b["spill"] <= 1, (width, a, b)  # readable without scrolling sideways
+    finally:
+        page.set_window_size(1300, 1000)
