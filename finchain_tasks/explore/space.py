@@ -80,7 +80,7 @@ def write_space(folder: Path, source: str | None = None) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         path = folder / name
-        if path.exists() and path.read_text("utf-8", errors="replace").splitlines()[:1] != text.splitlines()[:1]:
+        if path.exists() and not _ours(path, text):
             raise ValueError(f"{path} exists and was not written by finchain: move it or pick another folder")
     written = []
     for stale in folder.glob("finchain_tasks-*.whl"):
@@ -93,6 +93,14 @@ def write_space(folder: Path, source: str | None = None) -> list[Path]:
         (folder / name).write_text(text, "utf-8")
         written.append(folder / name)
     return sorted(written)
+
+
+def _ours(path: Path, text: str) -> bool:
+    """Whether ``path`` is a file an export wrote: same first line, or an earlier export's requirements
+    (one pinned line, which this replaces)."""
+    first = path.read_text("utf-8", errors="replace").splitlines()[:1]
+    return first == text.splitlines()[:1] or (path.name == "requirements.txt" and bool(first)
+                                              and first[0].startswith(f"{NAME}[{EXTRA}]=="))
 
 
 def _wheel_of(source: str) -> Path:

@@ -40,7 +40,10 @@ def test_export_space_from_a_git_url_installs_the_package_from_it(tmp_path):
     assert req.name == "finchain-tasks" and req.extras == {"explore"} and req.url == url
     calls, wheel = _app_calls_and_wheel(tmp_path / "space")
     assert "build_app" in calls and wheel == "" and "sdk: gradio" in (tmp_path / "space" / "README.md").read_text()
-    write_space(tmp_path / "space", url)  # its own files are replaced
+    write_space(tmp_path / "space", url)  # its own files are replaced, an earlier export's pinned line too
+    (tmp_path / "space" / "requirements.txt").write_text("finchain-tasks[explore]==0.1.0\\n")
+    write_space(tmp_path / "space", url)
+    assert _requirements(tmp_path / "space")[0].url == url
     (tmp_path / "space" / "app.py").write_text("print('mine')\n")
     with pytest.raises(ValueError, match="was not written by finchain"):
         write_space(tmp_path / "space", url)
