@@ -296,7 +296,8 @@ def serve(demo: Any, host: str = "127.0.0.1", port: int = 7860, open_browser: bo
 
     policy = policy or local_policy(host, port)
     demo.queue(default_concurrency_limit=4)
-    launch_guarded(demo, policy, server_name=host, server_port=port, css=views.CSS, quiet=True,
+    server_name = f"[{host}]" if ":" in host and not host.startswith("[") else host  # Gradio's IPv6 form
+    launch_guarded(demo, policy, server_name=server_name, server_port=port, css=views.CSS, quiet=True,
                    prevent_thread_lock=True, show_error=False)
     url = demo.local_url + (f"?token={policy.token}" if policy.token else "")
     announce(url)

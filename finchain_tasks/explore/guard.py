@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 COOKIE = "finchain_explore_token"
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 """Addresses that only this machine reaches; any other ``--host`` needs ``--share-on-network``."""
 SAFE_SITES = ("same-origin", "none")
 """``Sec-Fetch-Site`` values of the user's own requests: from this page, or typed / bookmarked."""
@@ -63,7 +63,7 @@ def network_policy(port: int) -> Policy:
 
 
 def _loopback_names(host: str, port: int) -> frozenset[str]:
-    names = ("[::1]", "localhost") if host == "::1" else ("127.0.0.1", "localhost")
+    names = ("[::1]", "localhost") if host.strip("[]") == "::1" else ("127.0.0.1", "localhost")
     return frozenset(f"{name}:{port}" for name in names)
 
 

@@ -27,6 +27,7 @@ SAME = {"host": f"127.0.0.1:{P}", "origin": f"http://127.0.0.1:{P}", "sec-fetch-
     (LOCAL, "GET", "/", {}, "", "", False),
     (local_policy("::1", P), "GET", "/", {"host": f"[::1]:{P}"}, "", "", True),
     (local_policy("::1", P), "GET", "/", {"host": f"127.0.0.1:{P}"}, "", "", False),
+    (local_policy("[::1]", P), "GET", "/", {"host": f"localhost:{P}"}, "", "", True),
     # Origin: absent, or exactly this origin
     (LOCAL, "POST", "/gradio_api/queue/join", SAME, "", "", True),
     (LOCAL, "POST", "/gradio_api/queue/join", {**SAME, "host": f"localhost:{P}",
