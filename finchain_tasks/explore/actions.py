@@ -50,7 +50,9 @@ def verdict_views(problem_id: str, output: str, profile: str, prm: str, params: 
                                **overrides)
     except EXPECTED as exc:
         return views.message(str(exc)), "", ""
-    link = problems.permalink(base_url, problems.Case(template_id, seed, model, profile)) if base_url else ""
+    case = problems.Case(template_id, seed, model, profile, params if isinstance(params, str) else
+                         ", ".join(f"{k}={v}" for k, v in params.items()), (prm or "").strip(), output)
+    link = problems.permalink(base_url, case) if base_url else ""
     return views.verdict_html(verdict), views.heatmap_html(verdict), link
 
 

@@ -48,7 +48,7 @@ def build_app(runs: Sequence[str] = (), warm: bool = True) -> gr.Blocks:
         _wire_compare(pick, ver, cmp_)
         _wire_runs(pick, prob, ver, run, tabs)
         demo.load(_on_page_load, None, [prob.view, prob.source, pick.problem_id, *_pickers(pick), ver.profile,
-                                         ver.model])
+                                         ver.model, *_reopened(ver), tabs])
     return demo
 
 
@@ -125,24 +125,33 @@ def _compare_tab(models: list[str], default: str) -> SimpleNamespace:
     return w
 
 
+def _load_runs(text: str) -> tuple[list[dict], str, list[str]]:
+    """(samples, the status line, the model choices) of the paths in ``text``, one per line."""
+    rows, bad = run_samples.load_samples([p for p in (text or "").splitlines() if p.strip()])
+    note = f"{len(rows):,} FinChain samples" + (f"; not read: {'; '.join(bad)}" if bad else "")
+    return rows, note, ["", *run_samples.models(rows)]
+
+
 def _runs_tab(runs: Sequence[str], domains: list[str]) -> SimpleNamespace:
+    """The Runs tab; the ``--runs`` paths are read here, as the app starts, so their samples are there at once."""
+    rows, note, names = _load_runs("\n".join(runs)) if runs else ([], "", [""])
     w = SimpleNamespace()
     with gr.Tab("Runs", id="runs"):
         w.paths = gr.Textbox("\n".join(runs), lines=2, label="Run directories, Inspect logs or lm-eval output folders "
                              "(one per line)", elem_id="fx-run-paths")
         w.load = gr.Button("Load samples", elem_id="fx-load-runs")
         with gr.Row():
-            w.model = gr.Dropdown([""], value="", label="Model", elem_id="fx-f-model")
-            w.versus = gr.Dropdown([""], value="", label="Largest disagreement with", elem_id="fx-f-versus")
+            w.model = gr.Dropdown(names, value="", label="Model", elem_id="fx-f-model")
+            w.versus = gr.Dropdown(names, value="", label="Largest disagreement with", elem_id="fx-f-versus")
             w.domain = gr.Dropdown(["", *domains], value="", label="Domain")
             w.level = gr.Dropdown(list(LEVELS), value="", label="Level")
             w.wrong = gr.Checkbox(False, label="Wrong final answer only", elem_id="fx-f-wrong")
             w.first = gr.Dropdown(list(FIRST_ERROR), value="any", label="First error at step")
         w.filter = gr.Button("Filter", elem_id="fx-filter")
-        w.status = gr.Textbox(label="Loaded", interactive=False, elem_id="fx-runs-status")
+        w.status = gr.Textbox(note, label="Loaded", interactive=False, elem_id="fx-runs-status")
         w.pick = gr.Dropdown([], label="Open a sample in the verdict view", elem_id="fx-sample-pick")
         w.view = gr.HTML(elem_id="fx-samples-view")
-        w.rows, w.shown = gr.State([]), gr.State([])
+        w.rows, w.shown = gr.State(rows), gr.State([])
     return w
 
 
@@ -219,9 +228,7 @@ def _wire_compare(pick: SimpleNamespace, ver: SimpleNamespace, w: SimpleNamespac
 def _wire_runs(pick: SimpleNamespace, prob: SimpleNamespace, ver: SimpleNamespace, w: SimpleNamespace,
                tabs: gr.Tabs) -> None:
     def on_load(text):
-        rows, bad = run_samples.load_samples([p for p in (text or "").splitlines() if p.strip()])
-        names = ["", *run_samples.models(rows)]
-        note = f"{len(rows):,} FinChain samples" + (f"; not read: {'; '.join(bad)}" if bad else "")
+        rows, note, names = _load_runs(text)
         return rows, note, gr.update(choices=names, value=""), gr.update(choices=names, value="")
 
     def on_filter(rows, mdl, vs, d, lvl, wrong, first):
@@ -248,18 +255,28 @@ def _wire_runs(pick: SimpleNamespace, prob: SimpleNamespace, ver: SimpleNamespac
                    ver.link, tabs])
 
 
+def _reopened(ver: SimpleNamespace) -> list[Any]:
+    """What a permalink with an answer fills in besides the problem: the verdict view, as it was."""
+    return [ver.params, ver.prm, ver.output, ver.verdict, ver.heat, ver.link]
+
+
 def _on_page_load(request: gr.Request) -> tuple[Any, ...]:
-    """A permalink's query (problem, model, profile) reopens its case."""
+    """A permalink's query (problem, model, profile; parameters, PRM and answer of a verdict) reopens its case."""
+    keep = (gr.update(),) * 7
     try:
         case = problems.case_from_query(dict(request.query_params))
     except ValueError as exc:
-        return (views.message(str(exc)), "", "", *(gr.update(),) * 6)
+        return (views.message(str(exc)), "", "", *(gr.update(),) * 6, *keep)
     if case is None:
-        return (gr.update(),) * 9
+        return (gr.update(),) * 9 + keep
     html, src, pid = show_problem(case.template_id, case.seed)
     model = gr.update(value=case.model) if case.model else gr.update()
     profile = case.profile if case.profile in PROFILES else "paper"
-    return html, src, pid, *_pickers_at(case.template_id, case.seed), gr.update(value=profile), model
+    opened = (html, src, pid, *_pickers_at(case.template_id, case.seed), gr.update(value=profile), model)
+    if not case.answer:
+        return opened + keep
+    shown = verdict_views(pid, case.answer, profile, case.prm, case.params, base_url_of(request), case.model)
+    return (*opened, case.params, case.prm, case.answer, *shown, gr.update(selected="verdict"))
 
 
 def _registry_names() -> list[str]:
@@ -269,14 +286,25 @@ def _registry_names() -> list[str]:
 
 
 def serve(demo: Any, host: str = "127.0.0.1", port: int = 7860, open_browser: bool = False,
-          announce: Any = print) -> None:
-    """Serve ``demo`` until Ctrl-C; ``announce(url)`` once it answers. Local models it started stop with it."""
-    from finchain_tasks.explore.ask import stop_local_models
+          announce: Any = print, policy: Any = None) -> None:
+    """Serve ``demo`` until Ctrl-C; ``announce(url)`` once it answers. Local models it started stop with it.
 
+    Every request passes :class:`~finchain_tasks.explore.guard.Guard` first (``policy``: this machine only,
+    unless the caller shares it on the network with a token)."""
+    from finchain_tasks.explore.ask import stop_local_models
+    from finchain_tasks.explore.guard import local_policy
+
+    policy = policy or local_policy(host, port)
     demo.queue(default_concurrency_limit=4)
-    demo.launch(server_name=host, server_port=port, inbrowser=open_browser, css=views.CSS, quiet=True,
-                prevent_thread_lock=True, show_error=False)
-    announce(demo.local_url)
+    server_name = f"[{host}]" if ":" in host and not host.startswith("[") else host  # Gradio's IPv6 form
+    launch_guarded(demo, policy, server_name=server_name, server_port=port, css=views.CSS, quiet=True,
+                   prevent_thread_lock=True, show_error=False)
+    url = demo.local_url + (f"?token={policy.token}" if policy.token else "")
+    announce(url)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
     try:
         demo.block_thread()
     except KeyboardInterrupt:
@@ -284,3 +312,22 @@ def serve(demo: Any, host: str = "127.0.0.1", port: int = 7860, open_browser: bo
     finally:
         demo.close()
         stop_local_models()
+
+
+def launch_guarded(demo: Any, policy: Any, **launch: Any) -> None:
+    """``demo.launch(**launch)`` on an app whose outermost layer is the guard: Gradio builds its routes and
+    middleware on the app it is given, and the guard wraps that whole stack, Gradio's CORS layer included,
+    so no request reaches any of it unchecked. Refuses to serve if Gradio did not take the app."""
+    from gradio.routes import App, ORJSONResponse
+
+    from finchain_tasks.explore.guard import Guard
+
+    class GuardedApp(App):
+        def build_middleware_stack(self) -> Any:
+            return Guard(super().build_middleware_stack(), policy)
+
+    app = GuardedApp(default_response_class=ORJSONResponse)
+    demo.launch(_app=app, **launch)
+    if demo.server_app is not app:
+        demo.close()
+        raise RuntimeError("this Gradio version did not serve the guarded app; the explorer will not run unguarded")

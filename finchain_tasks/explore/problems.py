@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from finchain_tasks.engine import all_templates
 from finchain_tasks.engine.problem import Problem
 from finchain_tasks.engine.registry import MAX_SEED
+from finchain_tasks.explore import answers
 from finchain_tasks.generate import FRESH_SEED_FLOOR
 
 PREFIX = "finchain/"
@@ -19,12 +20,16 @@ PREFIX = "finchain/"
 
 @dataclass(frozen=True)
 class Case:
-    """What a permalink names: a problem, and optionally the model and profile of a verdict."""
+    """What a permalink names: a problem, and optionally the model, profile, parameters, PRM and answer of
+    a verdict (the answer travels as :mod:`.answers` says)."""
 
     template_id: str
     seed: int
     model: str = ""
     profile: str = "paper"
+    params: str = ""
+    prm: str = "calc"
+    answer: str = ""
 
     @property
     def problem_id(self) -> str:
@@ -88,10 +93,16 @@ def source_of(template_id: str) -> str:
 
 
 def permalink(base_url: str, case: Case) -> str:
-    """The address that reopens ``case``: problem id, model and profile in the query string."""
+    """The address that reopens ``case``: problem id, model, profile, parameters, PRM and answer in the
+    query string (each only when it is not the default)."""
     query = {"problem": case.problem_id, "profile": case.profile}
     if case.model:
         query["model"] = case.model
+    if case.params.strip():
+        query["params"] = case.params.strip()
+    if case.prm.strip() != "calc":
+        query["prm"] = case.prm.strip()
+    query.update(answers.to_query(case.answer))
     return f"{base_url.rstrip('/')}/?{urlencode(query)}"
 
 
@@ -102,4 +113,6 @@ def case_from_query(query: dict[str, str]) -> Case | None:
         return None
     template_id, seed = parse_problem_id(problem)
     profile = query.get("profile") or "paper"
-    return Case(template_id, seed, model=query.get("model", "")[:200], profile=profile)
+    return Case(template_id, seed, model=query.get("model", "")[:200], profile=profile,
+                params=query.get("params", "")[:500], prm=query.get("prm", "calc")[:200],
+                answer=answers.from_query(query))

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from finchain_tasks.engine.formatting import MINUS
 from finchain_tasks.engine.problem import Problem
 from scorers.chaineval import ChainEvalResult, score_batch
 from scorers.params import resolve
@@ -73,13 +74,14 @@ def check_output(text: Any) -> str:
 
 
 def shown_value(value: Any, unit: str = "") -> str:
-    """A value as the views show it: money to the cent, yes/no, up to 10 significant digits."""
+    """A value as the views show it: money to the cent (a minus sign before the $), yes/no, up to 10
+    significant digits."""
     if value is None:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, (int, float)) and unit == "$":
-        return f"${value:,.2f}"
+    if isinstance(value, (int, float)) and unit == "$":  # −$7.88, as the templates write a debt
+        return f"{MINUS if value < 0 else ''}${abs(value):,.2f}"
     if isinstance(value, float):
         return f"{value:,.10g}{'%' if unit == '%' else unit and ' ' + unit}"
     return f"{value}{unit and ' ' + unit}"

@@ -20,6 +20,12 @@ CSS = """
 .fx .headline {font-size: 1.05em; margin: 0.3em 0 0.6em}
 .fx .heat td {text-align: center; min-width: 2.6em}
 .fx pre {white-space: pre-wrap; word-break: break-word}
+.fx-compare-cols {display: grid; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr); gap: 1em; margin-top: 0.8em}
+.fx-compare-col {min-width: 0; overflow-x: auto}
+.fx-compare-col td {overflow-wrap: break-word}
+.fx-compare-col td.gold, .fx-compare-col td:nth-child(2) {width: 38%}
+.fx .val {font-variant-numeric: tabular-nums; white-space: nowrap}
+@media (max-width: 1023.98px) {.fx-compare-cols {grid-auto-flow: row}}
 """
 METRICS = ("chaineval", "fac", "step_f1", "step_precision", "step_recall", "first_error_step", "n_gold_steps",
            "n_pred_steps", "parse_ok")
@@ -42,6 +48,15 @@ def problem_html(problem: Problem, task_version: str) -> str:
             "<table><thead><tr><th>#</th><th>gold step</th><th>formula</th><th>value</th><th>unit</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
             f"<p>Final answer: <b id='fx-gold-answer'>{escape(problem.answer_text)}</b></p></div>")
+
+
+def score_text(value: Any) -> str:
+    """A metric as the run report prints it: a fraction to 3 decimals, a count as a whole number."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(int(value))
+    if isinstance(value, float):
+        return "—" if value != value else f"{value:.3f}"
+    return str(value)
 
 
 def _calc(verdict: bool | None) -> str:
@@ -67,22 +82,45 @@ def _row(r: Row) -> str:
             f"<td>{_calc(r.calc) if r.pred_index else ''}</td></tr>")
 
 
-def verdict_html(v: Verdict, title: str = "") -> str:
-    """Headline, metrics, the two-column alignment with the first error marked, final answers, PRM."""
+FULL_HEAD = ("<tr><th>gold step</th><th>gold value</th><th>model step</th><th>model value</th><th>similarity</th>"
+             "<th>gate</th><th>score</th><th>alignment</th><th>calc</th></tr>")
+COMPACT_HEAD = "<tr><th>gold step</th><th>model step</th><th>score</th><th>alignment</th></tr>"
+
+
+def _compact_row(r: Row) -> str:
+    """One row in four columns, for a verdict that shares the width with another (Compare): each value under
+    its step, similarity × gate under the score, the calc verdict beside the alignment."""
+    cls = " class='first-error'" if r.first_error else ""
+    status = ("<span class='ok'>matched</span>" if r.matched else
+              "<span class='bad'>unmatched</span>" if r.gold_index else "<span class='none'>extra step</span>")
+    gold = (f"{r.gold_index}. {escape(r.gold_text)}<br><b class='val'>{escape(r.gold_value)}</b>" if r.gold_index
+            else "")
+    pred = (f"{r.pred_index}. {escape(r.pred_text)}<br><b class='val'>{escape(r.pred_value)}</b>" if r.pred_index
+            else "<span class='none'>(no model step)</span>")
+    score = (f"{_num(r.score)}<br><span class='none'>{_num(r.similarity)} × {_num(r.gate)}</span>"
+             if r.score is not None else "")
+    calc = f"<br>{_calc(r.calc)}" if r.pred_index else ""
+    return (f"<tr{cls} data-gold='{r.gold_index or ''}' data-pred='{r.pred_index or ''}'>"
+            f"<td class='gold'>{gold}</td><td>{pred}</td><td class='num'>{score}</td><td>{status}{calc}</td></tr>")
+
+
+def verdict_html(v: Verdict, title: str = "", compact: bool = False) -> str:
+    """Headline, metrics, the two-column alignment with the first error marked, final answers, PRM;
+    ``compact``: the alignment in four columns (for Compare, where two verdicts share the width)."""
     res = v.result
     first = f"gold step {res.first_error_step}" if res.first_error_step else "none"
     fac = "<span class='ok'>right</span>" if res.fac else "<span class='bad'>wrong</span>"
-    metrics = "".join(f"<tr><th>{k}</th><td class='num'>{escape(str(res.scores().get(k)))}</td></tr>" for k in METRICS)
+    metrics = "".join(f"<tr><th>{k}</th><td class='num'>{escape(score_text(res.scores().get(k)))}</td></tr>"
+                      for k in METRICS)
     prm = (f" · PRM <code>{escape(v.prm)}</code> reward {v.prm_reward:.3f}" if v.prm and v.prm_reward is not None
            else "")
     return (f"<div class='fx fx-verdict' data-first-error='{res.first_error_step or ''}' data-fac='{int(res.fac)}'>"
             + (f"<h4>{escape(title)}</h4>" if title else "")
             + f"<p class='headline'><b>ChainEval {res.chaineval:.3f}</b> (profile <code>{escape(v.profile)}</code>) · "
-            f"final answer {fac} · step F1 {res.step_f1:.2f} · first error: "
+            f"final answer {fac} · step F1 {res.step_f1:.3f} · first error: "
             f"<b class='fx-first-error'>{first}</b>{prm}</p>"
-            "<table><thead><tr><th>gold step</th><th>gold value</th><th>model step</th><th>model value</th>"
-            "<th>similarity</th><th>gate</th><th>score</th><th>alignment</th><th>calc</th></tr></thead><tbody>"
-            + "".join(_row(r) for r in v.rows) + "</tbody></table>"
+            + f"<table><thead>{COMPACT_HEAD if compact else FULL_HEAD}</thead><tbody>"
+            + "".join((_compact_row if compact else _row)(r) for r in v.rows) + "</tbody></table>"
             f"<p>Model's final answer: <b class='fx-model-answer'>{escape(v.model_answer)}</b> · gold: "
             f"<b>{escape(v.gold_answer)}</b></p>"
             f"<details><summary>every metric</summary><table>{metrics}</table></details></div>")
@@ -113,12 +151,14 @@ def compare_html(verdicts: Sequence[tuple[str, Verdict]]) -> str:
     """Several answers to one problem: a summary line each, then their verdicts side by side."""
     head = "".join(
         f"<tr><td>{escape(label)}</td><td class='num'>{v.result.chaineval:.3f}</td><td class='num'>{int(v.result.fac)}"
-        f"</td><td class='num'>{v.result.step_f1:.2f}</td><td class='num'>{v.result.first_error_step or '—'}</td></tr>"
+        f"</td><td class='num'>{v.result.step_f1:.3f}</td><td class='num'>{v.result.first_error_step or '—'}</td></tr>"
         for label, v in verdicts)
-    cols = "".join(f"<div style='flex: 1; min-width: 24em'>{verdict_html(v, label)}</div>" for label, v in verdicts)
+    # side by side from 1024 px up, stacked below (CSS above): each verdict keeps its own column and scrolls
+    # inside it rather than spill over its neighbour
+    cols = "".join(f"<div class='fx-compare-col'>{verdict_html(v, label, compact=True)}</div>"
+                   for label, v in verdicts)
     return ("<div class='fx'><table><tr><th>answer</th><th>ChainEval</th><th>final answer</th><th>step F1</th>"
-            f"<th>first error</th></tr>{head}</table><div style='display: flex; gap: 1em; flex-wrap: wrap'>{cols}"
-            "</div></div>")
+            f"<th>first error</th></tr>{head}</table><div class='fx-compare-cols'>{cols}</div></div>")
 
 
 def samples_html(rows: Sequence[dict], limit: int = 200) -> str:

@@ -32,11 +32,15 @@ def main(out: Path) -> None:
     ui._lm_eval_output(root / "runs", "model-b", probs, [wrong, ui.HOSTILE, *[p.solution for p in others[1:]]])
     with FakeOpenAI(reply=wrong_at(problem.solution, 3)) as fake:
         os.environ["FINCHAIN_LOCAL_API_BASE"] = fake.base_url
-        from finchain_tasks.explore.app import build_app
+        from finchain_tasks.explore.app import build_app, launch_guarded
+        from finchain_tasks.explore.guard import local_policy
         from finchain_tasks.explore.views import CSS
 
         demo = build_app([str(root / "runs")])
-        demo.queue().launch(prevent_thread_lock=True, quiet=True, css=CSS)
+        port = ui._free_port()
+        demo.queue()
+        launch_guarded(demo, local_policy("127.0.0.1", port), server_name="127.0.0.1", server_port=port,
+                       prevent_thread_lock=True, quiet=True, css=CSS)
         driver = browser.start(root / "dl")
         driver.set_window_size(1300, 1900)
         try:

@@ -47,7 +47,15 @@ def problem():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, problem):
+def model_server(problem):
+    """The fake OpenAI server behind the local model name: it records every call the app makes."""
+    fake = FakeOpenAI(reply=wrong_at(problem.solution, 3)).start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, problem, model_server):
     """The command's URL, with the local model pointed at a fake OpenAI server and a runs folder to browse."""
     if not browser.available():
         pytest.fail("Chromium and chromedriver are needed: apt-get install chromium chromium-driver (.ci/run does)")
@@ -57,9 +65,8 @@ def site(tmp_path_factory, problem):
     _lm_eval_output(root / "runs", "model-a", probs, [p.solution for p in probs])
     wrong = wrong_at(problem.solution, 2).rsplit("Final answer:", 1)[0] + "Final answer: 1"
     _lm_eval_output(root / "runs", "model-b", probs, [wrong, HOSTILE, *[p.solution for p in others[1:]]])
-    fake = FakeOpenAI(reply=wrong_at(problem.solution, 3)).start()
     port = _free_port()
-    env = {**os.environ, "FINCHAIN_LOCAL_API_BASE": fake.base_url, "PYTHONPATH": str(Path.cwd())}
+    env = {**os.environ, "FINCHAIN_LOCAL_API_BASE": model_server.base_url, "PYTHONPATH": str(Path.cwd())}
     proc = subprocess.Popen([sys.executable, "-m", "finchain_tasks.cli.main", "explore", "--port", str(port),
                              "--runs", str(root / "runs")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=env)
@@ -69,7 +76,6 @@ def site(tmp_path_factory, problem):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-        fake.stop()
 
 
 def _free_port() -> int:
@@ -96,7 +102,8 @@ def _wait_for_url(proc: subprocess.Popen, timeout: float = 120) -> str:
 
 @pytest.fixture(scope="module")
 def page(site, tmp_path_factory):
-    driver = browser.start(tmp_path_factory.mktemp("downloads"))
+    # evil.example resolves to this machine, as a DNS-rebinding page's name does once it has rebound
+    driver = browser.start(tmp_path_factory.mktemp("downloads"), ("--host-resolver-rules=MAP evil.example 127.0.0.1",))
     yield driver
     driver.quit()
 
@@ -193,7 +200,11 @@ def test_choose_a_template_and_seed_paste_a_wrong_output_see_the_first_error(pag
     assert "data-first-error=\"2\"" in verdict or "data-first-error='2'" in verdict
     assert "first error: <b class=\"fx-first-error\">gold step 2</b>" in verdict.replace("'", '"')
     link = _by(page, "#fx-permalink textarea, #fx-permalink input").get_attribute("value")
-    assert f"problem={problem.id.replace('/', '%2F')}" in link
+    assert f"problem={problem.id.replace('/', '%2F')}" in link and "answer=" in link
+    page.get(link)  # the permalink reopens the answer and its verdict, not only the problem
+    verdict = _wait_text(page, "#fx-verdict", lambda t: "data-first-error" in t).replace("'", '"')
+    assert 'data-first-error="2"' in verdict
+    assert _by(page, "#fx-output textarea").get_attribute("value") == wrong_at(problem.solution, 2)
 
 
 def test_ask_the_local_model_and_see_a_verdict(page, site, problem):
@@ -210,8 +221,7 @@ def test_ask_the_local_model_and_see_a_verdict(page, site, problem):
 
 def test_open_a_run_directory_filter_to_wrong_answers_and_open_one(page, site, problem):
     page.get(site)
-    _tab(page, "Runs")
-    _by(page, "#fx-load-runs").click()
+    _tab(page, "Runs")  # --runs was read as the app started: no button to press
     status = _by(page, "#fx-runs-status textarea, #fx-runs-status input")
     deadline = time.monotonic() + 60
     while "samples" not in (status.get_attribute("value") or "") and time.monotonic() < deadline:
@@ -239,3 +249,125 @@ def test_an_html_payload_shows_as_text_and_runs_nothing(page, site, problem):
     _type(page, "fx-output", "\x00\x01\x02\x03\x04 binary")
     _by(page, "#fx-score").click()
     assert "does not look like text" in _wait_text(page, "#fx-verdict", lambda t: "data-kind" in t)
+
+
+# -- only its user reaches it (issue 40): raw HTTP on every kind of route, then Chromium ----------------------
+ALLOWED_KINDS = {
+    "same origin, 127.0.0.1:port": lambda p: {"Host": f"127.0.0.1:{p}", "Origin": f"http://127.0.0.1:{p}",
+                                              "Sec-Fetch-Site": "same-origin"},
+    "same origin, localhost:port": lambda p: {"Host": f"localhost:{p}", "Origin": f"http://localhost:{p}"},
+    "no Origin (curl, a typed address)": lambda p: {"Host": f"127.0.0.1:{p}"},
+}
+REFUSED_KINDS = {
+    "foreign Host": lambda p: {"Host": "evil.example"},
+    "foreign Host at the port (DNS rebinding)": lambda p: {"Host": f"evil.example:{p}",
+                                                           "Origin": f"http://evil.example:{p}"},
+    "foreign Origin": lambda p: {"Host": f"127.0.0.1:{p}", "Origin": "http://evil.example"},
+    "Origin null": lambda p: {"Host": f"127.0.0.1:{p}", "Origin": "null"},
+    "another local origin": lambda p: {"Host": f"127.0.0.1:{p}", "Origin": "http://127.0.0.1:3000"},
+    "cross-site, no Origin": lambda p: {"Host": f"127.0.0.1:{p}", "Sec-Fetch-Site": "cross-site",
+                                        "Sec-Fetch-Mode": "no-cors"},
+    "Host without the port": lambda p: {"Host": "127.0.0.1"},
+}
+ROUTES = (("GET", "/"), ("GET", "/config"), ("GET", "/gradio_api/info"), ("GET", "/theme.css"),
+          ("POST", "/gradio_api/queue/join"), ("GET", "/gradio_api/queue/data?session_hash=fx"),
+          ("POST", "/gradio_api/call/{api}"), ("OPTIONS", "/gradio_api/queue/join"))
+
+
+def _raw(port: int, method: str, path: str, headers: dict, body: dict | None = None) -> int:
+    """The status of one hand-made request (Host exactly as given; the body is not waited for)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for k, v in headers.items():
+            conn.putheader(k, v)
+        data = json.dumps(body).encode() if body is not None else b""
+        if method == "OPTIONS":
+            conn.putheader("Access-Control-Request-Method", "POST")
+        conn.putheader("Content-Type", "application/json")
+        conn.putheader("Content-Length", str(len(data)))
+        conn.endheaders(data)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def _fn_ids(port: int) -> dict[str, int]:
+    """The app's event handlers by API name (fn index), read from its config."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    conn.request("GET", "/config")
+    deps = json.loads(conn.getresponse().read())["dependencies"]
+    conn.close()
+    return {d.get("api_name"): d["id"] for d in deps}
+
+
+def test_only_its_user_reaches_it_raw_http_matrix(site, model_server, problem):
+    """Every refused kind gets 403 on every route, and its POSTs ask a model (so a leak would show as a
+    call at the fake server); the allowed kinds get Gradio's own answer, and only harmless calls."""
+    port = int(site.rstrip("/").rsplit(":", 1)[1])
+    fns, ask_api = _fn_ids(port), "on_ask"
+    ask_fn = fns[ask_api]
+    calls = len(model_server.requests)
+    join_ask = {"fn_index": ask_fn, "data": ["", problem.id, "paper", "", "calc"], "session_hash": "fx",
+                "event_data": None, "trigger_id": None}
+    join_harmless = {**join_ask, "fn_index": fns["fresh_seed"], "data": []}
+    matrix: dict[str, list[int]] = {}
+    for kind, headers in REFUSED_KINDS.items():
+        matrix[kind] = [_raw(port, m, r.format(api=ask_api), headers(port), join_ask if m == "POST" else None)
+                        for m, r in ROUTES]
+    for kind, headers in ALLOWED_KINDS.items():
+        matrix[kind] = [_raw(port, m, r.format(api="fresh_seed"), headers(port),
+                             (join_harmless if "join" in r else {"data": []}) if m == "POST" else None)
+                        for m, r in ROUTES]
+    print("\n".join(f"{k}: {v}" for k, v in matrix.items()))
+    for kind in REFUSED_KINDS:
+        assert matrix[kind] == [403] * len(ROUTES), kind
+    for kind in ALLOWED_KINDS:
+        assert 403 not in matrix[kind] and matrix[kind][:5] == [200] * 5, (kind, matrix[kind])
+    # a GET never starts a model call, whatever it names
+    for path in (f"/gradio_api/queue/join?fn_index={ask_fn}&session_hash=fx&data=[]",
+                 f"/gradio_api/call/{ask_api}", f"/gradio_api/run/{ask_api}"):
+        assert _raw(port, "GET", path, ALLOWED_KINDS["no Origin (curl, a typed address)"](port)) in (404, 405)
+    time.sleep(1.0)
+    assert len(model_server.requests) == calls
+
+
+def test_in_chromium_localhost_works_and_a_rebound_name_gets_403(page, site, problem):
+    port = int(site.rstrip("/").rsplit(":", 1)[1])
+    page.get(f"http://evil.example:{port}/?problem={problem.id}")
+    assert "403 forbidden" in page.find_element("tag name", "body").text
+    page.get(f"http://localhost:{port}/?problem={problem.id}")
+    _wait_text(page, "#fx-problem-view", lambda t: problem.id in t)
+    _tab(page, "Answer and verdict")
+    _type(page, "fx-output", problem.solution)
+    _by(page, "#fx-score").click()
+    assert "data-fac='1'" in _wait_text(page, "#fx-verdict", lambda t: "data-first-error" in t).replace('"', "'")
+
+
+def test_compare_lays_the_verdicts_side_by_side_down_to_1024px_and_stacks_them_below(page, site, problem):
+    page.get(f"{site}?problem={problem.id}")
+    _wait_text(page, "#fx-problem-view", lambda t: problem.id in t)
+    _tab(page, "Compare")
+    _type(page, "fx-out-a", problem.solution)
+    _type(page, "fx-out-b", wrong_at(problem.solution, 2))
+    _by(page, "#fx-compare").click()
+    _wait_text(page, "#fx-compare-view", lambda t: "fx-verdict" in t)
+    boxes = ("return [...document.querySelectorAll('.fx-compare-col')].map(e => {const r = e.getBoundingClientRect();"
+             " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,"
+             " spill: e.scrollWidth - e.clientWidth}})")
+    try:
+        for width, side_by_side in ((1400, True), (1024, True), (800, False)):
+            page.set_window_size(width, 1200)
+            time.sleep(0.8)
+            a, b = page.execute_script(boxes)
+            if side_by_side:
+                assert a["right"] <= b["left"] and abs(a["top"] - b["top"]) < 1, (width, a, b)
+            else:
+                assert b["top"] >= a["bottom"] and abs(a["left"] - b["left"]) < 1, (width, a, b)
+            assert a["spill"] <= 1 and b["spill"] <= 1, (width, a, b)  # readable without scrolling sideways
+    finally:
+        page.set_window_size(1300, 1000)

@@ -17,14 +17,15 @@ def available() -> bool:
     return Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()
 
 
-def start(download_dir: Path):
-    """A fresh Chromium (its own profile folder) that saves downloads into ``download_dir`` without asking."""
+def start(download_dir: Path, extra_flags: tuple[str, ...] = ()):
+    """A fresh Chromium (its own profile folder) that saves downloads into ``download_dir`` without asking;
+    ``extra_flags`` go on its command line too."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={tempfile.mkdtemp(prefix='lb-chromium-')}"):
+    for flag in (*FLAGS, *extra_flags, f"--user-data-dir={tempfile.mkdtemp(prefix='lb-chromium-')}"):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"download.default_directory": str(download_dir),
                                               "download.prompt_for_download": False})
