@@ -395,18 +395,24 @@ def read_rows(path: Path) -> tuple[list[Any], list[int] | None]:
     return rows, None
 
 
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{},"]', re.DOTALL)
+"""A whole string (possessive: one that never closes fails in one pass, no backtracking), a bracket, a comma,
+or a lone opening quote (a string that never closes)."""
 
 
 def _split_list(path: Path, text: str) -> list[Any]:
     """The elements of a top-level JSON list, each parsed on its own; one nested past the stack (or
-    otherwise unreadable) becomes a rejected row. Brackets are counted by a regex scan that skips over
-    strings, so no depth can make it recurse."""
+    otherwise unreadable) becomes a rejected row. Brackets are counted by one left-to-right scan that
+    steps over strings, reading each character once (linear in the file: a scan that retried every
+    quote as a string's start was quadratic in a run of escaped quotes); no depth can make it recurse."""
     start = text.index("[") + 1
     rows: list[Any] = []
     depth, element_start = 1, start
     for match in _JSON_TOKEN.finditer(text, start):
         token = match.group()
+        if token == '"':
+            line = text.count("\n", 0, match.start()) + 1
+            raise CflueDataError(f"{path}: invalid JSON: a string opened on line {line} is never closed")
         if token in "[{":
             depth += 1
         elif token in "]}":

@@ -11,11 +11,13 @@ cluster-robust t test on the template-level differences (CR1 variance, G - 1 deg
 floored by a resample count: a Monte-Carlo permutation p-value cannot go below 1/(resamples + 1), and Holm's
 correction over 53 comparisons then rejects nothing, so a 54-row board collapsed into one tie group.
 
-Tie groups say which rows a paired test could not tell from a leader; they are not an ordering, and the
-leader is picked after looking (so with many equal models one is separated more often than ``alpha``).
-:func:`rank_intervals` is the calibrated complement: each row's range of ranks over the template bootstrap,
-resampling the same templates for every row at once (the arena-style rank spread), simultaneous over the
-rows by default (Bonferroni), so that equal models rarely look apart.
+Tie groups (:func:`tie_groups`) say which rows a paired test could not tell from a leader. The leader is
+picked after looking, so the p-values are adjusted over every pair of rows, not only the pairs with the
+leader: equal models are then split on at most ``alpha`` of boards (Holm over the leader's comparisons alone
+split them on 6% to 75% of boards as the rows grew). :func:`rank_intervals` is the complement about order:
+each row's range of ranks over the template bootstrap, resampling the same templates for every row at once
+(the arena-style rank spread), two rows compared on the templates both have, simultaneous over the rows by
+default (Bonferroni), so that equal models rarely look apart and a rank never contradicts a paired test.
 
 The resampling itself is scipy's (``scipy.stats.bootstrap``, ``scipy.stats.permutation_test``); a
 cluster's contribution is its (sum, count) pair, resampled together, so the statistic is the ratio of sums
@@ -148,6 +150,17 @@ def cluster_t_p(d: np.ndarray, counts: np.ndarray) -> float:
     return float(2 * student_t.sf(abs(mean) / math.sqrt(var), g - 1))
 
 
+def cluster_p_value(d: np.ndarray, counts: np.ndarray) -> tuple[float, str]:
+    """The paired test's two-sided p-value from per-cluster difference sums ``d`` and sample ``counts``, and
+    the test's name: exact sign-flip up to :data:`EXACT_MAX_CLUSTERS` clusters, the cluster-robust t above.
+    Fewer than two clusters: NaN (one cluster says nothing about the next)."""
+    if len(d) < 2:
+        return NAN, "no test (fewer than two clusters)"
+    if len(d) <= EXACT_MAX_CLUSTERS:
+        return sign_flip_p(d), "exact sign-flip test over clusters"
+    return cluster_t_p(d, counts), "cluster-robust t test (CR1, G-1 df)"
+
+
 def paired_test(a: Sequence[float], b: Sequence[float], clusters: Sequence[Any], names: tuple[str, str] = ("a", "b"),
                 confidence: float = 0.95, resamples: int = 2000, seed: int = 0) -> Comparison:
     """Paired comparison on shared samples (``a[i]`` and ``b[i]`` are one sample). Two-sided p-value: the
@@ -166,10 +179,7 @@ def paired_test(a: Sequence[float], b: Sequence[float], clusters: Sequence[Any],
     if len(sa) < 2:
         return Comparison(*names, diff, NAN, NAN, NAN, len(x), len(sa))
     d = sa - sb
-    if len(d) <= EXACT_MAX_CLUSTERS:
-        p, method = sign_flip_p(d), "exact sign-flip test over clusters"
-    else:
-        p, method = cluster_t_p(d, counts), "cluster-robust t test (CR1, G-1 df)"
+    p, method = cluster_p_value(d, counts)
     low, high = _bootstrap((d, counts), _ratio, confidence, resamples, seed)
     return Comparison(*names, diff, low, high, p, len(x), len(sa), f"{method}; cluster bootstrap interval")
 
@@ -202,6 +212,59 @@ def holm(p_values: Sequence[float]) -> list[float]:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One comparison :func:`tie_groups` read: ``row`` against ``leader`` (the leader of group ``group``)."""
+
+    row: int
+    leader: int
+    group: int
+    verdict: str
+
+
+def tie_groups(means: Sequence[float], partial: Sequence[bool], diff: np.ndarray, p_adjusted: np.ndarray,
+               comparable: np.ndarray, alpha: float = 0.05) -> tuple[list[Optional[int]], list[Step]]:
+    """Tie groups (None: not comparable with its leader) and the comparisons read to form them, from paired
+    tests whose p-values were adjusted over **every** pair of rows (not only the pairs with a leader). Group
+    1 is the best full-coverage row (the best row when none has full coverage) and the rows not shown
+    different from it; the rest repeat with their own leader. ``diff[i, j]`` is row i minus row j on their
+    shared samples, ``p_adjusted[i, j]`` its adjusted p-value (NaN: no test), ``comparable[i, j]`` whether
+    the two share enough clusters to be compared.
+
+    Why every pair: a leader is picked after looking, so Holm over the comparisons with it alone separated
+    some equal model on one board in ten (5 rows) to three in four (52 rows). In the family of all pairs, a
+    "different" verdict between two equal rows is a false rejection in a family whose error is held at
+    ``alpha`` in the strong sense (whatever the other rows' true order), so equal models are split on at
+    most ``alpha`` of boards (benchmarks/leaderboard_ranks_bench.py measures it). A partial row shown better
+    than its leader on their shared clusters joins the leader's group (its mean is over other templates)."""
+    order = sorted(range(len(means)), key=lambda r: -means[r])
+    groups: list[Optional[int]] = [None] * len(means)
+    steps: list[Step] = []
+    group = 0
+    while order:
+        group += 1
+        leader = next((r for r in order if not partial[r]), order[0])
+        groups[leader] = group
+        remaining = []
+        for r in order:
+            if r == leader:
+                continue
+            if not comparable[r, leader]:
+                steps.append(Step(r, leader, group, "not comparable"))
+                continue
+            p = p_adjusted[r, leader]
+            tied = bool(np.isnan(p) or p >= alpha)
+            better = not tied and diff[r, leader] > 0  # only a partial row can beat a full-coverage leader
+            steps.append(Step(r, leader, group,
+                              "tied" if tied else "better (partial coverage)" if better else "different"))
+            if tied or better:  # never below a leader it beat; listed after the full rows (other templates)
+                groups[r] = group
+            else:
+                remaining.append(r)
+        order = remaining
+    return groups, steps
+
+
+@dataclass(frozen=True)
 class RankInterval:
     """A row's rank by its mean (1 = best; ties share the better rank) and its bootstrap range of ranks."""
 
@@ -211,13 +274,17 @@ class RankInterval:
 
 
 def rank_intervals(values: Sequence[Sequence[float]], clusters: Sequence[Sequence[Any]], confidence: float = 0.95,
-                   resamples: int = 2000, seed: int = 0, simultaneous: bool = True) -> list[Optional[RankInterval]]:
+                   resamples: int = 2000, seed: int = 0, simultaneous: bool = True,
+                   compared: Optional[np.ndarray] = None) -> list[Optional[RankInterval]]:
     """Each row's rank and its ``confidence`` range of ranks under the template bootstrap.
 
     ``values[r]`` and ``clusters[r]`` are row r's samples and their clusters. One bootstrap draw resamples
-    the union of the clusters with replacement, the same draw for every row (rows are compared on the same
-    resampled problems); each row's mean is over its samples in the drawn clusters, and the rows are ranked
-    (rank = 1 + the number of rows with a strictly higher mean). The interval is the percentile range of a
+    the union of the clusters with replacement, the same draw for every row. Two rows are compared on the
+    clusters **both** have (their means over their samples in the drawn shared clusters), so a row that
+    answered only the easy templates is not ranked above one that beat it on every template they share; a
+    row's rank is 1 + the number of rows that beat it so (for rows of full coverage: the rows with a strictly
+    higher mean). ``compared[i, j]`` (default: every pair) says which pairs are compared at all; a pair not
+    compared, or with no shared cluster in a draw, does not count. The interval is the percentile range of a
     row's ranks over the draws. ``simultaneous`` (the default) takes each row's range at level
     1 - (1 - confidence) / rows (Bonferroni over the rows), so all the intervals hold together at
     ``confidence``: marginal ones (``simultaneous=False``, an arena board's rank spread) make two of ten
@@ -235,13 +302,12 @@ def rank_intervals(values: Sequence[Sequence[float]], clusters: Sequence[Sequenc
         np.add.at(sums[r], idx, v)
         np.add.at(counts[r], idx, 1.0)
     present = counts.sum(1) > 0
-    point = _ranks((sums.sum(1) / np.where(present, counts.sum(1), 1.0))[None, :], present[None, :])[0]
+    pairs = _shared_pairs(counts, compared)
+    point = _pair_ranks(np.ones((1, g)), sums, counts, pairs)[0]
     rng = np.random.default_rng(seed)
     weights = np.stack([np.bincount(rng.integers(0, g, g), minlength=g) for _ in range(resamples)]).astype(float)
-    denom = weights @ counts.T
-    ok = denom > 0
-    means = (weights @ sums.T) / np.where(ok, denom, 1.0)
-    ranks = _ranks(means, ok)
+    ok = weights @ counts.T > 0
+    ranks = _pair_ranks(weights, sums, counts, pairs)
     tail = (1 - confidence) / 2 / (int(present.sum()) if simultaneous else 1)
     out: list[Optional[RankInterval]] = []
     for r in range(len(cleaned)):
@@ -254,7 +320,35 @@ def rank_intervals(values: Sequence[Sequence[float]], clusters: Sequence[Sequenc
     return out
 
 
-def _ranks(means: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """Per draw (row of ``means``): 1 + the number of present rows with a strictly higher mean."""
-    filled = np.where(ok, means, -np.inf)
-    return 1 + (filled[:, None, :] > filled[:, :, None]).sum(-1)
+def _shared_pairs(counts: np.ndarray, compared: Optional[np.ndarray]) -> list[tuple[np.ndarray, ...]]:
+    """The compared pairs grouped by the clusters they share: (shared mask, first rows, second rows). Rows of
+    full coverage all share one mask, so a board of them is one group (one matrix product per draw)."""
+    have = counts > 0
+    grouped: dict[bytes, tuple[np.ndarray, list[int], list[int]]] = {}
+    for i in range(len(counts)):
+        for j in range(i + 1, len(counts)):
+            if compared is not None and not compared[i, j]:
+                continue
+            mask = have[i] & have[j]
+            if mask.any():
+                entry = grouped.setdefault(mask.tobytes(), (mask, [], []))
+                entry[1].append(i)
+                entry[2].append(j)
+    return [(m, np.array(a), np.array(b)) for m, a, b in grouped.values()]
+
+
+def _pair_ranks(weights: np.ndarray, sums: np.ndarray, counts: np.ndarray, pairs) -> np.ndarray:
+    """Per draw (row of ``weights``, a count per cluster): each row's rank, 1 + the rows that beat it on the
+    clusters the two share."""
+    above = np.zeros((len(weights), len(sums)), dtype=int)
+    for mask, first, second in pairs:
+        w = weights[:, mask]
+        rows = np.union1d(first, second)
+        den = w @ counts[rows][:, mask].T
+        drawn = den > 0  # a row of the pair has samples in every shared cluster: drawn for one, for both
+        mean = (w @ sums[rows][:, mask].T) / np.where(drawn, den, 1.0)
+        a, b = np.searchsorted(rows, first), np.searchsorted(rows, second)
+        both = drawn[:, a]
+        np.add.at(above.T, first, ((mean[:, b] > mean[:, a]) & both).T.astype(int))
+        np.add.at(above.T, second, ((mean[:, a] > mean[:, b]) & both).T.astype(int))
+    return 1 + above

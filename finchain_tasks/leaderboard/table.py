@@ -149,69 +149,113 @@ def _comparable(a: set, b: set, st) -> bool:
 def tie_groups(frame, rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
     """Assign ``tie_group`` (1 = not shown different from the leader) to each row of the board's first task.
 
-    The leader is the best mean of the primary metric among the rows of full coverage (any row when none
-    has it). A row sharing too few clusters with the leader (:class:`~finchain_tasks.leaderboard.board.Statistics`
-    ``min_shared`` / ``min_overlap``) is "not comparable": no group, never "tied". Every other row is compared
-    with the leader by a paired test on their shared samples, and the p-values are Holm-corrected over those
-    comparisons (family-wise error at ``alpha``). Rows not rejected join the leader's group; the rest repeat
-    the procedure with their own leader. A partial row shown better than the leader on their shared clusters
-    joins the leader's group (its mean is over other templates, so it is listed after the full rows). Each
-    comparison records its ``verdict`` (tied, different, better (partial coverage), not comparable) and the
-    number of clusters shared."""
+    Every pair of rows sharing enough clusters (:class:`~finchain_tasks.leaderboard.board.Statistics`
+    ``min_shared`` / ``min_overlap``) is compared by a paired test on their shared samples, and the p-values
+    are Holm-corrected over **all** those pairs (family-wise error at ``alpha`` over every pairwise claim the
+    board can be read to make; the leader is picked after looking, so a family of the comparisons with it
+    alone would not hold its error). The groups are then :func:`finchain_tasks.leaderboard.stats.tie_groups`:
+    the best full-coverage row leads, rows not shown different from it join, the rest repeat with their own
+    leader. A row sharing too few clusters with its leader is "not comparable": no group, never "tied". A
+    partial row shown better than the leader on their shared clusters joins the leader's group (its mean is
+    over other templates, so it is listed after the full rows). Each reported comparison (a row with its
+    leader) records its ``verdict`` (tied, different, better (partial coverage), not comparable), the number of
+    clusters shared, its raw p-value and ``p_adjusted`` (over all pairs)."""
     st, metric = board.statistics, board.primary
     data = scored(frame)
     by_row = _split_rows(data)
     covered = coverage(frame, rows, board)
-    comparisons: list[dict[str, Any]] = []
     pool = _ranked_pool(rows, board)
-    group = 0
-    while pool:
-        group += 1
-        leader = next((r for r in pool if not r.get("partial")), pool[0])
-        leader["tie_group"] = group
-        rest = []
-        for r in pool:
-            if r is leader:
-                continue
-            if _comparable(covered[id(r)], covered[id(leader)], st):
-                rest.append(r)
-                continue
-            r["tie_group"] = None
-            comparisons.append({"a": _label(r), "b": _label(leader), "verdict": "not comparable",
-                                "shared_clusters": len(covered[id(r)] & covered[id(leader)]),
-                                "group_of_leader": group})
-        tests = [stats.paired_test(*_paired_values(data, r, leader, metric, by_row),
-                                   names=(_label(r), _label(leader)), confidence=st.confidence,
-                                   resamples=st.resamples, seed=st.seed) for r in rest]
-        raw = [t.p_value for t in tests]
-        adjusted = stats.holm(raw) if st.correction == "holm" else raw
-        remaining = []
-        for row, test, p_adj in zip(rest, tests, adjusted):
-            tied = test.n > 0 and (math.isnan(p_adj) or p_adj >= st.alpha)
-            better = not tied and test.diff > 0  # only a partial row can beat a full-coverage leader
-            verdict = "tied" if tied else "better (partial coverage)" if better else "different"
-            comparisons.append({**test.to_dict(), "p_adjusted": _num(p_adj), "group_of_leader": group,
-                                "shared_clusters": test.clusters, "verdict": verdict})
-            if tied or better:  # never below a leader it beat; listed after the full rows (other templates)
-                row["tie_group"] = group
-            elif test.n > 0:
-                remaining.append(row)
-        pool = remaining
+    if not pool:
+        return []
+    n = len(pool)
+    comparable = _comparable_matrix(pool, covered, st)
+    diff, raw = _all_pairs(pool, by_row, metric, comparable)
+    upper = [(i, j) for i in range(n) for j in range(i + 1, n) if comparable[i, j]]
+    adjusted = np.full((n, n), np.nan)
+    family = stats.holm([raw[i, j] for i, j in upper]) if st.correction == "holm" else [raw[i, j] for i, j in upper]
+    for (i, j), p in zip(upper, family):
+        adjusted[i, j] = adjusted[j, i] = p
+    groups, steps = stats.tie_groups([r["metrics"][metric]["mean"] for r in pool],
+                                     [bool(r.get("partial")) for r in pool], diff, adjusted, comparable, st.alpha)
+    for row, group in zip(pool, groups):
+        row["tie_group"] = group
+    comparisons: list[dict[str, Any]] = []
+    for step in steps:
+        row, leader = pool[step.row], pool[step.leader]
+        if step.verdict == "not comparable":
+            comparisons.append({"a": _label(row), "b": _label(leader), "verdict": "not comparable",
+                                "shared_clusters": len(covered[id(row)] & covered[id(leader)]),
+                                "group_of_leader": step.group})
+            continue
+        test = stats.paired_test(*_paired_values(data, row, leader, metric, by_row),
+                                 names=(_label(row), _label(leader)), confidence=st.confidence,
+                                 resamples=st.resamples, seed=st.seed)
+        comparisons.append({**test.to_dict(), "p_adjusted": _num(adjusted[step.row, step.leader]),
+                            "group_of_leader": step.group, "shared_clusters": test.clusters,
+                            "verdict": step.verdict, "pairs_in_family": len(upper)})
     return comparisons
+
+
+def _comparable_matrix(pool: list[dict[str, Any]], covered: dict[int, set], st) -> np.ndarray:
+    n = len(pool)
+    out = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[i, j] = out[j, i] = _comparable(covered[id(pool[i])], covered[id(pool[j])], st)
+    return out
+
+
+def _all_pairs(pool: list[dict[str, Any]], by_row: dict, metric: str, comparable: np.ndarray):
+    """Every comparable pair's mean difference on the samples both answered (joined on sample id and
+    epoch, as :func:`_paired_values`) and the paired test's raw p-value
+    (:func:`finchain_tasks.leaderboard.stats.cluster_p_value`), as (rows × rows) matrices, NaN elsewhere.
+    One (rows × samples) table serves all pairs: a 54-row board has 1,431 of them."""
+    import pandas as pd
+
+    n = len(pool)
+    parts = [_picked(by_row, r)[["sample_id", "epoch", "cluster", metric]].dropna(subset=[metric]) for r in pool]
+    joined = pd.concat(parts, keys=range(n), names=["row", None]).reset_index(level=0)
+    sample, _ = pd.factorize(joined["sample_id"].astype(str) + "\x00" + joined["epoch"].astype(str))
+    cluster, _ = pd.factorize(joined["cluster"].astype(str))
+    values = np.full((n, sample.max() + 1 if len(sample) else 0), np.nan)
+    values[joined["row"].to_numpy(), sample] = joined[metric].to_numpy(float)
+    of_sample = np.zeros(values.shape[1], dtype=int)
+    of_sample[sample] = cluster
+    diff, raw = np.full((n, n), np.nan), np.full((n, n), np.nan)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if not comparable[i, j]:
+                continue
+            both = ~(np.isnan(values[i]) | np.isnan(values[j]))
+            if not both.any():
+                continue
+            d = values[i, both] - values[j, both]
+            sums = np.bincount(of_sample[both], weights=d)
+            counts = np.bincount(of_sample[both]).astype(float)
+            keep = counts > 0
+            diff[i, j], diff[j, i] = d.mean(), -d.mean()
+            raw[i, j] = raw[j, i] = stats.cluster_p_value(sums[keep], counts[keep])[0]
+    return diff, raw
 
 
 def rank_intervals(frame, rows: list[dict[str, Any]], board: Board) -> None:
     """Set ``rank``, ``rank_low`` and ``rank_high`` on the rows of the first task whose coverage is at least
     ``min_overlap`` (:func:`finchain_tasks.leaderboard.stats.rank_intervals`: the template bootstrap's range of
-    ranks, simultaneous over the rows, the calibrated statement about order); other rows get None."""
+    ranks, simultaneous over the rows, the calibrated statement about order). Two rows are compared on the
+    templates they share, and only when they share enough to be compared at all (``min_shared`` /
+    ``min_overlap``, as the tie groups), so a rank interval agrees with the paired test of the same pair: a
+    partial row that answered the easy templates is not ranked above a row that beat it on each of them.
+    Other rows get None."""
     st, metric = board.statistics, board.primary
     by_row = _split_rows(scored(frame))
     if any("coverage" not in r for r in _ranked_pool(rows, board)):
         coverage(frame, rows, board)
     pool = [r for r in _ranked_pool(rows, board) if (r.get("coverage") or 0) >= st.min_overlap]
     picked = [_picked(by_row, r) for r in pool]
+    covered = {id(r): set(g.dropna(subset=[metric])["cluster"]) for r, g in zip(pool, picked)}
     found = stats.rank_intervals([g[metric].to_numpy(float) for g in picked], [g["cluster"].tolist() for g in picked],
-                                 st.confidence, st.resamples, st.seed)
+                                 st.confidence, st.resamples, st.seed,
+                                 compared=_comparable_matrix(pool, covered, st))
     for row in rows:
         row.update(rank=None, rank_low=None, rank_high=None)
     for row, ri in zip(pool, found):

@@ -221,7 +221,7 @@ def _rescore(run_dir: Path, rows: list[dict], rescore: Rescore) -> list[dict]:
 
 FIELDS = ("n", "selector", "accuracy", "accuracy_lo", "accuracy_hi", "chaineval", "chaineval_lo", "chaineval_hi",
           "vs_majority", "vs_majority_lo", "vs_majority_hi", "vs_random", "vs_random_lo", "vs_random_hi",
-          "n_problems", "clusters", "n_short", "subsamples", "protocol", "interval")
+          "n_problems", "clusters", "n_short", "subsamples", "subsets", "protocol", "interval")
 INTERVAL_NAMES = {"t": "Korn-Graubard clustered-proportion interval for means, cluster-robust t (CR1, G-1 df) "
                        "for differences", "percentile": "percentile cluster bootstrap (draws shared by every selector)"}
 
@@ -244,13 +244,24 @@ def _table(rows: Sequence[CurveRow], value: str, selectors: list[str]) -> list[s
     """One markdown table: N per line, selector per column, ``value`` with its interval (and the clusters)."""
     ns = sorted({r.n for r in rows})
     cell = {(r.n, r.selector): r for r in rows}
-    lines = ["| N | problems | clusters | short | " + " | ".join(selectors) + " |", "|---" * (4 + len(selectors)) + "|"]
+    lines = ["| N | problems | clusters | short | subsets | " + " | ".join(selectors) + " |",
+             "|---" * (5 + len(selectors)) + "|"]
     for n in ns:
         first = cell[(n, selectors[0])]
-        lines.append(f"| {n} | {first.n_problems} | {first.clusters} | {first.n_short} | " + " | ".join(
+        lines.append(f"| {n} | {first.n_problems} | {first.clusters} | {first.n_short} | "
+                     f"{_subsets([cell[(n, s)] for s in selectors])} | " + " | ".join(
             _ci(getattr(cell[(n, s)], value), getattr(cell[(n, s)], f"{value}_lo"),
                 getattr(cell[(n, s)], f"{value}_hi")) for s in selectors) + " |")
     return lines
+
+
+def _subsets(cells: Sequence[CurveRow]) -> str:
+    """How many subsets of N the row's values average over: ``all`` (exact), or the random ones and whose."""
+    drawn = sorted({c.subsets for c in cells if c.subsets != "all"})
+    if not drawn:
+        return "all"
+    return "; ".join(f"{d} random for {', '.join(c.selector for c in cells if c.subsets == d)}" for d in drawn) + \
+        ("; all for the rest" if any(c.subsets == "all" for c in cells) else "")
 
 
 def write_markdown(rows: Sequence[CurveRow], path: Path, prms: set[str], note: str = "") -> None:
@@ -263,11 +274,14 @@ def write_markdown(rows: Sequence[CurveRow], path: Path, prms: set[str], note: s
     method = INTERVAL_NAMES.get(first.interval if first else "t", "")
     oracles = [s for s in ("oracle_chaineval", "pass_at_n") if s in selectors]
     lines = [f"# Best-of-N (PRM: {', '.join(sorted(prms)) or 'unknown'})", "", *([note, ""] if note else []),
-             f"Final-answer accuracy, mean over random subsets of N ({protocol} subsets: "
+             "Final-answer accuracy, the expectation over the subsets of N of each pool: exact (`subsets`: all) for "
+             "random and the best-of selectors (order statistics) and for votes when a pool has few subsets, else "
+             f"a mean over random subsets ({protocol}: "
              + ("each N draws its own" if protocol == "independent" else "the first N of one fixed permutation, "
-                "paired across N") + f"). 95% intervals: {method}, over templates (FinChain) or exams (CFLUE); "
-             "`clusters` is their number. " + (f"{' and '.join(f'`{o}`' for o in oracles)} read the gold."
-                                                if oracles else ""), "", *_table(rows, "accuracy", selectors)]
+                "paired across N") + ") whose Monte-Carlo error is added to the interval. 95% intervals: "
+             f"{method}, over templates (FinChain) or exams (CFLUE); `clusters` is their number. "
+             + (f"{' and '.join(f'`{o}`' for o in oracles)} read the gold." if oracles else ""), "",
+             *_table(rows, "accuracy", selectors)]
     for base in ("majority", "random"):
         others = [s for s in selectors if s != base]
         lines += ["", f"Paired difference, selector minus `{base}` on the same problems and subsets "

@@ -88,17 +88,28 @@ class AppOutcome(NamedTuple):
 
 
 # ---------------------------------------------------------------------------------- classification
-_LABEL_PREFIX = re.compile(r"^(?:分类结果|所属类别|客户意图|是否合规|类别|答案|结果)\s*[:：]\s*")
+_LABEL_PREFIX = re.compile(r"^(?:是否合规|是否符合规定|[^\s:：，,。；;“”\"']{0,8}?"
+                           r"(?:分类|类别|标签|结果|意图|倾向|答案|判断|结论|行业|类型|情感|情绪))\s*[:：]\s*")
+"""A label-introducing prefix: a short head naming what follows (分类结果：, 标签：, 情感倾向：, 判断结果：,
+所属行业：)."""
 _WRAP = " \t\r\n'\"“”‘’`[]【】「」《》()（）*"
 _TRAIL = "。.！!，,；;"
 POLARITY = {"正面": "正向", "积极": "正向", "负面": "负向", "消极": "负向", "中立": "中性",
             "positive": "正向", "negative": "负向", "neutral": "中性"}
 """Sentiment words the instructions use (正面/中性/负面, or English) for the labels the data uses (正向/中性/负向)."""
-YES_NO = {"合规": "是", "符合": "是", "符合规定": "是", "不合规": "否", "不符合": "否", "不符合规定": "否"}
+YES_NO = {"合规": "是", "符合": "是", "符合规定": "是", "符合要求": "是",
+          "不合规": "否", "不符合": "否", "不符合规定": "否", "不符合要求": "否"}
 """合规政策审核 asks for 是/否; a reader takes 合规 / 不合规 as the same answer."""
 _QUOTES = re.compile(r"[“「『\"']([^“”「」『』\"'\n]{1,40})[”」』\"']")
-_IN_SENTENCE = re.compile(r"(?:属于|归为|分类为|类别为|意图为|意图是|答案是|结果是|应为|(?<![认作成以因行])为)[:：]?\s*"
+_IN_SENTENCE = re.compile(r"(?:属于|归为|分类为|类别为|意图为|意图是|答案是|结果是|应为|(?<![认作成以因行])为"
+                          r"|(?:类别|分类|标签|类型|倾向|行业|结论|判断)(?:应该|应当|应)?是|(?:认为|判断|应该|应当)是)[:：]?\s*"
                           r"([^\s，,。；;]{1,30}?)(?:类别|类|这一类|一类)?[。.！!]?$")
+_VERDICT = re.compile(r"(?:(?:该|此|这份?|这个|本)[^\s，,。；;：:“”\"']{0,6}?)?(?:是|为)?"
+                      r"(不合规|不符合规定|不符合要求|不符合|合规|符合规定|符合要求|符合)(?:的)?[。.！!]?")
+"""A short concluding sentence that is a compliance verdict: 该内容不合规。 / 该报告符合规定 (the whole clause)."""
+_LEAD_YES_NO = re.compile(r"(是|否|不合规|合规)[，,]\s*(.+)")
+_NEGATIVE = re.compile(r"不合规|不符合|违反|违规")
+_POSITIVE = re.compile(r"(?<!不)(?:合规|符合)")
 _CLAUSE = re.compile(r"[。；;！!？?]|[，,]?\s*(?:理由|原因|解释|因为|由于)")
 _QUOTE_CHARS = re.compile(r"[“”‘’「」『』\"']")
 _SENTENCE_MARKS = re.compile(r"[\s。，,；;：:！!？?]")
@@ -109,7 +120,7 @@ def normalize_label(text: Any) -> str:
     """Light normalisation: NFKC, a leading "分类结果："-style prefix dropped, wrapping quotes, brackets and
     markdown stars removed, trailing full stops and commas removed, sentiment and 合规 synonyms mapped."""
     label = unicodedata.normalize("NFKC", str(text or "")).strip()
-    label = _LABEL_PREFIX.sub("", label)
+    label = _LABEL_PREFIX.sub("", label.replace("**", ""))  # markdown bold around a prefix: **分类结果**：X
     previous = None
     while previous != label:
         previous = label
@@ -131,7 +142,23 @@ def label_candidates(response: str) -> list[str]:
     stated = _IN_SENTENCE.search(_LABEL_PREFIX.sub("", first).strip("*"))
     if stated:
         out.append(stated.group(1))
+    out.extend(_verdicts(_CLAUSE.split(_LABEL_PREFIX.sub("", first).strip("*"), 1)[0].strip()))
     return [normalize_label(c) for c in out if c]
+
+
+def _verdicts(clause: str) -> list[str]:
+    """A compliance verdict a reader takes from a short concluding clause: the clause is the verdict itself
+    (该内容不合规。), or a 是/否 followed by a sentence that says the same (否，该内容不符合规定。); a lead word the
+    sentence contradicts (是，该内容不合规) is no answer."""
+    whole = _VERDICT.fullmatch(clause)
+    if whole:
+        return [whole.group(1)]
+    lead = _LEAD_YES_NO.fullmatch(clause)
+    if not lead:
+        return []
+    word, rest = normalize_label(lead.group(1)), lead.group(2)
+    said = {"否"} if _NEGATIVE.search(rest) else {"是"} if _POSITIVE.search(rest) else set()
+    return [word] if said == {word} else []
 
 
 def label_correct(reference: Any, prediction: str) -> float:
@@ -195,19 +222,35 @@ def _from_json(value: Any) -> set[tuple[str, str]]:
     return {("", _clean(value))} if _clean(value) else set()
 
 
+_NOTHING = re.compile(r"(?:无|没有|未(?:提及|发现|找到|涉及|包含))(?:可抽取的?|相关的?|明确的?)?"
+                      r"(?:实体|信息|内容|结果|抽取结果|事件|主体|因果关系)?[。.!！]?")
+"""A response saying there is nothing to extract (未提及相关实体。): no items, as an empty answer."""
+_STATED_PAIR = re.compile(r"(?:该|此|本)?(?:事件的?)?([^\s:：，,。；;“”\"'‘’]{1,8}?)(?:是|为)[“\"'‘]?"
+                          r"([^“”\"'‘’，,。；;\n]{1,40}?)[”\"'’]?[。.!！]?")
+"""A field stated in a sentence (股票简称为甲公司 / 事件主体是“乙科技公司”): the key and the value."""
+_NOT_KEYS = frozenset({"以上", "以下", "如下", "结果", "答案", "这", "这些", "它", "其"})
+
+
 def _from_lines(text: str) -> set[tuple[str, str]]:
     """``key: value`` lines (also several on one line, split at commas or semicolons); a piece without a
-    colon is a bare value (key "")."""
+    colon is a field stated in a sentence ("减持方为张三") or a bare value (key ""). Once some line has a
+    key, the bare lines are the answer's greeting and closing ("希望对您有帮助。"), not items."""
+    if _NOTHING.fullmatch(_LABEL_PREFIX.sub("", text.strip())):
+        return set()
     items: set[tuple[str, str]] = set()
     for line in text.replace("：", ":").splitlines():
         pieces = _PAIR_SPLIT.split(line)
         if not all(":" in p for p in pieces if p.strip()):
-            pieces = [line]
+            stated = [_STATED_PAIR.fullmatch(p.strip()) for p in pieces if p.strip()]
+            pieces = [line] if not stated or not all(m and m.group(1) not in _NOT_KEYS for m in stated) else \
+                [f"{m.group(1)}:{m.group(2)}" for m in stated]  # type: ignore[union-attr]
         for piece in pieces:
             key, sep, value = piece.partition(":")
             item = (_key(key), _clean(value)) if sep else ("", _clean(key))
             if item[1]:
                 items.add(item)
+    if any(k for k, _ in items):
+        items = {i for i in items if i[0]}
     return items
 
 

@@ -31,6 +31,7 @@ correctness and ChainEval of the subset's members), which is what a uniformly ra
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from collections import defaultdict
@@ -85,6 +86,9 @@ class CurveRow:
     vs_random_hi: float | None = None
     protocol: str = "independent"
     interval: str = "t"
+    subsets: str = "all"
+    """Subsets of N each problem's value averages over: ``all`` (exact: every subset, by order statistics or by
+    enumeration) or the number of random subsets (a Monte-Carlo mean; its variance is in the intervals)."""
 
 
 def pool_arrays(pools: Sequence[Pool], k: int) -> dict[str, np.ndarray]:
@@ -136,25 +140,93 @@ def _choices(arr: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generat
     }, take
 
 
+EXACT_BY_ORDER = ("prm_best", "oracle_chaineval", "pass_at_n")
+"""Selectors that keep the subset's best candidate by a fixed order of the pool: their expectation over all
+subsets of N is exact by order statistics (:func:`_exact_by_order`), whatever ``subsamples`` is."""
+VOTES = ("majority", "weighted_vote")
+"""Selectors whose exact expectation needs every subset: exact when there are at most ``subsamples`` subsets
+(all are enumerated), else a Monte-Carlo mean whose variance is added to the interval."""
+
+
+def _order_keys(arr: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Per selector of :data:`EXACT_BY_ORDER`, the value it maximises (NaN never wins; ties to the earliest)."""
+    return {"prm_best": arr["reward"], "oracle_chaineval": arr["ce"], "pass_at_n": arr["correct"].astype(float)}
+
+
+def _exact_by_order(values: np.ndarray, n: int) -> np.ndarray:
+    """(problems, k) weights: the chance that each candidate is the pick of a uniform subset of N when the pick
+    is the subset's first candidate in the order (value descending, NaN last, earlier position first). The
+    candidate ranked r (0-based) is picked iff the other N - 1 come from the k - 1 - r ranked below it:
+    C(k - 1 - r, N - 1) / C(k, N)."""
+    p, k = values.shape
+    filled = np.where(np.isnan(values), -np.inf, values)
+    order = np.argsort(-filled, axis=-1, kind="stable")
+    by_rank = np.array([math.comb(k - 1 - r, n - 1) for r in range(k)], dtype=float) / math.comb(k, n)
+    weights = np.zeros((p, k))
+    np.put_along_axis(weights, order, np.broadcast_to(by_rank, (p, k)), axis=-1)
+    return weights
+
+
 def _per_problem(arr: dict[str, np.ndarray], n: int, subsamples: int, rng: np.random.Generator,
                  perm: np.ndarray | None = None):
-    """(selector -> per-problem mean accuracy, selector -> per-problem mean ChainEval) for one chunk; ``perm``
-    (problems, subsamples, k): the nested protocol's fixed permutations (first N of each)."""
+    """(selector -> per-problem accuracy, selector -> per-problem ChainEval, quantity -> per-problem Monte-Carlo
+    variance, whether every selector is exact) for one chunk. ``perm`` (problems, subsamples, k): the nested
+    protocol's fixed permutations (first N of each).
+
+    Exact where it is cheap: ``random`` (the pool's mean) and :data:`EXACT_BY_ORDER` always; every selector when
+    the pool has at most ``subsamples`` subsets of N (all are enumerated, each once). Otherwise the votes are
+    means over ``subsamples`` random subsets, and the variance of that mean (over the subsets, divided by their
+    number) is returned per quantity: ``("accuracy", s)``, ``("chaineval", s)``, ``("vs_majority", s)``,
+    ``("vs_random", s)``."""
     p, k = arr["keys"].shape
-    if perm is None:
-        perm = np.argsort(rng.random((p, subsamples, k)), axis=-1)
-    idx = np.sort(perm[..., :n], axis=-1)
+    exact = math.comb(k, n) <= subsamples
+    if exact:
+        idx = np.broadcast_to(np.array(list(itertools.combinations(range(k), n)), dtype=int)[None],
+                              (p, math.comb(k, n), n))
+    else:
+        if perm is None:
+            perm = np.argsort(rng.random((p, subsamples, k)), axis=-1)
+        idx = np.sort(perm[..., :n], axis=-1)
     chosen, take = _choices(arr, idx, rng)
-    acc, ce = {}, {}
+    per_subset_acc, per_subset_ce, acc, ce = {}, {}, {}, {}
     for name, pos in chosen.items():
-        acc[name] = np.take_along_axis(take["correct"], pos[..., None], axis=-1)[..., 0].mean(-1)
-        ce[name] = np.take_along_axis(take["ce"], pos[..., None], axis=-1)[..., 0].mean(-1)
-    # the random pick's expectation over its subset, not one draw: the same mean, without the draw's noise
-    acc["random"] = take["correct"].mean(-1).mean(-1)
+        per_subset_acc[name] = np.take_along_axis(take["correct"], pos[..., None], axis=-1)[..., 0].astype(float)
+        per_subset_ce[name] = np.take_along_axis(take["ce"], pos[..., None], axis=-1)[..., 0]
+        acc[name], ce[name] = per_subset_acc[name].mean(-1), per_subset_ce[name].mean(-1)
+    # the random pick's expectation: the pool's mean (what a uniformly random pick of any subset averages to)
+    acc["random"] = arr["correct"].mean(-1)
     with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a subset with no ChainEval at all: NaN, as a pick's
-        ce["random"] = np.nanmean(np.nanmean(take["ce"], axis=-1), axis=-1)
-    return acc, ce
+        warnings.simplefilter("ignore", RuntimeWarning)  # a pool with no ChainEval at all: NaN, as a pick's
+        ce["random"] = np.nanmean(arr["ce"], axis=-1)
+    for name, values in _order_keys(arr).items():
+        weights = _exact_by_order(values, n)
+        acc[name] = (weights * arr["correct"]).sum(-1)
+        ce[name] = (weights * np.where(weights > 0, arr["ce"], 0.0)).sum(-1)  # NaN if a possible pick has none
+    mc = _mc_variance(per_subset_acc, per_subset_ce, exact)
+    return acc, ce, mc, exact
+
+
+def _mc_variance(acc: dict[str, np.ndarray], ce: dict[str, np.ndarray], exact: bool) -> dict:
+    """Per quantity, the variance of a per-problem Monte-Carlo mean over the drawn subsets (0 where exact)."""
+    def var(x: np.ndarray) -> np.ndarray:
+        s = x.shape[-1]
+        if exact:
+            return np.zeros(x.shape[0])
+        if s < 2:  # one subset: no spread to measure; the largest a [-1, 1] difference can have
+            return np.ones(x.shape[0])
+        with np.errstate(invalid="ignore"):
+            return x.var(-1, ddof=1) / s
+
+    out = {}
+    zero = np.zeros(next(iter(acc.values())).shape[0])
+    for name in SELECTORS:
+        mc = name in VOTES
+        out[("accuracy", name)] = var(acc[name]) if mc else zero
+        out[("chaineval", name)] = var(ce[name]) if mc else zero
+        out[("vs_random", name)] = out[("accuracy", name)]
+        out[("vs_majority", name)] = (var(acc[name] - acc["majority"]) if mc else var(acc["majority"]))
+    out[("vs_majority", "majority")] = zero
+    return out
 
 
 def selectors_of(pools: Sequence[Pool]) -> list[str]:
@@ -172,6 +244,8 @@ def _fill(pools: Sequence[Pool], ns: Sequence[int], subsamples: int, seed: int, 
         by_size[len(pool.candidates)].append(i)
     acc = {n: {s: np.full(len(pools), np.nan) for s in SELECTORS} for n in ns}
     ce = {n: {s: np.full(len(pools), np.nan) for s in SELECTORS} for n in ns}
+    mc: dict[int, dict] = {n: defaultdict(lambda: np.zeros(len(pools))) for n in ns}
+    exact = dict.fromkeys(ns, True)
     for k, members in sorted(by_size.items()):
         step = max(1, CHUNK_CELLS // max(1, subsamples * k * k))
         for start in range(0, len(members), step):
@@ -182,10 +256,13 @@ def _fill(pools: Sequence[Pool], ns: Sequence[int], subsamples: int, seed: int, 
                 perm = np.argsort(np.random.default_rng([seed, k, start]).random((len(part), subsamples, k)), -1)
             for n in ns:
                 if n <= k:
-                    a, c = _per_problem(arr, n, subsamples, rng, perm)
+                    a, c, v, whole = _per_problem(arr, n, subsamples, rng, perm)
+                    exact[n] = exact[n] and whole
                     for s in SELECTORS:
                         acc[n][s][part], ce[n][s][part] = a[s], c[s]
-    return acc, ce
+                    for key, values in v.items():
+                        mc[n][key][part] = values
+    return acc, ce, mc, exact
 
 
 def curves(pools: Sequence[Pool], ns: Sequence[int] = DEFAULT_NS, subsamples: int = 200, bootstrap: int = 1000,
@@ -195,7 +272,7 @@ def curves(pools: Sequence[Pool], ns: Sequence[int] = DEFAULT_NS, subsamples: in
     is the number of resamples of the ``percentile`` interval (0: no interval); ``t`` resamples nothing."""
     if protocol not in PROTOCOLS or interval not in INTERVALS:
         raise ValueError(f"protocol: {' or '.join(PROTOCOLS)}; interval: {' or '.join(INTERVALS)}")
-    acc, ce = _fill(pools, ns, subsamples, seed, protocol)
+    acc, ce, mc, exact = _fill(pools, ns, subsamples, seed, protocol)
     clusters_all = np.array([p.cluster for p in pools], dtype=object)
     names = selectors_of(pools)
     rng = np.random.default_rng([seed, 1])
@@ -208,14 +285,17 @@ def curves(pools: Sequence[Pool], ns: Sequence[int] = DEFAULT_NS, subsamples: in
 
         at = {s: acc[n][s][eligible] for s in SELECTORS}
         ci = partial(_interval, clusters=cl, interval=interval, weights=weights, confidence=confidence)
+
+        with_mc = partial(_widen_by, mc[n], eligible, confidence)
         for s in names:
-            m, lo, hi = ci(at[s])
-            cm, clo, chi = ci(ce[n][s][eligible])
-            vm = ci(at[s] - at["majority"], proportion=False)
-            vr = ci(at[s] - at["random"], proportion=False)
+            m, lo, hi = with_mc(ci(at[s]), ("accuracy", s))
+            cm, clo, chi = with_mc(ci(ce[n][s][eligible]), ("chaineval", s))
+            vm = with_mc(ci(at[s] - at["majority"], proportion=False), ("vs_majority", s))
+            vr = with_mc(ci(at[s] - at["random"], proportion=False), ("vs_random", s))
+            subsets = "all" if exact[n] or s not in VOTES else str(subsamples)
             rows.append(CurveRow(n, s, m, _none(lo), _none(hi), _none(cm), _none(clo), _none(chi), int(eligible.sum()),
                                  int((~eligible).sum()), subsamples, g, *map(_none, vm), *map(_none, vr),
-                                 protocol, interval))
+                                 protocol, interval, subsets))
     return rows
 
 
@@ -226,6 +306,25 @@ def _interval(values: np.ndarray, clusters: np.ndarray, interval: str, weights: 
         return intervals.percentile_interval(values, clusters, weights, confidence)
     fn = intervals.proportion_interval if proportion else intervals.mean_interval
     return fn(values, clusters, confidence)
+
+
+def _widen_by(mc: dict, eligible: np.ndarray, confidence: float, found: tuple[float, float, float],
+              key: tuple[str, str]) -> tuple[float, float, float]:
+    return _widen(found, mc[key][eligible], confidence)
+
+
+def _widen(found: tuple[float, float, float], variances: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """The interval with the Monte-Carlo error of the mean added: each half-width h becomes sqrt(h² + (z·se)²),
+    se² = sum of the problems' Monte-Carlo variances / problems² (the subsets of different problems are drawn
+    independently). Exact values (variance 0) keep their interval."""
+    mean, lo, hi = found
+    total = float(np.nansum(variances))
+    if total <= 0 or math.isnan(lo) or math.isnan(hi):
+        return found
+    from scipy.stats import norm
+
+    extra = (float(norm.ppf(0.5 + confidence / 2)) * math.sqrt(total) / len(variances)) ** 2
+    return mean, mean - math.sqrt((mean - lo) ** 2 + extra), mean + math.sqrt((hi - mean) ** 2 + extra)
 
 
 def _none(value) -> float | None:

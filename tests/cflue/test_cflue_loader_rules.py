@@ -167,6 +167,8 @@ BOMB = "[" * 100_000 + "]" * 100_000  # past the JSON parser's stack: the list i
     ("numbers.jsonl", ROW + "\n" + "9" * 200 + "\n" + json.dumps({k: GOOD[k] for k in ("名称", "task", "question")}),
      [(1, "line 2: record is a number of 200 digits, not a JSON object"),
       (2, "line 3: missing field(s) choices, answer, analysis")], [0]),
+    ("quotes.json", f"[{BOMB}, " + '"' + '\\"' * 20_000 + f'", {ROW}]',
+     [(0, "nested too deeply to read (a JSON depth bomb)"), (1, "record is a str, not a JSON object")], [2]),
     ("split.json", f" [{ROW}, {BOMB}, , {{bad}}, {'9' * 200}, \"a,]\", {{\"x\": \"[{{\"}}, {ROW}]",
      [(1, "nested too deeply to read (a JSON depth bomb)"), (2, "not valid JSON: Expecting value"),
       (3, "not valid JSON: Expecting property name enclosed in double quotes"),
@@ -186,6 +188,12 @@ def test_which_records_a_file_keeps_and_which_it_reports(tmp_path, name, text, i
                                           "double quotes"),
     ("after.json", f"[{ROW}, {BOMB}] x", "invalid JSON: text after the closing ']'"),
     ("open.json", f"[{ROW}, {BOMB}", "invalid JSON: the list is never closed"),
+    # a string that never closes after a bomb: everything after its quote is inside it (issue 40: a scan that
+    # retried each escaped quote as a string's start took minutes on 20,000 of them)
+    ("unclosed.json", f"[{ROW}, {BOMB},\n " + '"' + '\\"' * 20_000 + "]",
+     "invalid JSON: a string opened on line 2 is never closed"),
+    ("bare.json", f"[{ROW}, {BOMB}, " + '\\"' * 20_000 + "]",
+     "invalid JSON: a string opened on line 1 is never closed"),
     ("blank.jsonl", "\n \n", "no records (expected a JSON list or JSONL)"),
     ("empty.json", "", "no records (expected a JSON list or JSONL)"),
 ])

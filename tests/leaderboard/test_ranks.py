@@ -122,3 +122,68 @@ def test_simultaneous_rank_intervals_contain_the_marginal_ones():
     both = [stats.rank_intervals(values, clusters, resamples=400, simultaneous=s) for s in (True, False)]
     assert all(s.low <= m.low and m.high <= s.high for s, m in zip(*both))
     assert sum(s.high - s.low for s in both[0]) > sum(m.high - m.low for m in both[1])
+
+
+def test_rank_intervals_compare_a_partial_row_with_the_leader_on_the_templates_they_share():
+    """Issue 42.1, exactly its case: a row that answered only the easiest 60% of the templates, 0.05 below the
+    leader on every template they share. Bootstrapped each on its own samples, the partial row (a higher mean,
+    over easier templates) was ranked [1, 1] and the leader [2, 2] while the paired test called the partial
+    row worse; compared on the shared templates the ranks say what the test says."""
+    rng = np.random.default_rng(42)
+    difficulty = np.sort(rng.uniform(0.2, 0.9, 40))[::-1]  # template 0 the easiest
+    lead = {t: list(np.clip(difficulty[t] + rng.normal(0, 0.01, 3), 0, 1)) for t in range(40)}
+    partial = {t: [v - 0.05 for v in lead[t]] for t in range(24)}  # the easiest 60%
+    by_model, comparisons, order = _placed(_frame({"lead": lead, "partial": partial}), _board())
+    assert by_model["partial"]["metrics"]["chaineval"]["mean"] > by_model["lead"]["metrics"]["chaineval"]["mean"]
+    (test,) = comparisons
+    assert test["a"] == "partial (inspect)" and test["diff"] == pytest.approx(-0.05) and test["p_adjusted"] < 0.05
+    assert test["verdict"] == "different" and by_model["partial"]["tie_group"] == 2
+    ranks = {m: (r["rank"], r["rank_low"], r["rank_high"]) for m, r in by_model.items()}
+    assert ranks == {"lead": (1, 1, 1), "partial": (2, 2, 2)}
+    assert [r["model"] for r in order] == ["lead", "partial"]
+
+
+def test_no_rank_interval_contradicts_a_paired_test_of_the_same_board():
+    # full and partial rows of several sizes and offsets: whenever the board reports "a different from (below)
+    # b", a's rank interval is never wholly above b's, and a's point rank is below b's
+    rng = np.random.default_rng(7)
+    difficulty = rng.uniform(0.2, 0.8, 30)
+    models = {}
+    for m, (shift, kept) in enumerate([(0.1, 30), (0.0, 30), (0.05, 18), (-0.05, 24), (0.0, 21), (-0.1, 30)]):
+        models[f"m{m}"] = {t: list(np.clip(difficulty[t] + shift + rng.normal(0, 0.02, 2), 0, 1))
+                           for t in sorted(rng.choice(30, kept, replace=False))}
+    by_model, comparisons, _ = _placed(_frame(models), _board())
+    checked = 0
+    for c in comparisons:
+        if c["verdict"] != "different":
+            continue
+        worse, better = by_model[c["a"].split()[0]], by_model[c["b"].split()[0]]
+        assert c["diff"] < 0 and worse["rank"] > better["rank"]
+        assert not worse["rank_high"] < better["rank_low"], (c, worse["rank_high"], better["rank_low"])
+        checked += 1
+    assert checked >= 3
+
+
+def test_tie_groups_read_p_values_adjusted_over_every_pair_not_only_the_leaders():
+    # issue 42.2: the family is all pairs. Raw p of row 1 against the leader 0.03: Holm over the two comparisons
+    # with the leader gives 0.03 (different, the old rule); over the three pairs 0.06 (tied)
+    means, partial = [0.9, 0.8, 0.7], [False] * 3
+    diff = np.array([[0, 0.1, 0.2], [-0.1, 0, 0.1], [-0.2, -0.1, 0]])
+    comparable = ~np.eye(3, dtype=bool)
+    raw = {(0, 1): 0.03, (0, 2): 0.001, (1, 2): 0.3}
+    assert stats.holm([raw[0, 1], raw[0, 2]])[0] == pytest.approx(0.03)
+    adjusted = np.full((3, 3), np.nan)
+    for (i, j), p in zip(raw, stats.holm(list(raw.values()))):
+        adjusted[i, j] = adjusted[j, i] = p
+    groups, steps = stats.tie_groups(means, partial, diff, adjusted, comparable)
+    assert groups == [1, 1, 2]
+    assert [(s.row, s.leader, s.group, s.verdict) for s in steps] == [(1, 0, 1, "tied"), (2, 0, 1, "different")]
+    # a row not comparable with its leader gets no group and is not compared again
+    comparable[2, 0] = comparable[0, 2] = False
+    groups, steps = stats.tie_groups(means, partial, diff, adjusted, comparable)
+    assert groups == [1, 1, None] and steps[-1].verdict == "not comparable"
+    # a partial row shown better than the full-coverage leader joins its group
+    adjusted[0, 1] = adjusted[1, 0] = 0.01
+    groups, steps = stats.tie_groups([0.95, 0.9, 0.7], [True, False, False], diff, adjusted, ~np.eye(3, dtype=bool))
+    assert groups[:2] == [1, 1] and (steps[0].row, steps[0].leader) == (0, 1)
+    assert steps[0].verdict == "better (partial coverage)"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -108,7 +110,7 @@ def test_finchain_bon_command_writes_csv_markdown_and_plot(tmp_path, monkeypatch
     at4 = {line.split(",")[1]: line.split(",") for line in csv_rows[1:] if line.startswith("4,")}
     # 3 × "x" (wrong, R 0.1) and 1 × "y" (right, R 0.9): majority is wrong, the PRM is right, all four are in
     assert float(at4["majority"][2]) == 0.0 and float(at4["prm_best"][2]) == 1.0 and float(at4["random"][2]) == 0.25
-    assert "| 4 | 6 | 2 | 0 |" in (run / "bon_curves.md").read_text()  # N, problems, clusters, short
+    assert "| 4 | 6 | 2 | 0 | all |" in (run / "bon_curves.md").read_text()  # N, problems, clusters, short, subsets
     if importlib.util.find_spec("matplotlib"):
         assert (run / "bon_curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     else:  # without the plot extra: everything else is written, and one line says why there is no plot
@@ -133,3 +135,41 @@ def test_finchain_bon_without_pools_is_one_clear_line(tmp_path):
     assert result.exit_code == 2 and "no such run directory" in result.output
     result = CliRunner().invoke(app, ["bon", str(tmp_path), "--ns", "0,2"])
     assert result.exit_code == 2 and "positive integers" in result.output
+
+
+# ---- issue 42.3: the subset noise
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_and_best_of_selectors_are_exact_whatever_the_subsets_drawn(seed):
+    # 6 candidates, N = 3: 20 subsets, 5 drawn; random and the best-of selectors are their exact expectation
+    # (order statistics), the votes a mean over the 5 drawn subsets
+    pools = _random_pools(5, 30, 6)
+    exact = _exact(pools, 3)
+    rows = {r.selector: r for r in curves(pools, [3], subsamples=5, bootstrap=0, seed=seed)}
+    for name in ("random", "prm_best", "oracle_chaineval", "pass_at_n"):
+        assert rows[name].accuracy == pytest.approx(exact[name], abs=1e-12) and rows[name].subsets == "all", name
+    assert rows["majority"].subsets == rows["weighted_vote"].subsets == "5"
+
+
+def test_votes_are_exact_when_the_pool_has_no_more_subsets_than_the_draws():
+    pools = _random_pools(6, 30, 6)
+    exact = _exact(pools, 3)
+    for seed in (0, 1):
+        rows = {r.selector: r for r in curves(pools, [3], subsamples=20, bootstrap=0, seed=seed)}
+        for name in SELECTORS:
+            assert rows[name].accuracy == pytest.approx(exact[name], abs=1e-12) and rows[name].subsets == "all", name
+
+
+def test_a_vote_from_drawn_subsets_has_its_monte_carlo_error_in_the_interval():
+    from scorers.prm.curves import _widen
+
+    # the rule: each half-width h becomes sqrt(h^2 + (z * se)^2), se^2 = sum of variances / problems^2
+    assert _widen((0.5, 0.4, 0.7), np.zeros(4), 0.95) == (0.5, 0.4, 0.7)
+    mean, lo, hi = _widen((0.5, 0.4, 0.7), np.full(4, 0.01), 0.95)
+    extra = (1.959964 * math.sqrt(0.04) / 4) ** 2
+    assert (lo, hi) == (pytest.approx(0.5 - math.sqrt(0.01 + extra)), pytest.approx(0.5 + math.sqrt(0.04 + extra)))
+    # on pools, over seeds: the exact majority-minus-random lies in every drawn run's interval
+    pools = _random_pools(7, 60, 6)
+    truth = _exact(pools, 3)
+    for seed in range(6):
+        row = next(r for r in curves(pools, [3], subsamples=4, bootstrap=0, seed=seed) if r.selector == "majority")
+        assert row.vs_random_lo <= truth["majority"] - truth["random"] <= row.vs_random_hi, seed
