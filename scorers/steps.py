@@ -50,7 +50,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from scorers.answers import conclusion_value, reconcile_scale
+from scorers.answers import conclusion_value, reconcile_scale, reconcile_sign
 from scorers.numbers import Number, concluding_value, find_numbers, normalize, parse_number, strip_step_marker
 
 __all__ = ["MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "PredStep", "extract_final_answer", "parse_output",
@@ -415,7 +415,7 @@ def _read(text: str) -> _Read:
     lines = visible.split("\n")
     answer_text, answer, removes = _find_answer(lines)
     if answer is not None:
-        answer = reconcile_scale(answer, visible)
+        answer = reconcile_sign(reconcile_scale(answer, visible), visible)
     kept = "\n".join(_tables([line for i, line in enumerate(lines) if i not in removes]))
     pieces, rule = _split(kept)
     steps = _finish(pieces)

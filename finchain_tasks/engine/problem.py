@@ -136,9 +136,11 @@ class Problem:
         bare step text scored the gold solution 0.987-0.999 there while the hosts gave 1.0 (issue 33.9)."""
         from scorers.rows import as_rendered
 
+        from scorers.answers import answer_kind
+
         steps = self.gold_steps()
         return GoldSolution(as_rendered(steps, self._solution_text(steps)), self.answer, scorer_unit(self.answer_unit),
-                            self.id)
+                            self.id, answer_kind=answer_kind(self.question))
 
     @property
     def solution(self) -> str:
