@@ -31,8 +31,8 @@ import re
 
 from scorers.numbers import Number, normalize, number_spans
 
-__all__ = ["answer_kind", "asked_unit", "clause_answers", "conclusion_value", "direction_sign", "rank_numbers", "reconcile_scale",
-           "reconcile_sign", "unit_family", "verdict"]
+__all__ = ["answer_kind", "asked_unit", "clause_answers", "conclusion_value", "direction_sign", "rank_numbers",
+           "reconcile_scale", "reconcile_sign", "unit_family", "verdict"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
 _VERB = re.compile(
@@ -139,13 +139,14 @@ _DOWN_WORD = (r"decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|drop(?:s|ped|ping)?
               r"shr(?:ink|inks|inking|ank|unk)|reduc(?:e|es|ed|ing|tion)|(?:falls?|fell|falling)\s+short|"
               r"underperform(?:s|ed|ing)?|go(?:es)?\s+down|went\s+down|down|lower(?:s|ed)?|contract(?:s|ed|ion)")
 _DOWN_BEFORE = re.compile(
-    r"(?i:\b(?:(?:" + _DOWN_WORD + r")(?:\s+[a-z'-]+){0,3}?\s+by|(?:net\s+)?loss(?:es)?\s+of|deficit\s+of|"
+    r"(?i:\b(?:(?:" + _DOWN_WORD + r")(?:\s+[a-z'-]+){0,3}?\s+by|(?:\ban?|\bnet)\s+(?:[a-z-]+\s+)?loss(?:es)?\s+of|"
+    r"deficit\s+of|"
     r"shortfall\s+of|(?:" + _DOWN_WORD + r")\s+of|(?:lose|loses|losing|lost)(?:\s+(?:a\s+total\s+of|value\s+of|by))?)"
     + _FILLER + r")$")
 _DOWN_AFTER = re.compile(r"^\s*(?i:(?:decrease|decline|drop|loss|reduction|deficit|shortfall|lower|less|down)\b)")
 """A direction word attached to an unsigned figure: "decrease by approximately $7.88", "a net loss of
 $500", "lost $1,200", "falls short by 2.5 points", "$7.88 lower". Never "falls to $90": that is a level,
-not a change."""
+not a change; nor "the impairment loss of $X": that names the loss, whose amount is X."""
 _SIGNED_TEXT = re.compile(r"^\s*\(?\s*[-+−–‒]|^\s*\(")
 
 

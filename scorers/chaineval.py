@@ -190,7 +190,8 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
         chaineval=clean(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=clean(precision),
         step_recall=clean(recall), step_f1=clean(f1), first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
         parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
-        final_answer=out.final_answer_text, fac_strict=float(strict), alignment=alignment, pred_steps=[s.text for s in out.steps],
+        final_answer=out.final_answer_text, fac_strict=float(strict), alignment=alignment,
+        pred_steps=[s.text for s in out.steps],
     )
 
 
@@ -231,9 +232,9 @@ def gold_from_text(solution: str, problem_id: str = "", question: str | None = N
     concludes with words, not with the threshold its description names; "…: Tier 1" too), else its
     number. The final answer is read by :func:`scorers.text_gold.text_gold_answer` (a verdict, a
     concluding sentence's quantity in the unit ``question`` asks for, or text)."""
-    from scorers.text_gold import text_gold_answer
+    from scorers.text_gold import text_gold
 
     parsed = parse_output(solution)
     steps = tuple(_text_gold_step(s.text, s.value) for s in parsed.steps)
-    answer, unit = text_gold_answer(parsed, question)
-    return GoldSolution(steps, answer, unit, problem_id)
+    answer, unit, kind = text_gold(parsed, question)
+    return GoldSolution(steps, answer, unit, problem_id, answer_kind=kind)
