@@ -453,12 +453,19 @@ def extract_final_answer(text: str) -> tuple[str, Number | None]:
     return answer_text, answer
 
 
+_BARE_CODE = re.compile(r"[01]")
+"""An answer line that is only ``1`` or ``0``: a code the question never defined, so a categorical gold
+is read from the verdict the output stated before it (its last step is its conclusion)."""
+
+
 def parse_output(text: str) -> ParsedOutput:
     """A model output as steps with values, a final answer, its reasoning and the rule used."""
     read = _read(text)
     steps = tuple(PredStep(s, concluding_value(s)) for s in read.steps)
     if read.answer_text:
         answer_text, answer, conclusion = read.answer_text, read.answer, read.answer_text
+        if _BARE_CODE.fullmatch(answer_text) and read.steps:
+            conclusion = read.steps[-1]  # "... so it should be reported. The answer is: 1": the verdict is there
     else:
         answer_text, answer, conclusion = _fallback(read.steps, [s.value for s in steps])
     return ParsedOutput(steps, answer, answer_text, read.reasoning, read.rule, conclusion)
