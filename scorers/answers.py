@@ -160,9 +160,27 @@ def direction_sign(s: str, start: int, end: int) -> int:
     return -1 if _DOWN_BEFORE.search(before) or _DOWN_AFTER.match(after) else 1
 
 
+_ACCOUNTING_BEFORE = re.compile(r"(?i:\b(?:is|was|are|were|of|at)|[=:])\s*\(\s*$")
+_ACCOUNTING_FIGURE = re.compile(r"[$€£¥]?\s*[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?|[$€£¥]?\s*[0-9]+\.[0-9]+")
+
+
+def _accounting_negative(s: str, a: int, b: int) -> bool:
+    """"The net income is (7.88)": a figure in parentheses right after a stating verb is the accounting
+    way to write a negative (an integer alone, "(2)", is an enumerator, so it needs a decimal point, a
+    thousands comma or a currency sign)."""
+    text = s[a:b].strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    inner = text[1:-1].strip()
+    return (bool(_ACCOUNTING_BEFORE.search(s[max(0, a - 12):a] + "(")) and bool(_ACCOUNTING_FIGURE.fullmatch(inner))
+            and any(c in inner for c in ".,$€£¥"))
+
+
 def _signed(s: str, a: int, b: int, n: Number) -> Number:
-    """``n`` with the sign a direction word gives it, when ``n`` is written unsigned."""
-    if n.value > 0 and not _SIGNED_TEXT.match(s[a:b]) and direction_sign(s, a, b) < 0:
+    """``n`` with the sign a direction word (or accounting parentheses) gives it, when ``n`` is written
+    unsigned."""
+    if n.value > 0 and (_accounting_negative(s, a, b)
+                        or not _SIGNED_TEXT.match(s[a:b]) and direction_sign(s, a, b) < 0):
         return Number(-n.value, n.unit, n.text)
     return n
 
