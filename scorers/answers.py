@@ -323,7 +323,9 @@ def reconcile_scale(answer: Number, text: str) -> Number:
     return answer
 
 
-_ASK = re.compile(r"[^.?!]*\?|(?i:\b(?:calculate|compute|determine|find|estimate|what|how)\b)[^.?!]*[.?!]?\s*$")
+_ASK = re.compile(r"(?i:\b(?:calculate|compute|determine|find|estimate|give|what|how)\b)(?:[^.?!:;,(]|[.,](?=[0-9]))*")
+"""An ask and the noun phrase it asks for, up to the first stop, colon, comma or aside: "compute the Sortino
+ratio: ... shortfall below the MAR" asks for a ratio, not a shortfall."""
 _SIGNED_ASK = re.compile(r"(?i:\bnegative\b|\bpositive\b|\b(?:profit|gain|income)\s+or\s+loss\b|\bchanges?\b|"
                          r"\bdiffer|\bhow\s+does\b|\bnet\b)")
 _MAGNITUDE_ASK = re.compile(r"(?i:\bVaR\b|\bvalue[\s-]+at[\s-]+risk\b|\bexpected\s+shortfall\b|\bC?VaR\b|"
@@ -339,10 +341,9 @@ def answer_kind(question: str | None) -> str:
     if not question:
         return ""
     asks = [m.group(0) for m in _ASK.finditer(question)]
-    ask = asks[-1] if asks else question
-    if _SIGNED_ASK.search(ask) or _SIGNED_ASK.search(question[-200:]):
+    if not asks or _SIGNED_ASK.search(asks[-1]) or _SIGNED_ASK.search(question[-200:]):
         return ""
-    return "magnitude" if _MAGNITUDE_ASK.search(ask) else ""
+    return "magnitude" if _MAGNITUDE_ASK.search(asks[-1]) else ""
 
 
 _ANSWER_LINE = re.compile(r"(?i:\banswer\b)|^\s*#{2,}")

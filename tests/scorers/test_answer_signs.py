@@ -79,6 +79,9 @@ def test_rule_a_signed_figure_and_its_restatement_are_one_answer(text, gold, rig
     ("If volatility changes by -9.60%, how does the VaR change?", ""),
     ("What is the net income?", ""),
     ("What is the project's NPV?", ""),
+    # the asked noun decides, not a word elsewhere in the ask
+    ("Compute the Sortino ratio: the mean return minus the MAR over the shortfall below the MAR.", ""),
+    ("What is the cost with the project (cost plus the shortfall)? Give the saving.", ""),
     (None, ""),
 ])
 def test_rule_magnitude_kind_read_from_the_question(question, kind):
