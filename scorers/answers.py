@@ -73,11 +73,11 @@ _VERDICT_PHRASES = (
     (re.compile(r"(?i:\bno\s+(?:[a-z]+\s+){0,3}(?:is\s+|are\s+)?(?:required|needed)\b|"
                 r"\b(?:is|are)\s+not\s+required\b|\bnot\s+required\b|\bdoes\s+not\s+(?:meet|require|need|exceed|"
                 r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b|"
-                r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:must|should|need)\s+not\s+(?:be\s+)?(?:file|disclose|report)|"
+                r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:must|should|need)\s+not\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)|"
                 r"\b(?:shouldn't|mustn't)\s+(?:be\s+)?(?:file|disclose|report)|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
                 r"(?:example|case|instance)\s+of\b)"),
      False),
-    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\b(?:must|should)\s+(?:be\s+)?(?:file|disclose|report)(?:e?d)?\b|"
+    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\b(?:must|should)\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)(?:e?d)?\b|"
                 r"\bmeets\b|"
                 r"\bneeds?\s+to\s+(?:file|disclose|report)\b|\b(?:is|are)\s+(?:therefore\s+|likely\s+|clearly\s+)?"
                 r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b)"), True),
