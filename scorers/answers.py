@@ -330,7 +330,8 @@ _SIGNED_ASK = re.compile(r"(?i:\bnegative\b|\bpositive\b|\b(?:profit|gain|income
                          r"\bdiffer|\bhow\s+does\b|\bnet\b)")
 _MAGNITUDE_ASK = re.compile(r"(?i:\bVaR\b|\bvalue[\s-]+at[\s-]+risk\b|\bexpected\s+shortfall\b|\bC?VaR\b|"
                             r"\bdrawdown\b|\blos(?:s|ses|e)\b|\bshortfall\b|\bdeficit\b|\bimpairment\b|"
-                            r"\bdecreas(?:e|es)\b|\bdeclines?\b|\breductions?\b|\bdrops?\b)")
+                            r"\bdecreas(?:e|es|ed)\b|\bdeclin(?:e|es|ed)\b|\breduc(?:e|es|ed|tions?)\b|\bdrops?\b|"
+                            r"\bfall(?:s)?\b|\bfell\b|\blowered\b)")
 
 
 def answer_kind(question: str | None) -> str:

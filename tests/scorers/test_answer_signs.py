@@ -73,6 +73,8 @@ def test_rule_a_signed_figure_and_its_restatement_are_one_answer(text, gold, rig
     ("What is the maximum drawdown of the fund?", MAGNITUDE),
     ("Calculate the impairment loss.", MAGNITUDE),
     ("How much would the portfolio lose in the worst case?", MAGNITUDE),
+    ("By how much is the tax bill reduced?", MAGNITUDE),  # "a reduction of $500" answers it
+    ("By how much does the stock price fall?", MAGNITUDE),
     # signed: a sign convention named, a profit or loss, a change, a net figure, or no loss at all
     ("What is the gain on disposal (negative for a loss)?", ""),
     ("Calculate the profit or loss in USD.", ""),
@@ -93,6 +95,8 @@ def test_rule_magnitude_kind_read_from_the_question(question, kind):
     ("The 97.5% VaR is $89,345.17.", 89345.17, MAGNITUDE, True),
     ("The 97.5% VaR is −$89,345.17.", 89345.17, "", False),
     ("The fund would lose $1,200.", 1200.0, MAGNITUDE, True),
+    ("The change brings a reduction of $500 in tax.", 500.0, MAGNITUDE, True),
+    ("The change brings a reduction of $500 in tax.", 500.0, "", False),
     ("The fund would lose $1,200.", 1200.0, "", False),
     ("The VaR is $95,000.", 89345.17, MAGNITUDE, False),
 ])
