@@ -87,3 +87,18 @@ def test_inspect_explanation_says_within_rounding():
 
     gold = GoldSolution((GoldStep("Total", 1.0),), 1.0)
     assert "within rounding: no" in explain(_result(1.0, 0.0), gold, [], "paper")
+
+
+def test_every_host_reads_a_var_template_as_a_magnitude():
+    """Inspect (sample metadata), lm-eval (the document's question) and the explorer (Problem.gold) agree
+    that a VaR answer is a size, so '-$X' answers it in every host."""
+    from finchain_tasks.engine.registry import get
+    from finchain_tasks.inspect.tasks import sample_of
+    from finchain_tasks.lm_eval.scoring import gold_row
+    from scorers.records import MAGNITUDE
+    from scorers.rows import gold_of
+
+    problem = get("risk_management/value_at_risk/parametric_var").generate(0)
+    inspect_gold = gold_of({"id": problem.id, **sample_of(problem).metadata["gold"]})
+    lm_eval_gold = gold_of(gold_row(problem.to_dict()))
+    assert inspect_gold.answer_kind == lm_eval_gold.answer_kind == problem.gold().answer_kind == MAGNITUDE
