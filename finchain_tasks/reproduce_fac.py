@@ -30,10 +30,14 @@ from typing import Any
 
 from scorers.v1_rule import split_steps
 
-__all__ = ["BUG_PREFIX", "fac_only", "fac_reason", "fac_rows", "fac_summary", "write_disagreements"]
+__all__ = ["BUG_PREFIX", "TOLERANCE_PREFIX", "fac_only", "fac_reason", "fac_rows", "fac_summary", "write_disagreements"]
 
 BUG_PREFIX = "their bug"
-"""Reasons starting with this are rows where their rule is wrong by construction."""
+"""Reasons starting with this are rows where their rule is wrong by construction and a reader reads the
+output as we do (the figure we read is the one a reader takes)."""
+TOLERANCE_PREFIX = "tolerance only"
+"""Rows we pass within the 5% tolerance but not within rounding (``fac_strict`` 0): never counted as
+their bug, whatever their rule did, since a reader may well call such an answer wrong."""
 
 _THEIR_ANSWER = re.compile(r"\**Answer:\**(.{0,200})")
 _NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
@@ -101,14 +105,40 @@ def fac_reason(row: dict[str, Any], ours: dict[str, Any], theirs: dict[str, Any]
 
         number = parse_number(answer_text)
         value = number.value if number is not None else None
-    negative = value < 0 if _is_number(value) else bool(_NEGATIVE.match(answer_text))
     if _is_number(gold) and _expression_answer(solution):
         return f"{BUG_PREFIX}: eval.py reads the gold's 'Answer: a op b = c' as its first number, not c"
-    if (_is_number(gold) and gold < 0) or negative:
-        return f"{BUG_PREFIX}: eval.py drops minus signs ([\\d.]+), so -X and X are one answer"
-    if ours["fac"] > theirs["final_answer_match"]:
-        return _we_pass(row, gold, answer_text, value)
+    they_passed = theirs["final_answer_match"] > ours["fac"]
+    sign = _sign_reason(gold, value, answer_text, they_passed, row.get("generation") or "")
+    if sign:
+        return sign
+    if not they_passed:
+        reason = _we_pass(row, gold, answer_text, value)
+        if ours.get("fac_strict") == 0.0 and _is_number(gold) and not reason.startswith(("tolerance", "two")):
+            return f"{TOLERANCE_PREFIX}; {reason}"
+        return reason
     return _they_pass(row, gold, answer_text, value)
+
+
+def _written_negative(figure: str, generation: str) -> bool:
+    """The output writes ``figure`` with a minus sign somewhere ("= -USD3177763", then "The answer is: 3177763")."""
+    digits = _last_figure(figure)
+    return bool(digits) and re.search(r"[-−]\s*(?:[A-Z]{3}\s*)?[$€£¥]?\s*" + re.escape(digits) + r"(?![0-9])",
+                                      generation) is not None
+
+
+def _sign_reason(gold: Any, value: Any, answer_text: str, they_passed: bool, generation: str = "") -> str:
+    """The sign class: their rule drops minus signs, so where the two readings differ only in sign
+    they pass. That is their bug when our figure's minus sign is written in the output; when our sign
+    came from a word ("decreases by $7.88"), it is a reading of ours, named so."""
+    if not (they_passed and _is_number(gold) and _is_number(value)) or (gold < 0) == (value < 0) or not gold:
+        return ""
+    if not _close(abs(float(value)), abs(float(gold))):
+        return ""
+    written = _NEGATIVE.match(answer_text) or answer_text.lstrip().startswith("(") \
+        or _written_negative(answer_text, generation)
+    if value < 0 and not written:
+        return "ours: direction word: we read the figure as negative from a word of decrease or loss; gold is positive"
+    return f"{BUG_PREFIX}: eval.py drops minus signs ([\\d.]+), so -X and X are one answer"
 
 
 def _we_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> str:
@@ -164,11 +194,14 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
         except RowError:
             continue  # a row without gold text (one of 2,700 has solution: null)
         parsed = parse_output(row.get("generation") or "")
-        fac = float(answer_correct(gold.answer, gold.answer_unit, parsed.final_answer, parsed.final_answer_text,
-                                   params, parsed.conclusion))
-        ours = {"fac": fac, "gold_answer": gold.answer, "final_answer": parsed.final_answer_text,
+        read = (gold.answer, gold.answer_unit, parsed.final_answer, parsed.final_answer_text, params, parsed.conclusion,
+                gold.answer_kind)
+        fac = float(answer_correct(*read))
+        strict = float(fac and answer_correct(*read, strict=True))
+        ours = {"fac": fac, "fac_strict": strict, "gold_answer": gold.answer, "final_answer": parsed.final_answer_text,
                 "answer_value": parsed.final_answer.value if parsed.final_answer else None}
-        entry = {"key": "/".join(map(str, key(row))), "ours_fac": fac, "their_fac": their["final_answer_match"],
+        entry = {"key": "/".join(map(str, key(row))), "ours_fac": fac, "ours_fac_strict": strict,
+                 "their_fac": their["final_answer_match"],
                  "gold": _show(gold.answer), "our_answer": parsed.final_answer_text, "their_answer": "",
                  "reason": ""}
         if fac != their["final_answer_match"]:

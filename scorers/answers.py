@@ -31,8 +31,8 @@ import re
 
 from scorers.numbers import Number, normalize, number_spans
 
-__all__ = ["asked_unit", "clause_answers", "conclusion_value", "rank_numbers", "reconcile_scale", "unit_family",
-           "verdict"]
+__all__ = ["answer_kind", "asked_unit", "clause_answers", "conclusion_value", "direction_sign", "rank_numbers",
+           "reconcile_scale", "reconcile_sign", "unit_family", "verdict"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
 _VERB = re.compile(
@@ -73,10 +73,12 @@ _VERDICT_PHRASES = (
     (re.compile(r"(?i:\bno\s+(?:[a-z]+\s+){0,3}(?:is\s+|are\s+)?(?:required|needed)\b|"
                 r"\b(?:is|are)\s+not\s+required\b|\bnot\s+required\b|\bdoes\s+not\s+(?:meet|require|need|exceed|"
                 r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b|"
-                r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
+                r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:must|should|need)\s+not\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)|"
+                r"\b(?:shouldn't|mustn't)\s+(?:be\s+)?(?:file|disclose|report)|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
                 r"(?:example|case|instance)\s+of\b)"),
      False),
-    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\bmust\s+(?:be\s+)?(?:file|disclose|report)d?\b|\bmeets\b|"
+    (re.compile(r"(?i:\b(?:is|are)\s+required\b|\b(?:must|should)\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)(?:e?d)?\b|"
+                r"\bmeets\b|"
                 r"\bneeds?\s+to\s+(?:file|disclose|report)\b|\b(?:is|are)\s+(?:therefore\s+|likely\s+|clearly\s+)?"
                 r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b)"), True),
 )
@@ -134,9 +136,58 @@ def _identifier(s: str, start: int, end: int) -> bool:
     return glued_after or glued_before or formula or bool(_NAME_BEFORE.search(s[max(0, start - 12):start]))
 
 
+_FILLER = r"(?:\s+(?:approximately|about|roughly|around|nearly|almost|some|just|over|a\s+total\s+of))?\s*[~≈]?\s*"
+_DOWN_WORD = (r"decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|drop(?:s|ped|ping)?|fall(?:s|ing|en)?|fell|"
+              r"shr(?:ink|inks|inking|ank|unk)|reduc(?:e|es|ed|ing|tion)|(?:falls?|fell|falling)\s+short|"
+              r"underperform(?:s|ed|ing)?|go(?:es)?\s+down|went\s+down|down|lower(?:s|ed)?|contract(?:s|ed|ion)")
+_DOWN_BEFORE = re.compile(
+    r"(?i:\b(?:(?:" + _DOWN_WORD + r")(?:\s+[a-z'-]+){0,3}?\s+by|(?:\ban?|\bnet)\s+(?:[a-z-]+\s+)?loss(?:es)?\s+of|"
+    r"deficit\s+of|"
+    r"shortfall\s+of|(?:" + _DOWN_WORD + r")\s+of|(?:lose|loses|losing|lost)(?:\s+(?:a\s+total\s+of|value\s+of|by))?)"
+    + _FILLER + r")$")
+_DOWN_AFTER = re.compile(r"^\s*(?i:(?:decrease|decline|drop|loss|reduction|deficit|shortfall|lower|less|down)\b)")
+"""A direction word attached to an unsigned figure: "decrease by approximately $7.88", "a net loss of
+$500", "lost $1,200", "falls short by 2.5 points", "$7.88 lower". Never "falls to $90": that is a level,
+not a change; nor "the impairment loss of $X": that names the loss, whose amount is X."""
+_SIGNED_TEXT = re.compile(r"^\s*\(?\s*[-+−–‒]|^\s*\(")
+
+
+def direction_sign(s: str, start: int, end: int) -> int:
+    """-1 when a word of decrease or loss is attached to the figure ``s[start:end]``, else +1: the sign a
+    reader gives an unsigned change ("the value decreases by $7.88" states -7.88). A figure that carries
+    its own sign keeps it (the caller checks), and a word of increase changes nothing."""
+    before, after = s[max(0, start - 60):start], s[end:end + 20]
+    return -1 if _DOWN_BEFORE.search(before) or _DOWN_AFTER.match(after) else 1
+
+
+_ACCOUNTING_BEFORE = re.compile(r"(?i:\b(?:is|was|are|were|of|at)|[=:])\s*\(\s*$")
+_ACCOUNTING_FIGURE = re.compile(r"[$€£¥]?\s*[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?|[$€£¥]?\s*[0-9]+\.[0-9]+")
+
+
+def _accounting_negative(s: str, a: int, b: int) -> bool:
+    """"The net income is (7.88)": a figure in parentheses right after a stating verb is the accounting
+    way to write a negative (an integer alone, "(2)", is an enumerator, so it needs a decimal point, a
+    thousands comma or a currency sign)."""
+    text = s[a:b].strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    inner = text[1:-1].strip()
+    return (bool(_ACCOUNTING_BEFORE.search(s[max(0, a - 12):a] + "(")) and bool(_ACCOUNTING_FIGURE.fullmatch(inner))
+            and any(c in inner for c in ".,$€£¥"))
+
+
+def _signed(s: str, a: int, b: int, n: Number) -> Number:
+    """``n`` with the sign a direction word (or accounting parentheses) gives it, when ``n`` is written
+    unsigned."""
+    if n.value > 0 and (_accounting_negative(s, a, b)
+                        or not _SIGNED_TEXT.match(s[a:b]) and direction_sign(s, a, b) < 0):
+        return Number(-n.value, n.unit, n.text)
+    return n
+
+
 def _stated(s: str) -> list[tuple[int, int, Number]]:
-    """A sentence's numbers that are no names, each with its incidence tier."""
-    return [(a, b, n) for a, b, n in number_spans(s) if not _identifier(s, a, b)]
+    """A sentence's numbers that are no names, each signed by the direction word attached to it."""
+    return [(a, b, _signed(s, a, b, n)) for a, b, n in number_spans(s) if not _identifier(s, a, b)]
 
 
 def _direct(s: str, spans: list[tuple[int, int, Number]]) -> Number | None:
@@ -269,4 +320,47 @@ def reconcile_scale(answer: Number, text: str) -> Number:
         if _SCALE_TEXT.search(number.text.strip()) and any(abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k
                                                            for k in (3, 6, 9, 12)):
             return Number(number.value, answer.unit or number.unit, number.text)
+    return answer
+
+
+_ASK = re.compile(r"(?i:\b(?:calculate|compute|determine|find|estimate|give|what|how)\b)(?:[^.?!:;,(]|[.,](?=[0-9]))*")
+"""An ask and the noun phrase it asks for, up to the first stop, colon, comma or aside: "compute the Sortino
+ratio: ... shortfall below the MAR" asks for a ratio, not a shortfall."""
+_SIGNED_ASK = re.compile(r"(?i:\bnegative\b|\bpositive\b|\b(?:profit|gain|income)\s+or\s+loss\b|\bchanges?\b|"
+                         r"\bdiffer|\bhow\s+does\b|\bnet\b)")
+_MAGNITUDE_ASK = re.compile(r"(?i:\bVaR\b|\bvalue[\s-]+at[\s-]+risk\b|\bexpected\s+shortfall\b|\bC?VaR\b|"
+                            r"\bdrawdown\b|\blos(?:s|ses|e)\b|\bshortfall\b|\bdeficit\b|\bimpairment\b|"
+                            r"\bdecreas(?:e|es|ed)\b|\bdeclin(?:e|es|ed)\b|\breduc(?:e|es|ed|tions?)\b|\bdrops?\b|"
+                            r"\bfall(?:s)?\b|\bfell\b|\blowered\b)")
+
+
+def answer_kind(question: str | None) -> str:
+    """``"magnitude"`` when the question asks for a quantity that is a size by definition (a VaR, an
+    expected shortfall, a drawdown, a loss, a shortfall, a decrease) and says nothing of a sign; else
+    ``""``. A question that names a sign convention ("negative for a loss"), asks for a profit *or*
+    loss, a change, a difference or a net figure asks for a signed answer."""
+    if not question:
+        return ""
+    asks = [m.group(0) for m in _ASK.finditer(question)]
+    if not asks or _SIGNED_ASK.search(asks[-1]) or _SIGNED_ASK.search(question[-200:]):
+        return ""
+    return "magnitude" if _MAGNITUDE_ASK.search(asks[-1]) else ""
+
+
+_ANSWER_LINE = re.compile(r"(?i:\banswer\b)|^\s*#{2,}")
+
+
+def reconcile_sign(answer: Number, text: str) -> Number:
+    """A bare unsigned answer (``"The answer is: 157.46"``) restating a figure the output stated with a
+    sign or a direction word ("decrease its debt by USD157.46 billion") is that figure: a reader reads
+    one answer, -157.46. The last statement of the same figure decides."""
+    if answer.value <= 0 or _SIGNED_TEXT.match(answer.text):
+        return answer
+    s = normalize(text)
+    for sentence in reversed(_SENTENCE.split(s)):
+        if _ANSWER_LINE.search(sentence):
+            continue  # the answer line itself, or another bare restatement
+        found = [n for _, _, n in _stated(sentence) if abs(abs(n.value) - answer.value) <= 1e-9 * answer.value]
+        if found:
+            return Number(-answer.value, answer.unit, answer.text) if found[-1].value < 0 else answer
     return answer

@@ -42,6 +42,9 @@ class ChainEvalResult:
     n_pred_steps: int
     parse_ok: float
     final_answer: str = ""
+    fac_strict: float = 0.0
+    """The final answer within rounding of the gold (half a unit of its last stated digit, or 0.5%):
+    ``fac`` keeps the seed's 5% tolerance, which also passes answers computed wrong but close."""
     alignment: list[dict] = field(default_factory=list)
     pred_steps: list[str] = field(default_factory=list)
     """The predicted steps' texts, so an explanation can show them without parsing the output again."""
@@ -62,7 +65,7 @@ class ChainEvalResult:
         bucket = min(self.first_error_step, ERROR_BUCKETS) if self.first_error_step else 0
         errors = {"no_error": float(bucket == 0), "err_1": float(bucket == 1), "err_2": float(bucket == 2),
                   "err_3": float(bucket == 3), "err_4plus": float(bucket == ERROR_BUCKETS)}
-        return {"chaineval": self.chaineval, "fac": self.fac, "step_f1": self.step_f1,
+        return {"chaineval": self.chaineval, "fac": self.fac, "fac_strict": self.fac_strict, "step_f1": self.step_f1,
                 "precision": self.step_precision, "recall": self.step_recall, "parse_ok": self.parse_ok, **errors}
 
 
@@ -174,7 +177,10 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     ok_gold = {i for i, _ in matched}
     first_error = next((i + 1 for i in range(n) if i not in ok_gold), None)
-    fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params, out.conclusion)
+    fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params, out.conclusion,
+                         gold.answer_kind)
+    strict = fac and answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params,
+                                    out.conclusion, gold.answer_kind, strict=True)
     alignment = [
         {"gold": i + 1, "pred": j + 1, "similarity": clean(S[i, j], 4), "gate": clean(gates[i, j]),
          "score": clean(A[i, j], 4), "matched": bool(A[i, j] >= params.match_threshold)}
@@ -184,7 +190,8 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
         chaineval=clean(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=clean(precision),
         step_recall=clean(recall), step_f1=clean(f1), first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
         parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
-        final_answer=out.final_answer_text, alignment=alignment, pred_steps=[s.text for s in out.steps],
+        final_answer=out.final_answer_text, fac_strict=float(strict), alignment=alignment,
+        pred_steps=[s.text for s in out.steps],
     )
 
 
@@ -225,9 +232,9 @@ def gold_from_text(solution: str, problem_id: str = "", question: str | None = N
     concludes with words, not with the threshold its description names; "…: Tier 1" too), else its
     number. The final answer is read by :func:`scorers.text_gold.text_gold_answer` (a verdict, a
     concluding sentence's quantity in the unit ``question`` asks for, or text)."""
-    from scorers.text_gold import text_gold_answer
+    from scorers.text_gold import text_gold
 
     parsed = parse_output(solution)
     steps = tuple(_text_gold_step(s.text, s.value) for s in parsed.steps)
-    answer, unit = text_gold_answer(parsed, question)
-    return GoldSolution(steps, answer, unit, problem_id)
+    answer, unit, kind = text_gold(parsed, question)
+    return GoldSolution(steps, answer, unit, problem_id, answer_kind=kind)

@@ -16,7 +16,7 @@ from collections import Counter
 from scorers.answers import clause_answers, verdict
 from scorers.numbers import Number, compare_values
 from scorers.params import ChainEvalParams
-from scorers.records import Value
+from scorers.records import MAGNITUDE, Value
 
 _WORD = re.compile(r"\w+")
 _YES = {"yes", "true", "compliant", "accept", "approve", "approved", "passes", "pass"}
@@ -120,19 +120,65 @@ def answer_verdict(gold: bool, answer_text: str, conclusion: str) -> bool:
     return said is not None and said == gold
 
 
+STRICT_TOL = 0.005
+"""``fac_strict``'s relative floor: an answer within rounding of the gold is within half a unit of the
+last digit it states, or within 0.5% of the gold, whichever is larger."""
+_DIGITS = re.compile(r"[0-9][0-9,]*(?:\.([0-9]+))?")
+
+
+def half_unit(number: Number) -> float:
+    """Half a unit of the last digit ``number`` states, in its value's scale ("$7.88" -> 0.005,
+    "17 million" -> 500,000, "94.4%" -> 0.05); 0 when its text shows no digits to count (a fraction)."""
+    m = _DIGITS.search(number.text or "")
+    if m is None or "/" in (number.text or ""):
+        return 0.0
+    decimals = len(m.group(1) or "")
+    mantissa = float(m.group(0).replace(",", ""))
+    unit = 10.0 ** -decimals
+    scale = abs(number.value) / mantissa if mantissa else 1.0
+    return 0.5 * unit * scale
+
+
+def numbers_within_rounding(pred: Number, gold: float, gold_unit: str) -> bool:
+    """``fac_strict``'s number rule: some reading of ``pred`` in gold's unit lies within half a unit of
+    the last digit ``pred`` states (scaled like that reading), or within 0.5% of gold."""
+    half = half_unit(pred)
+    for candidate in compare_values(pred, gold, gold_unit):
+        factor = abs(candidate / pred.value) if pred.value else 1.0
+        if abs(candidate - gold) <= max(half * factor, STRICT_TOL * abs(gold)) * (1 + 1e-9):
+            return True
+    return False
+
+
+def _magnitudes(gold: Value, answer: Number | None, kind: str) -> tuple[Value, Number | None]:
+    """A magnitude gold (a VaR, a loss amount) compares sizes: the sign an answer gives it is a convention."""
+    if kind != MAGNITUDE or isinstance(gold, (bool, str)) or gold is None:
+        return gold, answer
+    return abs(float(gold)), (Number(abs(answer.value), answer.unit, answer.text) if answer is not None else None)
+
+
 def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_text: str,
-                   params: ChainEvalParams, conclusion: str = "") -> bool:
+                   params: ChainEvalParams, conclusion: str = "", kind: str = "", strict: bool = False) -> bool:
     """Final-answer correctness (fac): within ``final_tol`` for numbers; for a yes/no gold the verdict
     stated; for text the gold option, as the answer or named in its sentence (``conclusion``: the
-    text the answer was read from)."""
+    text the answer was read from). ``kind`` ``"magnitude"`` compares sizes (a VaR of -$89,345 answers
+    89,345); ``strict`` (``fac_strict``) wants a number within rounding of the gold, not within
+    ``final_tol`` (:func:`numbers_within_rounding`)."""
+    gold, answer = _magnitudes(gold, answer, kind)
     if gold is None or not answer_text and answer is None and not conclusion:
         return False
     if isinstance(gold, bool):
         return answer_verdict(gold, answer_text, conclusion)
     if isinstance(gold, str):
         return answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t)
-    if answer is not None and numbers_agree(answer, float(gold), gold_unit, params.final_tol, params.abs_floor):
+    def agrees(n: Number) -> bool:
+        if kind == MAGNITUDE:
+            n = Number(abs(n.value), n.unit, n.text)
+        if strict:
+            return numbers_within_rounding(n, float(gold), gold_unit)
+        return numbers_agree(n, float(gold), gold_unit, params.final_tol, params.abs_floor)
+
+    if answer is not None and agrees(answer):
         return True
     # a two-part answer ("the fee is $15.94, and the net value is $5,886.06"): the part the gold asks for
-    return any(numbers_agree(n, float(gold), gold_unit, params.final_tol, params.abs_floor)
-               for n in clause_answers(conclusion))
+    return any(agrees(n) for n in clause_answers(conclusion))

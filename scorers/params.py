@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
-METRIC_KEYS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok",
+METRIC_KEYS = ("chaineval", "fac", "fac_strict", "step_f1", "precision", "recall", "parse_ok",
                "no_error", "err_1", "err_2", "err_3", "err_4plus")
 """The per-sample numbers every host aggregates (mean and stderr), under the same short keys in
 Inspect and lm-eval so that one model's results compare key by key and fit an 80-column terminal.

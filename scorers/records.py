@@ -42,3 +42,11 @@ class GoldSolution:
     answer_unit: str = ""
     problem_id: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+    answer_kind: str = ""
+    """``"magnitude"`` when the answer is by definition a size (a VaR, an expected shortfall, a loss
+    amount, a drawdown): its sign is a convention, so ``-$89,345`` answers a VaR of 89,345. Empty for
+    every other answer, whose sign counts (:data:`MAGNITUDE`)."""
+
+
+MAGNITUDE = "magnitude"
+"""The :attr:`GoldSolution.answer_kind` of an answer whose sign is a convention."""

@@ -7,8 +7,10 @@ text (the reference script's rows), and the model side under one of a few common
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
+from scorers.answers import answer_kind
 from scorers.chaineval import gold_from_text
 from scorers.records import GoldSolution, GoldStep
 from scorers.steps import segment
@@ -87,6 +89,19 @@ def as_rendered(steps: tuple[GoldStep, ...], solution: str) -> tuple[GoldStep, .
 
 
 def gold_of(row: dict[str, Any]) -> GoldSolution:
+    """Gold steps from structured ``steps`` when present, else parsed from ``solution`` text. The answer's
+    kind is the row's ``answer_kind`` when it has one, else what its question asks for
+    (:func:`scorers.answers.answer_kind`: ``"magnitude"`` for a VaR, a loss amount, a drawdown)."""
+    gold = _gold_of(row)
+    kind = row.get("answer_kind")
+    if kind is not None and not isinstance(kind, str):
+        raise RowError("field 'answer_kind' must be text")
+    question = row.get("question")
+    kind = kind if kind is not None else answer_kind(question if isinstance(question, str) else None)
+    return replace(gold, answer_kind=kind) if kind else gold
+
+
+def _gold_of(row: dict[str, Any]) -> GoldSolution:
     """Gold steps from structured ``steps`` when present, else parsed from ``solution`` text."""
     pid = str(row.get("id", ""))
     steps = row.get("steps")

@@ -50,7 +50,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from scorers.answers import conclusion_value, reconcile_scale
+from scorers.answers import conclusion_value, reconcile_scale, reconcile_sign
 from scorers.numbers import Number, concluding_value, find_numbers, normalize, parse_number, strip_step_marker
 
 __all__ = ["MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "PredStep", "extract_final_answer", "parse_output",
@@ -415,7 +415,7 @@ def _read(text: str) -> _Read:
     lines = visible.split("\n")
     answer_text, answer, removes = _find_answer(lines)
     if answer is not None:
-        answer = reconcile_scale(answer, visible)
+        answer = reconcile_sign(reconcile_scale(answer, visible), visible)
     kept = "\n".join(_tables([line for i, line in enumerate(lines) if i not in removes]))
     pieces, rule = _split(kept)
     steps = _finish(pieces)
@@ -453,12 +453,19 @@ def extract_final_answer(text: str) -> tuple[str, Number | None]:
     return answer_text, answer
 
 
+_BARE_CODE = re.compile(r"[01]")
+"""An answer line that is only ``1`` or ``0``: a code the question never defined, so a categorical gold
+is read from the verdict the output stated before it (its last step is its conclusion)."""
+
+
 def parse_output(text: str) -> ParsedOutput:
     """A model output as steps with values, a final answer, its reasoning and the rule used."""
     read = _read(text)
     steps = tuple(PredStep(s, concluding_value(s)) for s in read.steps)
     if read.answer_text:
         answer_text, answer, conclusion = read.answer_text, read.answer, read.answer_text
+        if _BARE_CODE.fullmatch(answer_text) and read.steps:
+            conclusion = read.steps[-1]  # "... so it should be reported. The answer is: 1": the verdict is there
     else:
         answer_text, answer, conclusion = _fallback(read.steps, [s.value for s in steps])
     return ParsedOutput(steps, answer, answer_text, read.reasoning, read.rule, conclusion)

@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 
 from scorers.answers import asked_unit, conclusion_value, verdict
-from scorers.records import Value
+from scorers.records import MAGNITUDE, Value
 from scorers.steps import ParsedOutput
 
-__all__ = ["text_gold_answer"]
+__all__ = ["text_gold", "text_gold_answer"]
 
 _CONCLUDING = re.compile(r"(?:^|(?<=[.\n]))\s*(?:\*\*)?(?i:thus|therefore|hence|so|conclusion|in\s+conclusion|result|"
                          r"overall)\b[,:]?", re.M)
@@ -79,41 +79,58 @@ def _asked_number(parsed: ParsedOutput, question: str | None) -> tuple[Value, st
 
 def text_gold_answer(parsed: ParsedOutput, question: str | None = None) -> tuple[Value, str]:
     """(answer, unit) of a parsed gold solution; the answer is a number, true/false, text or None."""
+    answer, unit, _ = text_gold(parsed, question)
+    return answer, unit
+
+
+def text_gold(parsed: ParsedOutput, question: str | None = None) -> tuple[Value, str, str]:
+    """(answer, unit, kind): :func:`text_gold_answer` and the answer's kind. A gold that states its figure
+    with a direction word ("the company needs to decrease its debt by USD153.55 billion") answers with
+    the size, 153.55 billion, of kind ``"magnitude"``: the direction is in its words, and an answer that
+    gives the size ("the required change is USD157 billion") or the signed change (-157 billion) both
+    state it."""
     explicit = _explicit(parsed, question)
     if explicit is not None:
-        return explicit
+        return (*explicit, "")
     if not parsed.steps:
-        return None, ""
+        return None, "", ""
     answer = _text_gold_answer(parsed, question)
     if isinstance(answer[0], bool):
-        return _asked_number(parsed, question) or answer
+        return (*(_asked_number(parsed, question) or answer[:2]), "")
     return answer
 
 
-def _text_gold_answer(parsed: ParsedOutput, question: str | None) -> tuple[Value, str]:
+def _sized(number) -> tuple[Value, str, str]:
+    """A figure a direction word signed (its text has no minus) is the gold's size: kind magnitude."""
+    if number.value < 0 and not re.match(r"\s*\(?\s*[-−–]", number.text):
+        return -number.value, number.unit, MAGNITUDE
+    return number.value, number.unit, ""
+
+
+def _text_gold_answer(parsed: ParsedOutput, question: str | None) -> tuple[Value, str, str]:
     last = parsed.steps[-1].text
     arrow = list(_ARROW.finditer(last))
     tail = last[arrow[-1].end():] if arrow else ""
     if tail.strip() and not any(ch.isdigit() for ch in tail):
-        return _qualitative(tail)
+        return (*_qualitative(tail), "")
     concluding = list(_CONCLUDING.finditer(last))
     sentence = last[concluding[-1].start():] if concluding else last
     if any(ch.isdigit() for ch in sentence):
         if "=" not in sentence and verdict(sentence) is not None:
-            return verdict(sentence), ""
+            return verdict(sentence), "", ""
         if concluding or "=" not in last:
             if "=" not in sentence and _COMPARISON.search(sentence) and not concluding:
-                return _qualitative(sentence)
+                return (*_qualitative(sentence), "")
             number = conclusion_value(sentence, asked_unit(question))
             if number is None:  # its only numbers name things: "file Schedule 13D"
-                return _qualitative(sentence)
-            return number.value, number.unit
+                return (*_qualitative(sentence), "")
+            return _sized(number)
         if parsed.final_answer is not None:
-            return parsed.final_answer.value, parsed.final_answer.unit
+            return parsed.final_answer.value, parsed.final_answer.unit, ""
     said = verdict(sentence)
     if said is not None:
-        return said, ""
+        return said, "", ""
     first = (re.findall(r"[A-Za-z]+", _clause(last)) or [""])[0].lower()
     if first in _PLAN_VERBS and parsed.final_answer is not None:
-        return parsed.final_answer.value, parsed.final_answer.unit
-    return _clause(sentence), ""
+        return parsed.final_answer.value, parsed.final_answer.unit, ""
+    return _clause(sentence), "", ""

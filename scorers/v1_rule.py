@@ -11,7 +11,10 @@ would disagree with them) one has to run their rule as it runs, so nothing here 
 * **a step's value** (:func:`step_value`): the first number after ``Answer:``, else the number
   after the last ``=``, else the last number of three or more characters (``\\d.[\\d,]+``, so
   "24" is skipped but "0.5" inside "10.5" is read), else a short number after ``.`` or ``:``,
-  kept as *text*. Signs are dropped (``[\\d.]+``); million/billion/thousand scale the number.
+  kept as *text*. Signs are dropped (``[\\d.]+``); million/billion/thousand scale the number only
+  where the matched text holds the word: "= 2 billion" is 2e9, but "Answer: 2 billion" is 2 (that
+  match ends at the number), "= 2.345 billion" is 2.34 and "bn" is no scale word (pinned against
+  their eval.py in tests/scorers/test_v1_rule.py).
 * **recall / precision**: cosine similarity of the steps' sentence embeddings, multiplied by a
   0/1 value match (|g - p| / (g + 1e-4) < 0.1, or a bag-of-words cosine >= 0.5 where either value
   is text; each gold step marks only its *first* matching predicted step), counted where > 0.6.

@@ -125,3 +125,35 @@ def test_clause_answers_and_reasons_survive_bad_input(text):
 
     assert isinstance(clause_answers(text), list)
     assert _reason(text, text, 1.0, 1e308, text[:50]).startswith(_FAMILIES)
+
+
+def _reason2(generation, ours_fac, gold, answer, value, strict=None):
+    row = {"solution": GOLD, "generation": generation, "question": "What is the value?"}
+    ours = {"fac": ours_fac, "gold_answer": gold, "final_answer": answer, "answer_value": value}
+    if strict is not None:
+        ours["fac_strict"] = strict
+    return fac_reason(row, ours, {"final_answer_match": 1 - int(ours_fac)})
+
+
+@pytest.mark.parametrize(("generation", "ours_fac", "gold", "answer", "value", "strict", "expected"), [
+    # their bug only where a reader reads what we read: the minus sign is written, or no sign is given at all
+    ("Step 4: The value is -$8.43.", 0, 8.43, "-$8.43", -8.43, None, BUG_PREFIX + ": eval.py drops minus"),
+    ("Step 2: The change is 7.88.", 0, -7.88, "7.88", 7.88, None, BUG_PREFIX + ": eval.py drops minus"),
+    ("Step 2: It pays -USD3177763.\nThe answer is: 3177763", 0, 3184889.64, "3177763", -3177763.0, None,
+     BUG_PREFIX + ": eval.py drops minus"),
+    # our sign came from a word: a reading of ours, named so
+    ("Step 2: The value decreases by $7.88.", 0, 7.88, "$7.88", -7.88, None, "ours: direction word"),
+    # a negative gold, but the figures are far apart: not the sign class (they read "72.2" as 2.2)
+    ("Step 6: The after-tax ROI is 72.2%.", 0, -2.28, "72.2%", 72.2, None, BUG_PREFIX + ": eval.py's last-number"),
+    # a pass within 5% but not within rounding is never their bug
+    ("The net payment is $63.50.", 1, 65.7, "$63.50", 63.5, 0.0, "tolerance only; their bug: an output without"),
+    ("The net payment is $65.70.", 1, 65.7, "$65.70", 65.7, 1.0, BUG_PREFIX + ": an output without"),
+])
+def test_rule_their_bug_only_where_a_reader_reads_as_we_do(generation, ours_fac, gold, answer, value, strict, expected):
+    assert _reason2(generation, ours_fac, gold, answer, value, strict).startswith(expected)
+
+
+def test_tolerance_only_rows_are_not_counted_as_their_bugs():
+    entries = [{"reason": ""}, {"reason": "tolerance only; their bug: x"}, {"reason": BUG_PREFIX + ": y"}]
+    summary = fac_summary(entries)
+    assert (summary["their_bugs"], summary["n"], summary["agree"]) == (1, 3, 1)

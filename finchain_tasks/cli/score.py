@@ -22,7 +22,7 @@ import finchain_tasks
 from finchain_tasks.cli.main import app, console, friendly
 from finchain_tasks.cli.ray_options import RayBlockRowsOpt, RayGpusOpt, RayOpt, RayWorkersOpt, ray_settings
 
-SUMMARY_KEYS = ("chaineval", "fac", "step_f1", "parse_ok")
+SUMMARY_KEYS = ("chaineval", "fac", "fac_strict", "step_f1", "parse_ok")
 BOM = b"\xef\xbb\xbf"
 
 

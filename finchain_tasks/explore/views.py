@@ -27,8 +27,8 @@ CSS = """
 .fx .val {font-variant-numeric: tabular-nums; white-space: nowrap}
 @media (max-width: 1023.98px) {.fx-compare-cols {grid-auto-flow: row}}
 """
-METRICS = ("chaineval", "fac", "step_f1", "step_precision", "step_recall", "first_error_step", "n_gold_steps",
-           "n_pred_steps", "parse_ok")
+METRICS = ("chaineval", "fac", "fac_strict", "step_f1", "step_precision", "step_recall", "first_error_step",
+           "n_gold_steps", "n_pred_steps", "parse_ok")
 
 
 def message(text: str, kind: str = "error") -> str:
@@ -110,6 +110,7 @@ def verdict_html(v: Verdict, title: str = "", compact: bool = False) -> str:
     res = v.result
     first = f"gold step {res.first_error_step}" if res.first_error_step else "none"
     fac = "<span class='ok'>right</span>" if res.fac else "<span class='bad'>wrong</span>"
+    fac += " (within rounding)" if res.fac_strict else " (within 5% only)" if res.fac else ""
     metrics = "".join(f"<tr><th>{k}</th><td class='num'>{escape(score_text(res.scores().get(k)))}</td></tr>"
                       for k in METRICS)
     prm = (f" · PRM <code>{escape(v.prm)}</code> reward {v.prm_reward:.3f}" if v.prm and v.prm_reward is not None

@@ -187,7 +187,8 @@ def explain(result, gold, pred_texts: Sequence[str], profile: str) -> str:
     first = f"gold step {result.first_error_step}" if result.first_error_step else "none"
     lines = [
         f"**ChainEval {result.chaineval:.2f}** (profile `{profile}`) · final answer correct: "
-        f"{'yes' if result.fac else 'no'} · step F1 {result.step_f1:.2f} · first error: {first}",
+        f"{'yes' if result.fac else 'no'} (within rounding: {'yes' if result.fac_strict else 'no'}) · "
+        f"step F1 {result.step_f1:.2f} · first error: {first}",
         "",
     ]
     if result.alignment:

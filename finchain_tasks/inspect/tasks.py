@@ -55,8 +55,11 @@ def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool) -> list[int]
 
 def sample_of(problem) -> Sample:
     """One problem as an Inspect sample (metadata: the problem's, plus the gold steps for re-scoring)."""
+    from scorers.answers import answer_kind
+
     row = problem.to_dict()
-    gold = {"steps": row["steps"], "answer": row["answer"], "answer_unit": row["answer_unit"]}
+    gold = {"steps": row["steps"], "answer": row["answer"], "answer_unit": row["answer_unit"],
+            "answer_kind": answer_kind(problem.question)}  # a VaR is a size: as lm-eval reads it from the question
     return Sample(id=problem.id, input=problem.question, target=problem.solution,
                   metadata={**problem.metadata(), "gold": gold})
 

@@ -16,7 +16,7 @@ REPO_BOARDS = Path(__file__).resolve().parents[2] / "leaderboards"
 PACKAGE_BOARDS = Path(__file__).resolve().parents[1] / "data" / "leaderboards"
 """The boards the wheel ships (package data), found after ``./leaderboards`` and a checkout's folder."""
 TASKS = ("finchain", "cflue", "cflue_application")
-METRICS = ("chaineval", "fac", "step_f1", "precision", "recall", "parse_ok", "no_error",
+METRICS = ("chaineval", "fac", "fac_strict", "step_f1", "precision", "recall", "parse_ok", "no_error",
            "err_1", "err_2", "err_3", "err_4plus", "accuracy", "invalid_strict", "invalid_robust", "f1", "rouge_l",
            "sentence_bleu")
 _KEYS = {"name", "title", "description", "tasks", "metrics", "profile", "models", "sources", "reported",
@@ -48,7 +48,7 @@ class Board:
     name: str
     title: str
     tasks: tuple[str, ...] = ("finchain",)
-    metrics: tuple[str, ...] = ("chaineval", "fac", "step_f1")
+    metrics: tuple[str, ...] = ("chaineval", "fac", "fac_strict", "step_f1")
     profile: str = "paper"
     models: dict[str, Any] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
@@ -130,7 +130,7 @@ def parse_board(raw: Any, where: str, path: Optional[Path] = None) -> Board:
     return Board(
         name=name, title=str(raw.get("title") or name), description=str(raw.get("description") or ""),
         tasks=_tuple(raw, "tasks", ("finchain",), TASKS, where),
-        metrics=_tuple(raw, "metrics", ("chaineval", "fac", "step_f1"), METRICS, where),
+        metrics=_tuple(raw, "metrics", ("chaineval", "fac", "fac_strict", "step_f1"), METRICS, where),
         profile=str(raw.get("profile") or "paper"), models=_models(raw.get("models"), where),
         sources=_tuple(raw, "sources", (), None, where), reported=_tuple(raw, "reported", (), None, where),
         statistics=statistics, path=path)

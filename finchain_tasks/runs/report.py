@@ -19,7 +19,14 @@ from typing import Any, Optional
 
 from finchain_tasks.redaction import write_redacted
 from finchain_tasks.runs import REPORT_HTML, REPORT_MD
-from finchain_tasks.runs.summary import REFERENCE_NOTE, cost_text, interval_text, score_columns, score_text
+from finchain_tasks.runs.summary import (
+    REFERENCE_NOTE,
+    cost_text,
+    interval_text,
+    score_columns,
+    score_text,
+    tolerance_only_share,
+)
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 MAX_FAILURES = 50
@@ -88,8 +95,15 @@ def _settings_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]
 
 
 def _notes(summary: dict[str, Any]) -> list[str]:
-    """Lines shown under the results table: the reference profile's floor, beside its † scores."""
-    return [f"† {REFERENCE_NOTE}"] if any(_is_reference(r) for r in summary["results"]) else []
+    """Lines shown under the results table: the reference profile's floor, beside its † scores, and the
+    share of each result's fac passes that pass on the 5% tolerance only (fac_strict 0)."""
+    notes = [f"† {REFERENCE_NOTE}"] if any(_is_reference(r) for r in summary["results"]) else []
+    shares = [(r["display_name"] or r["model"], r["task_set"], tolerance_only_share(r)) for r in summary["results"]]
+    parts = [f"{name} · {task} {share:.1%}" for name, task, share in shares if share is not None]
+    if parts:
+        notes.append("Tolerance-only passes (fac within 5% but fac_strict not within rounding), share of fac passes: "
+                     + "; ".join(parts) + ".")
+    return notes
 
 
 def _skipped(summary: dict[str, Any]) -> list[str]:

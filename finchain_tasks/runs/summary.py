@@ -37,8 +37,9 @@ from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
-HEADLINE = ("chaineval", "fac", "step_f1")
-"""ChainEval keys shown in tables; the summary JSON keeps every numeric key of the scores."""
+HEADLINE = ("chaineval", "fac", "fac_strict", "step_f1")
+"""ChainEval keys shown in tables; the summary JSON keeps every numeric key of the scores. ``fac_strict``
+(the final answer within rounding of the gold) stands beside ``fac`` (within 5%)."""
 DETAIL = ("step_precision", "step_recall", "first_error_step", "parse_ok")
 """ChainEval keys kept in summary.json only."""
 REFERENCE_NOTE = ("ChainEval profile `reference` follows the authors' script: an output whose steps match no gold "
@@ -424,6 +425,15 @@ def write_summary(run_dir: str | Path, summary: dict[str, Any]) -> Path:
 # ------------------------------------------------------------------------------------------ display
 def _fmt(value: Optional[float], digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def tolerance_only_share(result: dict[str, Any]) -> float | None:
+    """The share of a result's ``fac`` passes that pass only within the 5% tolerance, not within rounding
+    (``1 - fac_strict / fac``); None where either score is missing or nothing passed."""
+    fac, strict = result["scores"].get("fac"), result["scores"].get("fac_strict")
+    if not isinstance(fac, (int, float)) or not isinstance(strict, (int, float)) or fac <= 0:
+        return None
+    return max(0.0, 1.0 - strict / fac)
 
 
 def score_text(result: dict[str, Any], key: str, sep: str = " ") -> str:

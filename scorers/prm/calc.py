@@ -15,7 +15,9 @@ after a percent (``5% of 200``), ``\\times``, ``\\cdot``, ``\\div``, ``\\frac{a}
 Percent readings. A percent is ambiguous only where the text leaves it so:
 
 * ``x% / 100`` (and ``÷ 100``) is the conversion of a percent figure to its decimal (``1.3% / 100 =
-  0.013``): the ``%`` is a label there, read once, not divided twice.
+  0.013``): the ``%`` is a label there, read once, not divided twice, so the literal ``1.3% / 100 =
+  0.00013`` is the 100-fold slip a reader sees in it. A percentage divided by a percentage (``12% / 100% =
+  0.12``, ``100% / 100% = 1``) is a plain quotient: both percents are read.
 * A result written with ``%`` after an expression with no ``%`` has two readings: a percent figure (``235.05
   ÷ 26,270 × 100 = 0.8947%``) or a fraction (``0.05 × 2 = 10%``), the fraction only up to 100% unless the
   expression is a return (it holds a bare 1: ``(57,317 / 12,054) − 1 = 375.50%``): ``(7.6 + 7.9) ÷ 2 =
@@ -81,7 +83,7 @@ _OPERAND = r"(?=[ \t]*[-−–]?[ \t]*[\d(.$€£¥₹√⌈])"
 _TIMES_X = re.compile(r"(?<=[\d)%])[ \t]*[xX][ \t]*" + _OPERAND)
 _TIMES_WORD = re.compile(r"(?<=[\d)%])[ \t]+(?:times|multiplied[ \t]+by)[ \t]*" + _OPERAND, re.I)
 _PCT_OF = re.compile(r"(?<=%)[ \t]+of[ \t]*" + _OPERAND, re.I)
-_PCT_CONVERT = re.compile(r"(?<=\d)[ \t]*%(?=[ \t]*[/÷][ \t]*100(?![\d.,]))")
+_PCT_CONVERT = re.compile(r"(?<=\d)[ \t]*%(?=[ \t]*[/÷][ \t]*100(?![\d.,%]))")
 _OPERATOR_WORDS = frozenset({"x", "times", "by", "of", "plus", "minus", "over", "per", "into", "divided",
                              "multiplied", "less", "and"})
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]*$")

@@ -122,12 +122,12 @@ def test_gold_scores_one_and_wrong_scores_zero_on_every_key(scored_log):
         if sample.metadata["template"] == first.name:
             assert value["chaineval"] == pytest.approx(1.0, abs=1e-6)
             assert {k: v for k, v in value.items() if k != "chaineval"} == {
-                "fac": 1.0, "step_f1": 1.0, "precision": 1.0, "recall": 1.0, "parse_ok": 1.0,
+                "fac": 1.0, "fac_strict": 1.0, "step_f1": 1.0, "precision": 1.0, "recall": 1.0, "parse_ok": 1.0,
                 "no_error": 1.0, "err_1": 0.0, "err_2": 0.0, "err_3": 0.0, "err_4plus": 0.0}
             assert sample.scores["chaineval"].answer == sample.target.splitlines()[-1].split(": ", 1)[1]
         else:
-            assert {k: value[k] for k in ("chaineval", "fac", "step_f1", "precision", "recall")} == {
-                "chaineval": 0.0, "fac": 0.0, "step_f1": 0.0, "precision": 0.0, "recall": 0.0}
+            assert {k: value[k] for k in ("chaineval", "fac", "fac_strict", "step_f1", "precision", "recall")} == {
+                "chaineval": 0.0, "fac": 0.0, "fac_strict": 0.0, "step_f1": 0.0, "precision": 0.0, "recall": 0.0}
             assert value["err_1"] == 1.0 and value["no_error"] == 0.0
             assert sample.scores["chaineval"].metadata["first_error_step"] == 1
             assert sample.scores["chaineval"].answer == "unknown"

@@ -108,3 +108,18 @@ def test_on_the_authors_generations_injected_slips_are_caught():
     s = measure(rows, show=0)
     assert s["slips"] >= 20 and s["caught"] / s["slips"] >= 0.9
     assert s["right_flagged"] / s["right"] < 0.3
+
+
+@pytest.mark.parametrize(("step", "verdict"), [
+    ("12% / 100% = 0.12", True),      # a percentage over a percentage is a plain quotient
+    ("100% / 100% = 1", True),
+    ("50% ÷ 100% = 0.5", True),
+    ("12% / 100% = 0.0012", False),   # both percents read: 0.12, not a second division
+    ("1.3% / 100% = 0.013", True),
+    ("1.3% / 100 = 0.013", True),     # a percent figure converted to its decimal: % read once
+    ("1.3% / 100 = 0.00013", False),  # the literal double division is the 100-fold slip a reader sees
+])
+def test_rule_percent_over_percent_and_percent_over_100(step, verdict):
+    from scorers.prm.calc import check_step
+
+    assert check_step(step) is verdict

@@ -82,7 +82,7 @@ GOLD_SHAPES = [
     ("Step 1: High inflation of 5% raises demand for hedges.\nStep 2: Bitcoin prices could potentially rise.",
      "Bitcoin prices could potentially rise"),
     ("Step 1: Check: $10078 > $10000.\nStep 2: Conclusion:\nThis transaction should be reported.",
-     "This transaction should be reported"),
+     True),  # "should be reported" states a verdict (issue 38), as "must be reported" did
     ("Step 1: Depreciation = 173461.88 / 10 = 17346.19\nStep 2: Compare and analyze the impact.", 17346.19),
     ("Step 1: Multiply: 2 × $75000 = $150000\nAnswer: Total fine = $150000", 150000.0),
     ("Step 1: Check the document: passport.\nAnswer: Yes", True),
@@ -184,12 +184,16 @@ _needs_authors = pytest.mark.skipif(
 
 @_needs_authors
 @pytest.mark.parametrize(("model", "floor_all", "floor_without_bugs"), [
-    ("financeconnect_13b", 0.965, 0.993), ("metamath_13b", 0.92, 0.974)])
+    ("financeconnect_13b", 0.965, 0.986), ("metamath_13b", 0.917, 0.958)])
 def test_fac_agrees_with_the_authors_rule(model, floor_all, floor_without_bugs):
     """Their final_answer_match on financeconnect-13b is their eval.py re-run exactly; where we differ,
     docs/reproducing-finchain.md lists why. Floors pinned at the measured agreement, on all rows and on
     the rows where their rule is not wrong by construction (metamath-13b's file scored a field the public
-    results lack, so its floor is lower)."""
+    results lack, so its floor is lower). Since issue 38 a row we pass only within the 5% tolerance, not
+    within rounding, is never counted as their bug, so the second floor fell
+    (0.993 -> 0.986, 0.974 -> 0.958); a bare answer line now takes the sign its output wrote the figure
+    with, and a bare "1" takes the verdict stated before it, where their rule fails such outputs for want of
+    steps (0.92 -> 0.917)."""
     from finchain_tasks.reproduce import _key as key
     from finchain_tasks.reproduce import authors_rows, their_scores
     from finchain_tasks.reproduce_fac import fac_rows, fac_summary

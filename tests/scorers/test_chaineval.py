@@ -266,8 +266,8 @@ def test_metric_keys_give_the_first_error_distribution():
     p = get("investment_analysis/compound_interest/rate_change_midway").generate(4)
     gold = p.gold()
     assert score(gold, p.solution).metrics() == {
-        "chaineval": 1.0, "fac": 1.0, "step_f1": 1.0, "precision": 1.0, "recall": 1.0, "parse_ok": 1.0,
-        "no_error": 1.0, "err_1": 0.0, "err_2": 0.0, "err_3": 0.0, "err_4plus": 0.0}
+        "chaineval": 1.0, "fac": 1.0, "fac_strict": 1.0, "step_f1": 1.0, "precision": 1.0, "recall": 1.0,
+        "parse_ok": 1.0, "no_error": 1.0, "err_1": 0.0, "err_2": 0.0, "err_3": 0.0, "err_4plus": 0.0}
     wrong = score(gold, _perturb_step(p.solution, 2, 1.5)).metrics()
     assert (wrong["no_error"], wrong["err_2"]) == (0.0, 1.0)
     late = score(gold, _perturb_step(p.solution, 5, 1.5)).metrics()

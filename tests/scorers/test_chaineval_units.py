@@ -63,7 +63,8 @@ def test_result_fields_for_a_partly_right_output():
         {"gold": 1, "pred": 1, "similarity": 1.0, "gate": 1.0, "score": 1.0, "matched": True},
         {"gold": 3, "pred": 3, "similarity": 1.0, "gate": 1.0, "score": 1.0, "matched": True},
     ]
-    assert set(r.scores()) == {"chaineval", "fac", "step_precision", "step_recall", "step_f1", "first_error_step",
+    assert set(r.scores()) == {"chaineval", "fac", "fac_strict", "step_precision", "step_recall", "step_f1",
+                               "first_error_step",
                                "n_gold_steps", "n_pred_steps", "parse_ok", "final_answer"}
     assert r.scores()["first_error_step"] == 2
     m = r.metrics()

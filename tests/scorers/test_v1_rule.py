@@ -121,3 +121,47 @@ def test_v1_reproduces_their_financeconnect_scores():
                          shared_embedder().encode_cached)
     ours = [v for x in few for v in (x.step_recall, x.step_precision)]
     assert ours == pytest.approx([v for t in their[:40] for v in (t["recall"], t["precision"])], abs=1e-6)
+
+
+# Issue 38.6: scale words exactly as eval.py's regexes read them (its ``extract_final_answer`` and
+# ``convert_to_float``): the word scales a number only where the matched text holds it. An ``Answer:``
+# match ends at its number ("Answer: 2 billion" is 2), the ``=`` and last-number patterns take the word
+# after the number, a number cut by ``\.\d{1,2}`` loses the word ("= 2.345 billion" is 2.34), "bn" is no
+# scale word, and a bare "2 billion" after a colon is kept as text. Our ChainEval reader differs on
+# purpose: every one of these is 2e9 (or 2.345e9) there.
+V1_SCALE = [
+    ("Value = 2 billion", 2e9),
+    ("= $2.5 billion", 2.5e9),
+    ("= 450 thousand", 450e3),
+    ("= 1,500 million", 1.5e9),
+    ("Answer: 2 billion", 2.0),
+    ("Answer: $2 billion", 2.0),
+    ("Answer: billion-dollar deal of 2", 2e9),
+    ("Revenue = 2.345 billion", 2.34),
+    ("Total = 2 bn", 2.0),
+    ("The market cap is $12.5 billion", 2.5e9),
+    ("The total is $1.2 million and 3 thousand units", 1.2e6),
+    ("Cap: 3 billion", " 3 billion"),
+    ("The deal is worth 2 billion.", None),
+]
+
+
+@pytest.mark.parametrize(("step", "value"), V1_SCALE)
+def test_rule_v1_scale_words_as_their_regex_reads_them(step, value):
+    got = step_value(step)
+    assert got == (pytest.approx(value) if isinstance(value, float) else value)
+
+
+@pytest.mark.skipif(not os.environ.get("FINCHAIN_AUTHORS_DIR"), reason="FINCHAIN_AUTHORS_DIR not set")
+def test_v1_scale_words_match_their_eval_py_itself():
+    """Their two functions, lifted out of chaineval/eval.py (its imports need models), on the same table."""
+    import ast
+    import re
+
+    source = Path(os.environ["FINCHAIN_AUTHORS_DIR"], "chaineval", "eval.py").read_text(encoding="utf-8")
+    names = {"convert_to_float", "extract_final_answer"}
+    body = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name in names]
+    namespace = {"re": re}
+    exec(compile(ast.Module(body, []), "eval.py", "exec"), namespace)  # noqa: S102 - their code, read-only checkout
+    for step, _ in V1_SCALE:
+        assert step_value(step) == namespace["extract_final_answer"](step), step

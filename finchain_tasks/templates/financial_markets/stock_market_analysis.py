@@ -23,7 +23,7 @@ def holding_period_return(b: Builder) -> None:
     b.require(abs(b.values["sell"] + b.values["dividends"] - buy) > 0.02 * buy, "a clear gain or loss")
     b.ask(
         "{person} bought {stock} shares at {buy} and sold them a year later at {sell}, collecting dividends of "
-        "{dividends} per share in between. What was {their} holding-period return?"
+        "{dividends} per share in between. What was {their} holding-period return (negative for a loss)?"
     )
     b.step("gain", "Gain per share (price change + dividends)", "sell - buy + dividends", unit="$")
     b.step("hpr", "Holding-period return (gain ÷ purchase price)", "gain / buy * 100", unit="%")
@@ -96,7 +96,8 @@ def beta_and_jensens_alpha(b: Builder) -> None:
     b.ask(
         "Over the past year {stock} had a correlation of {correlation} with the market index, a volatility of "
         "{stock_vol} against the index's {market_vol}. The risk-free rate was {risk_free} and the index returned "
-        "{market_return}. {stock} returned {actual}. What was its Jensen's alpha, in percentage points?"
+        "{market_return}. {stock} returned {actual}. What was its Jensen's alpha, in percentage points (negative "
+        "if it underperformed)?"
     )
     b.step("beta", "Beta (correlation × stock volatility ÷ market volatility)", "correlation * stock_vol / market_vol")
     b.step("required", "CAPM required return", "risk_free + beta * (market_return - risk_free)", unit="%")
@@ -139,7 +140,7 @@ def portfolio_return_beta_alpha(b: Builder) -> None:
         "{end3}, and the three paid dividends of {div1}, {div2} and {div3} per share. The stocks' betas are "
         "{beta1}, {beta2} and {beta3}. The risk-free rate was {risk_free} and the market returned "
         "{market_return}. Weighting by start-of-year values and counting dividends (not reinvested), what was "
-        "the portfolio's Jensen's alpha, in percentage points?"
+        "the portfolio's Jensen's alpha, in percentage points (negative if it underperformed)?"
     )
     b.step("start_value", "Portfolio value at the start",
            "shares1 * start1 + shares2 * start2 + shares3 * start3", unit="$")

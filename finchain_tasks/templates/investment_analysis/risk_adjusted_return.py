@@ -67,7 +67,7 @@ def information_ratio(b: Builder) -> None:
         f"An actively managed portfolio run by {{manager}} is benchmarked against {index}. Last year the "
         "portfolio returned {fund_return} while the benchmark returned {benchmark_return}, and the "
         "tracking error (standard deviation of active returns) was {tracking_error}. "
-        "What is the portfolio's information ratio?"
+        "What is the portfolio's information ratio (negative if it trailed the benchmark)?"
     )
     b.step("active_return", "Active return over the benchmark", "fund_return - benchmark_return", unit="pp")
     b.step("info_ratio", "Information ratio, active return ÷ tracking error", "active_return / tracking_error")

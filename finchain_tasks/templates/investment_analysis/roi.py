@@ -25,7 +25,7 @@ def simple_roi(b: Builder) -> None:
     b.ask(
         f"{{person}} {verb} {{shares}} of a listed company at {{buy_price}} each and later sells them all at "
         "{sell_price} each. Ignoring fees and dividends, what is the return on investment (ROI) as a "
-        "percentage of the amount invested?"
+        "percentage of the amount invested (negative for a loss)?"
     )
     b.step("invested", "Amount invested", "shares * buy_price", unit="$")
     b.step("profit", "Gain or loss on the sale", "shares * sell_price - invested", unit="$")
@@ -50,7 +50,7 @@ def annualized_short_holding(b: Builder) -> None:
     b.ask(
         "{person} buys {shares} of a listed company at {buy_price} each and sells them all {months} later at "
         "{sell_price} each; no dividends are paid and fees are ignored. What is the holding-period return, "
-        "and what is it as a compound annual rate (a 12-month year)? Give the annualized return."
+        "and what is it as a compound annual rate (a 12-month year)? Give the annualized return (negative for a loss)."
     )
     b.step("hpr", "Holding-period return, (sell − buy) ÷ buy", "(sell_price - buy_price) / buy_price * 100",
            unit="%")
@@ -113,7 +113,7 @@ def marketing_campaign_roi(b: Builder) -> None:
         "{company} runs an online ad campaign that costs {cost} and is shown {impressions}. The click-through "
         "rate is {ctr} and {conversion} of the people who click place an order. The average order is "
         "{order_value} and the gross margin on sales is {margin}. Counting the gross profit on the orders as "
-        "the campaign's return, what is the campaign's ROI?"
+        "the campaign's return, what is the campaign's ROI (negative for a loss)?"
     )
     b.bounds("clicks", lo=0, hi="impressions", why="a click needs an impression")
     b.bounds("orders", lo=0, hi="clicks", why="an order needs a click")

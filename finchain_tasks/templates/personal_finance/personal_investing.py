@@ -152,7 +152,7 @@ def dca_with_costs_and_dividend(b: Builder) -> None:
         "flat commission of {commission} per purchase out of that amount (fractional shares allowed). "
         "The four purchase prices were {p1}, {p2}, {p3} and {p4}, and the price at year end is {price_end}. "
         "At year end the fund pays a dividend of {dividend} per share held, reinvested commission-free at "
-        "the year-end price. What is the return on the total cash set aside, in percent?"
+        "the year-end price. What is the return on the total cash set aside, in percent (negative for a loss)?"
     )
     b.step("net_amount", "Amount invested per purchase after commission", "amount - commission", unit="$")
     b.step("shares", "Shares bought over the year", "net_amount * (1 / p1 + 1 / p2 + 1 / p3 + 1 / p4)")

@@ -95,7 +95,7 @@ def eve_rate_shock(b: Builder) -> None:
         "{bank} has assets of {assets} with a duration of {dur_assets} years and liabilities of {liabilities} "
         "with a duration of {dur_liabilities} years. Market yields are {market_yield}. Rates rise in parallel by "
         "{shock}. Using the duration approximation ΔE = −(D_A × A − D_L × L) × Δy ÷ (1 + y), what is the change "
-        "in the economic value of equity as a percentage of the bank's Tier 1 capital of {tier1}?"
+        "in the economic value of equity as a percentage of the bank's Tier 1 capital of {tier1} (negative for a fall)?"
     )
     b.step("asset_change", "Change in asset value", "-dur_assets * assets * shock / 10000 / (1 + market_yield / 100)",
            unit="$")

@@ -137,7 +137,7 @@ def best_over_worst_tilt(b: Builder) -> None:
         "{r1}; stock B weighs {w2}, scores {s2} and returned {r2}; stock C weighs {w3}, scores {s3} and "
         "returned {r3}. An ESG-tilted version moves {shift} of portfolio weight from the lowest-scored stock to "
         "the highest-scored one. What are the tilted portfolio's weighted ESG score and its active return "
-        "against the benchmark, in percentage points? Give the active return."
+        "against the benchmark, in percentage points? Give the active return (negative if it trails the benchmark)."
     )
     lb, lw = LETTERS[best - 1], LETTERS[worst - 1]
     b.step("best_weight", f"New weight of stock {lb} (highest score)", f"w{best} + shift", unit="%")
@@ -174,7 +174,7 @@ def score_tilted_index(b: Builder) -> None:
         "scoring below {threshold}, then weights each remaining stock in proportion to its benchmark weight "
         "times its ESG score. Find the index's ESG score (weighted by the new weights), the benchmark's "
         "return, the index's return, and the index's active return against the benchmark in percentage "
-        "points."
+        "points (negative if it trails the benchmark)."
     )
     letter = LETTERS[out - 1]
     b.step("tilt_total", f"Sum of weight × score over the kept stocks (stock {letter} excluded)",
