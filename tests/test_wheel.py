@@ -78,9 +78,22 @@ def test_inspect_eval_and_the_leaderboard_run_from_the_wheel(installed):
     _run([str(bin_dir / "inspect"), "eval", "finchain", "--model", "mockllm/model", "--limit", "1", "--no-score",
           "--log-dir", "logs", "--display", "plain"], work, env)
     assert list((work / "logs").glob("*.eval"))
-    out = _run([str(bin_dir / "finchain"), "leaderboard", "build", "paper26", "-s", "logs", "-o", "site", "--models",
-                "all"], work, env)
-    assert "no board" not in out and (work / "site" / "index.html").is_file()
+
+
+def test_the_readmes_first_run_works_as_written_in_a_fresh_folder(installed, tmp_path):
+    """Issue 45: the README's two lines after an install, verbatim, in a folder with no ``leaderboards/``: the
+    shipped ``local`` board reads ``./finchain-runs`` (before, it looked for ``leaderboards/../finchain-runs``)."""
+    from tests.test_readme_commands import block, commands
+
+    bin_dir, env, _ = installed
+    env = {k: v for k, v in env.items() if k != "INSPECT_DISABLE_MODEL_API"}  # the tests' guard: a local server
+    lines = commands(block("The first run after an install"))
+    assert [c.split()[:3] for c in lines] == [["finchain", "eval", "--limit"], ["finchain", "leaderboard", "build"]]
+    for command in lines:
+        out = _run(["bash", "-c", command], tmp_path, env, timeout=600)
+    assert str(bin_dir.parent) in shutil.which("finchain", path=env["PATH"])  # the wheel's script ran them
+    assert "1 reproduced row(s)" in out and (tmp_path / "site" / "index.html").is_file()
+    assert not (tmp_path / "leaderboards").exists()
 
 
 def test_finchain_lm_eval_finds_its_tasks_in_the_wheel(installed):
