@@ -42,8 +42,9 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
     src = tmp / "src"
     shutil.copytree(REPO, src, ignore=SKIP, symlinks=True)  # the build writes build/ and egg-info: not here
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir", "-q",
-          "-w", str(tmp / "dist"), str(src)], tmp, env)
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir", "-v",
+                  "-w", str(tmp / "dist"), str(src)], tmp, env)
+    (tmp / "build.log").write_text(built, encoding="utf-8")  # the backend's own output: its warnings
     (wheel,) = (tmp / "dist").glob("finchain_tasks-*.whl")
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
@@ -71,6 +72,19 @@ def test_the_package_is_imported_from_the_wheel_with_its_data(installed):
     assert all(str(bin_dir.parent) in line for line in out.strip().splitlines()), out
     listing = _run([str(bin_dir / "finchain"), "list", "--domain", "personal_finance"], work, env)
     assert "personal_finance/" in listing
+
+
+def test_the_build_does_not_warn_and_the_licence_is_an_spdx_expression(installed):
+    """Issue 45: a TOML table ``license = {text = ...}`` makes setuptools warn that it will stop accepting it."""
+    import zipfile
+
+    bin_dir, _, _ = installed
+    log = (bin_dir.parents[1] / "build.log").read_text(encoding="utf-8")
+    assert "Deprecat" not in log and "adding license file 'LICENSE'" in log, log[-3000:]
+    (wheel,) = (bin_dir.parents[1] / "dist").glob("finchain_tasks-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        meta = next(archive.read(n).decode() for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    assert "License-Expression: MIT" in meta.splitlines()
 
 
 def test_inspect_eval_and_the_leaderboard_run_from_the_wheel(installed):
