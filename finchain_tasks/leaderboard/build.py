@@ -163,6 +163,7 @@ def sample_payload(frame) -> dict[str, Any]:
         for _, r in group.iterrows():
             entry["models"].append({
                 "label": f"{r['model']} ({r['harness']})", "harness": r["harness"], "output": r["output"] or "",
+                "prompt": r["prompt"] if isinstance(r["prompt"], str) else None,
                 "steps": _steps(r["output"]),
                 "answer": None if r["answer"] is None or r["answer"] != r["answer"] else str(r["answer"]),
                 "chaineval": _f(r["chaineval"]), "fac": _f(r["fac"]), "first_error_step": _f(r["first_error_step"]),
