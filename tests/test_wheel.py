@@ -42,8 +42,9 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
     src = tmp / "src"
     shutil.copytree(REPO, src, ignore=SKIP, symlinks=True)  # the build writes build/ and egg-info: not here
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir", "-q",
-          "-w", str(tmp / "dist"), str(src)], tmp, env)
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-cache-dir", "-v",
+                  "-w", str(tmp / "dist"), str(src)], tmp, env)
+    (tmp / "build.log").write_text(built, encoding="utf-8")  # the backend's own output: its warnings
     (wheel,) = (tmp / "dist").glob("finchain_tasks-*.whl")
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
@@ -73,14 +74,40 @@ def test_the_package_is_imported_from_the_wheel_with_its_data(installed):
     assert "personal_finance/" in listing
 
 
+def test_the_build_does_not_warn_and_the_licence_is_an_spdx_expression(installed):
+    """Issue 45: a TOML table ``license = {text = ...}`` makes setuptools warn that it will stop accepting it."""
+    import zipfile
+
+    bin_dir, _, _ = installed
+    log = (bin_dir.parents[1] / "build.log").read_text(encoding="utf-8")
+    assert "Deprecat" not in log and "adding license file 'LICENSE'" in log, log[-3000:]
+    (wheel,) = (bin_dir.parents[1] / "dist").glob("finchain_tasks-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        meta = next(archive.read(n).decode() for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    assert "License-Expression: MIT" in meta.splitlines()
+
+
 def test_inspect_eval_and_the_leaderboard_run_from_the_wheel(installed):
     bin_dir, env, work = installed
     _run([str(bin_dir / "inspect"), "eval", "finchain", "--model", "mockllm/model", "--limit", "1", "--no-score",
           "--log-dir", "logs", "--display", "plain"], work, env)
     assert list((work / "logs").glob("*.eval"))
-    out = _run([str(bin_dir / "finchain"), "leaderboard", "build", "paper26", "-s", "logs", "-o", "site", "--models",
-                "all"], work, env)
-    assert "no board" not in out and (work / "site" / "index.html").is_file()
+
+
+def test_the_readmes_first_run_works_as_written_in_a_fresh_folder(installed, tmp_path):
+    """Issue 45: the README's two lines after an install, verbatim, in a folder with no ``leaderboards/``: the
+    shipped ``local`` board reads ``./finchain-runs`` (before, it looked for ``leaderboards/../finchain-runs``)."""
+    from tests.test_readme_commands import block, commands
+
+    bin_dir, env, _ = installed
+    env = {k: v for k, v in env.items() if k != "INSPECT_DISABLE_MODEL_API"}  # the tests' guard: a local server
+    lines = commands(block("The first run after an install"))
+    assert [c.split()[:3] for c in lines] == [["finchain", "eval", "--limit"], ["finchain", "leaderboard", "build"]]
+    for command in lines:
+        out = _run(["bash", "-c", command], tmp_path, env, timeout=600)
+    assert str(bin_dir.parent) in shutil.which("finchain", path=env["PATH"])  # the wheel's script ran them
+    assert "1 reproduced row(s)" in out and (tmp_path / "site" / "index.html").is_file()
+    assert not (tmp_path / "leaderboards").exists()
 
 
 def test_finchain_lm_eval_finds_its_tasks_in_the_wheel(installed):

@@ -18,7 +18,7 @@ app = typer.Typer(
     help="Verifiable financial reasoning benchmarks: generate FinChain problems, verify them, score model outputs.",
     no_args_is_help=True,
     add_completion=False,
-    rich_markup_mode="rich",
+    rich_markup_mode=None,  # click's plain help: wraps at any width, never cuts an option name (rich's table did at 80)
     pretty_exceptions_enable=False,
 )
 console = Console()

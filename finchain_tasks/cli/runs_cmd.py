@@ -124,23 +124,23 @@ def eval_cmd(
     batch_tick: Optional[float] = BatchTickOpt,
 ) -> None:
     """Evaluate one model on FinChain; with no --model, the local model (no key, no network) on a small sample."""
-    import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
-
     from finchain_tasks.models.registry import load_registry, resolve_model
     from finchain_tasks.runs import engine
 
     reg = load_registry(registry)
     spec = resolve_model(model, reg) if model else _local_spec(reg)
+    ready, skipped = engine.split_ready([spec])  # a missing key fails here, before Inspect, litellm or torch load
+    if skipped and not (plan_only or as_json):
+        console.print(_skipped_table(skipped))
+        raise ValueError(f"model {spec.name!r} cannot run: set {', '.join(skipped[0][1])}")
+    import inspect_ai  # noqa: F401  (before the plan: a missing [inspect] extra is one line, before the embedder)
+
     overrides: dict[str, Any] = {"profile": profile, "fresh": True if fresh else None, "seeds": seeds}
     if model is None:
         overrides.update(template=engine.stratified_templates(), seeds=seeds or 1)
     plan = engine.plan_task_set(reg, task, **overrides)
-    ready, skipped = engine.split_ready([spec])
     if plan_only or as_json:
         return _plan(plan_only, [spec], [plan], skipped, limit, max_connections, run_dir, as_json)
-    if skipped:
-        console.print(_skipped_table(skipped))
-        raise ValueError(f"model {spec.name!r} cannot run: set {', '.join(skipped[0][1])}")
     given = run_dir
     run_dir = run_dir or _default_run_dir(spec.name)
     if engine.needs_local_server(spec):
@@ -214,12 +214,9 @@ def bench(
     from finchain_tasks.runs import engine
 
     _check_bench_options(harness, batch, ray, serve)
-    if harness == "inspect":
-        import inspect_ai  # noqa: F401  (first: a missing [inspect] extra is one line, before the embedder loads)
     reg = load_registry(registry)
     names = [n.strip() for n in (models or "").split(",") if n.strip()] or list(reg.models)
     specs = [resolve_model(n, reg) for n in dict.fromkeys(names)]
-    plans = [engine.plan_task_set(reg, t.strip(), profile=profile, seeds=seeds) for t in tasks.split(",") if t.strip()]
     served: list[Any] = []
     if serve is not None:
         from finchain_tasks.runs.vllm_bench import split_served
@@ -227,13 +224,16 @@ def bench(
         served, specs = split_served(specs, serve)
     elif gpus is not None:
         raise ValueError("--gpus goes with --serve vllm")
-    ready, skipped = engine.split_ready(specs)
+    ready, skipped = engine.split_ready(specs)  # before Inspect, litellm or torch load: a missing key fails fast
+    if skipped and not (plan_only or as_json):
+        console.print(_skipped_table(skipped))
+    if not ready and not served and not (plan_only or as_json):
+        raise ValueError("no model can run: every selected model lacks its key or base URL")
+    if harness == "inspect":
+        import inspect_ai  # noqa: F401  (before the plan: a missing [inspect] extra is one line, before the embedder)
+    plans = [engine.plan_task_set(reg, t.strip(), profile=profile, seeds=seeds) for t in tasks.split(",") if t.strip()]
     if plan_only or as_json:  # served models are on the bill: --serve starts their servers
         return _plan(plan_only, [*served, *specs], plans, skipped, limit, max_connections, run_dir, as_json)
-    if skipped:
-        console.print(_skipped_table(skipped))
-    if not ready and not served:
-        raise ValueError("no model can run: every selected model lacks its key or base URL")
     given = run_dir
     run_dir = run_dir or _default_run_dir("bench")
     options = _options(limit, max_connections, timeout, max_retries, retry_attempts, retry_wait, display, batch,

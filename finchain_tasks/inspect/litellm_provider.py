@@ -63,6 +63,8 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from finchain_tasks.inspect import openai_fast
 from finchain_tasks.inspect.errors import Plain
+from finchain_tasks.models.provider_keys import LOOPBACK, keyless_reason
+from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER
 from finchain_tasks.redaction import configured_secrets, is_secret_name, redact_exception
 
 PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model",
@@ -153,7 +155,8 @@ class LiteLLMAPI(ModelAPI):
         forced = model_args.pop("request_path", None)
         self.extra = model_args
         lacking = missing_key(self.litellm, model_name, self._key() or self.extra.get("api_key"), self.base_url)
-        if lacking:
+        self.keyless = keyless_reason(self.base_url, self.extra) if lacking else None
+        if lacking and not self.keyless:
             raise MissingKey(lacking)
         self._priced: bool | None = None
         self.request_path, self.request_path_reason = openai_fast.choose_path(model_name, self.base_url, model_args,
@@ -228,8 +231,12 @@ class LiteLLMAPI(ModelAPI):
         return request
 
     def _key(self) -> str | None:
+        """The key to send: ``api_key_env``'s, else the one given; a keyless server on this machine that has
+        neither (nor the provider's variable) gets the placeholder, as the registry's keyless models do."""
         if self.api_key_env:
             return os.environ.get(self.api_key_env)
+        if not self.api_key and getattr(self, "keyless", None) == LOOPBACK:
+            return KEYLESS_PLACEHOLDER
         return self.api_key
 
     def output(self, response: Any, path: str = openai_fast.LITELLM) -> ModelOutput:

@@ -7,6 +7,7 @@ source of facts about models; the board only selects."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -62,14 +63,29 @@ class Board:
         """The metric that orders the table and decides the tie groups: the first one listed."""
         return self.metrics[0]
 
+    @property
+    def shipped(self) -> bool:
+        """A board the package ships (read from the installed package, or through a checkout's
+        ``leaderboards/`` links to the same files), not one the user wrote."""
+        return self.path is not None and self.path.resolve().parent == PACKAGE_BOARDS
+
     def source_paths(self) -> list[Path]:
-        """The sources as paths: relative ones against the board file's folder. A board read from the installed
-        package resolves them as if it sat in ``./leaderboards`` (``../finchain-runs`` is ``./finchain-runs``),
-        never inside site-packages."""
-        base = self.path.parent if self.path else Path.cwd()
-        if self.path and self.path.resolve().parent == PACKAGE_BOARDS and REPO_BOARDS not in self.path.parents:
-            base = Path.cwd() / "leaderboards"
-        return [p if p.is_absolute() else base / p for p in (Path(s).expanduser() for s in self.sources)]
+        """The sources as paths: relative ones against the board file's folder. A shipped board resolves them
+        as if it sat in ``./leaderboards`` of the working directory (``../finchain-runs`` is ``./finchain-runs``,
+        where ``finchain eval`` writes), never inside site-packages or a checkout, and whether or not
+        ``./leaderboards`` exists (the path is joined as text, not walked through that folder)."""
+        given = [Path(s).expanduser() for s in self.sources]
+        if not self.shipped:
+            base = self.path.parent if self.path else Path.cwd()
+            return [p if p.is_absolute() else base / p for p in given]
+        return [p if p.is_absolute() else Path(os.path.normpath(Path.cwd() / "leaderboards" / p)) for p in given]
+
+    def where_sources_are_read(self) -> str:
+        """One line for an error: the folders the sources were looked for in, and why there."""
+        looked = ", ".join(str(p) for p in self.source_paths()) or "none listed"
+        why = (" (a shipped board reads its relative sources from the working directory)" if self.shipped
+               else f" (relative to {self.path.parent})" if self.path else "")
+        return f"looked in {looked}{why}"
 
 
 def find_board(name_or_path: str) -> Path:

@@ -49,7 +49,8 @@ def compute(board: Board, sources: Optional[Sequence[Path]] = None, registry_pat
     frame = ingest(paths, registry, problems, realign)
     if not len(frame) and problems:
         listed = "; ".join(f"{p.path}: {p.reason}" for p in problems[:5])
-        raise BoardError(f"{board.name}: no readable source ({len(problems)} unreadable: {listed})")
+        looked = "" if sources else f"; {board.where_sources_are_read()}"
+        raise BoardError(f"{board.name}: no readable source ({len(problems)} unreadable: {listed}){looked}")
     found = sorted(frame["model"].dropna().unique()) if len(frame) else []
     if models:
         keep = found if list(models) == ["all"] else [m for m in found if m in set(models)]
@@ -162,6 +163,7 @@ def sample_payload(frame) -> dict[str, Any]:
         for _, r in group.iterrows():
             entry["models"].append({
                 "label": f"{r['model']} ({r['harness']})", "harness": r["harness"], "output": r["output"] or "",
+                "prompt": r["prompt"] if isinstance(r["prompt"], str) else None,
                 "steps": _steps(r["output"]),
                 "answer": None if r["answer"] is None or r["answer"] != r["answer"] else str(r["answer"]),
                 "chaineval": _f(r["chaineval"]), "fac": _f(r["fac"]), "first_error_step": _f(r["first_error_step"]),

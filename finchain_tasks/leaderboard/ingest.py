@@ -29,7 +29,8 @@ COLUMNS = ("model", "display_name", "category", "open_weights", "params_b", "har
            "finchain_tasks_version", "task", "task_set", "task_version", "profile", "sample_id", "epoch", "domain",
            "topic", "template", "level", "seed", "exam", "sub_task", "fresh", *METRIC_KEYS, *CFLUE_KEYS, *APP_KEYS,
            "first_error_step", "n_gold_steps", "n_pred_steps", "input_tokens", "output_tokens", "cost", "latency_s",
-           "date", "source", "question", "gold_steps", "gold_answer", "output", "answer", "alignment", "error")
+           "date", "source", "question", "prompt", "gold_steps", "gold_answer", "output", "answer", "alignment",
+           "error")
 """Every column, in order. Metrics a host did not report for a sample are missing (NaN), never 0."""
 
 
@@ -123,7 +124,7 @@ def _header_facts(header: Any, record: dict[str, Any]) -> dict[str, Any]:
     return {"model": str(name), "display_name": record.get("display_name"), "category": record.get("category"),
             "params_b": record.get("params_b"), "harness": "inspect",
             "harness_version": (header.eval.packages or {}).get("inspect_ai"),
-            "finchain_tasks_version": meta.get("finchain_tasks_version"),
+            "finchain_tasks_version": meta.get("finchain_tasks_version") or meta.get("package_version"),  # CFLUE's
             "task": header.eval.task.split("/")[-1], "task_set": meta.get("finchain_task_set"),
             "task_version": str(meta.get("task_version") or header.eval.task_version),
             "profile": chaineval.get("profile") or meta.get("cflue_profile"), "fresh": bool(meta.get("fresh_seeds")),
@@ -151,10 +152,42 @@ def inspect_rows(log_path: Path, record: Optional[dict[str, Any]] = None, source
                "n_pred_steps": smeta.get("n_pred_steps"), "input_tokens": tokens_in, "output_tokens": tokens_out,
                "cost": cost, "latency_s": s.total_time, "source": f"{source}{log_path.name}",
                "question": s.input if isinstance(s.input, str) else _last_user(s.input),
+               "prompt": inspect_prompt(s.messages) or (s.input if isinstance(s.input, str) else None),
                "gold_steps": _gold_texts(meta.get("gold")),
                "gold_answer": _gold_answer(meta.get("gold"), s.target),
                "output": s.output.completion if s.output else "", "answer": main.answer if main else None,
                "alignment": smeta.get("alignment"), "error": str(s.error.message) if s.error else None}
+
+
+def inspect_prompt(messages: Any) -> Optional[str]:
+    """What the model was sent: the messages before its first reply, each under its role (a system prompt, the
+    task's wording around the question), as the sample page shows it."""
+    sent = []
+    for m in messages or []:
+        if getattr(m, "role", None) == "assistant":
+            break
+        sent.append(f"[{m.role}]\n{m.text}")
+    return "\n\n".join(sent) or None
+
+
+def lm_eval_prompt(sample: dict[str, Any]) -> Optional[str]:
+    """What lm-eval sent: the first argument of the sample's request (the full prompt text, or the chat
+    messages as the harness rendered them)."""
+    args = sample.get("arguments")
+    first = next(iter(args.values()), None) if isinstance(args, dict) else (args[0] if isinstance(args, list) and args
+                                                                             else None)
+    sent = first.get("arg_0") if isinstance(first, dict) else (first[0] if isinstance(first, list) and first else None)
+    if isinstance(sent, list) and len(sent) == 1 and isinstance(sent[0], str):  # lm-eval's JsonChatStr, a tuple
+        sent = sent[0]
+    if isinstance(sent, str) and sent.startswith("[{"):  # a chat backend logs the messages as JSON text
+        try:
+            sent = json.loads(sent)
+        except ValueError:
+            pass
+    if isinstance(sent, list):  # chat messages: each under its role, as an Inspect prompt is shown
+        parts = [f"[{m.get('role')}]\n{m.get('content')}" for m in sent if isinstance(m, dict)]
+        return "\n\n".join(parts) or None
+    return sent if isinstance(sent, str) else None
 
 
 def _last_user(messages: Any) -> str:
@@ -164,13 +197,14 @@ def _last_user(messages: Any) -> str:
 
 def _gold_answer(gold: Any, target: Any) -> Optional[str]:
     """The gold final answer as a reader expects it: the rendered text where the task kept it (lm-eval's
-    ``answer_text``), else the value with its unit, else a one-line target."""
+    ``answer_text``), else the value in its unit's display (``$18,598,500.00``, ``1,283,008 shares``), else a
+    one-line target."""
     if isinstance(gold, dict) and gold.get("answer_text"):
         return str(gold["answer_text"])
-    if isinstance(gold, dict) and gold.get("answer") is not None:
-        value, unit = gold["answer"], gold.get("answer_unit") or ""
-        text = f"{value:,.6g}" if isinstance(value, float) else str(value)
-        return f"{unit}{text}" if unit == "$" else f"{text}{unit}"
+    if isinstance(gold, dict) and gold.get("answer") is not None:  # the templates' own display of the unit
+        from finchain_tasks.engine.formatting import result_text
+
+        return result_text(gold["answer"], str(gold.get("answer_unit") or ""))
     return target if isinstance(target, str) and "\n" not in target else None
 
 
@@ -200,10 +234,15 @@ def _lm_eval_facts(results: dict[str, Any], record: dict[str, Any], model: str) 
     return {"model": model, "display_name": record.get("display_name"), "category": record.get("category"),
             "params_b": record.get("params_b"), "harness": "lm-eval",
             "harness_version": results.get("lm_eval_version") or _lm_eval_version(),
-            "finchain_tasks_version": run.get("package_version") or run.get("finchain_tasks_version"),
-            "task_version": None if run.get("task_version") is None else str(run.get("task_version")),
+            "finchain_tasks_version": (run.get("package_version") or run.get("finchain_tasks_version")
+                                       or cflue.get("package_version")),  # a CFLUE run records its own way
+            "task_version": _str_or_none(run.get("task_version") or cflue.get("task_version")),
             "profile": chaineval.get("profile") or cflue.get("cflue_profile"), "fresh": bool(run.get("fresh_seeds")),
             "date": _iso(date)}
+
+
+def _str_or_none(value: Any) -> Optional[str]:
+    return None if value is None else str(value)
 
 
 def _iso(stamp: Any) -> Optional[str]:
@@ -267,10 +306,20 @@ def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, prob
 
 
 def _lm_eval_model(results: dict[str, Any]) -> str:
-    args = str(_object(results.get("config")).get("model_args") or "")
-    for part in args.split(","):
-        if part.startswith("model="):
-            return part.removeprefix("model=")
+    """The model a results file names: ``model=`` (API backends) or ``pretrained=`` (hf, vLLM) of its model args;
+    else the backend itself with its args (``finchain-oracle``, ``finchain-oracle (mode=wrong)``), as lm-eval's
+    ``model_name`` is then a random word; else that ``model_name``."""
+    config = _object(results.get("config"))
+    raw = config.get("model_args") or ""
+    pairs = ([f"{k}={v}" for k, v in raw.items()] if isinstance(raw, dict)
+             else [p.strip() for p in str(raw).split(",") if p.strip()])
+    for key in ("model=", "pretrained="):
+        for part in pairs:
+            if part.startswith(key):
+                return part.removeprefix(key)
+    backend = config.get("model")
+    if isinstance(backend, str) and backend:
+        return f"{backend} ({', '.join(pairs)})" if pairs else backend
     return str(results.get("model_name") or "unknown")
 
 
@@ -323,6 +372,7 @@ def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: st
             "domain": doc.get("domain"), "topic": doc.get("topic"), "template": doc.get("template"),
             "level": doc.get("level"), "seed": doc.get("seed"), "exam": doc.get("exam"),
             "sub_task": doc.get("sub_task"), "question": doc.get("question") or doc.get("prompt"),
+            "prompt": lm_eval_prompt(s),
             "gold_steps": _gold_texts({"steps": steps}), "gold_answer": _gold_answer(doc, doc.get("reference")),
             "first_error_step": first_error_from_buckets(metrics),
             "output": _resp_text(s), "answer": _filtered_answer(s), "source": source, "error": None, "_doc": doc}

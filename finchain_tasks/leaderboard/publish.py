@@ -24,13 +24,14 @@ from typing import Any, Optional
 import yaml
 
 from finchain_tasks.leaderboard.build import Built
+from finchain_tasks.leaderboard.table_csv import block_rows, board_csv, csv_cell, csv_text
 
 SAMPLE_COLUMNS_PRIVATE = ("source",)
 """Columns kept out of the release unless raw material is asked for (they name local files)."""
 
 
 LICENSES = Path(__file__).with_name("data") / "licenses.yaml"
-TEXT_COLUMNS = ("question", "gold_steps", "gold_answer")
+TEXT_COLUMNS = ("question", "prompt", "gold_steps", "gold_answer")
 """The task's own text: what a licence that forbids redistribution keeps out of a release."""
 PROJECT_LICENSE = "mit"
 """The licence of what this project writes itself (the tables, the per-sample scores)."""
@@ -94,6 +95,8 @@ def withhold_text(built: Built, include_restricted: bool = False) -> tuple[Built
     for entry in samples.values():
         lic = licenses.get(entry.get("task"))
         if lic is not None and not lic.redistribute:
+            for model in entry.get("models") or []:
+                model["prompt"] = None  # it holds the question
             entry.update(question=None, gold_steps=[], gold_answer=None,
                          withheld=f"The question and gold text are not published: {lic.name} ({lic.url}), "
                               f"{lic.holder}.")
@@ -115,39 +118,10 @@ def release_name(built: Built) -> str:
     return name
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: Any) -> Any:
-    """A cell a spreadsheet shows as text: text starting with ``= + - @``, a tab or a CR gets a leading
-    apostrophe (model and board names come from logs and files; ``=HYPERLINK(...)`` must not become a link)."""
-    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_START) else value
-
-
-def _flat(row: dict[str, Any], metrics: tuple[str, ...]) -> dict[str, Any]:
-    out = {k: row.get(k) for k in ("tie_group", "rank", "rank_low", "rank_high", "partial", "coverage", "model",
-                                   "display_name", "category", "open_weights", "params_b", "harness", "harness_version",
-                                   "task", "task_version", "profile", "n", "templates")}
-    for m in metrics:
-        s = row["metrics"].get(m) or {}
-        out.update({m: s.get("mean"), f"{m}_low": s.get("low"), f"{m}_high": s.get("high"),
-                    f"{m}_naive_low": s.get("naive_low"), f"{m}_naive_high": s.get("naive_high")})
-    out.update({k: row.get(k) for k in ("input_tokens", "output_tokens", "cost_usd", "cost_per_sample", "date")})
-    return out
-
-
 def reported_sample_rows(built: Built) -> list[dict[str, Any]]:
-    """The per-sample reported rows, flat (one CSV line each): the board's columns, the source and the name it
-    gives, and per metric the published mean and the difference (recomputed minus published)."""
-    out = []
-    for block in built.payload.get("reported_samples") or []:
-        for row in block["rows"]:
-            flat = {"source": block["source"], "status": block["status"], "reported_name": row["reported_name"],
-                    **_flat(row, tuple(block["metrics"]))}
-            for m in block["metrics"]:
-                flat.update({f"{m}_published": row["published"].get(m), f"{m}_delta": row["delta"].get(m)})
-            out.append({k: csv_cell(v) for k, v in flat.items()})
-    return out
+    """The per-sample reported rows, flat (one CSV line each; :func:`table_csv.block_rows`)."""
+    return [{k: csv_cell(v) for k, v in flat.items()}
+            for block in built.payload.get("reported_samples") or [] for flat in block_rows(block)]
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -199,8 +173,8 @@ def write_release(built: Built, folder: Path, include_raw: bool = False, sources
     if not out.resolve().is_relative_to(folder.resolve()):
         raise ValueError(f"release folder {out.name!r} would lie outside {folder}")
     out.mkdir(parents=True, exist_ok=True)
-    flat = [{k: csv_cell(v) for k, v in _flat(r, built.board.metrics).items()} for r in built.payload["rows"]]
-    _write_csv(out / "leaderboard.csv", flat)
+    (out / "leaderboard.csv").write_text(csv_text(*board_csv(built.payload, built.board.metrics)), encoding="utf-8",
+                                         newline="")  # the site's "Download CSV" writes the same lines
     payload = {k: v for k, v in built.payload.items() if k not in ("reported", "reported_samples")}
     (out / "leaderboard.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
     (out / "reported.json").write_text(json.dumps(built.payload["reported"], indent=2, ensure_ascii=False),

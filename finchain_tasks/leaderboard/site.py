@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from finchain_tasks.leaderboard.board import Board
+from finchain_tasks.leaderboard.table_csv import site_csv
 
 STATIC = Path(__file__).with_name("static")
 PAGES = {"index.html": "Leaderboard", "heatmap.html": "Domain × level", "frontier.html": "Score vs cost",
@@ -177,6 +178,7 @@ INDEX_BODY = """
   <label>Max size (B) <input id="f-size" type="number" min="0" step="any"></label>
   <label>Search <input id="f-search" type="search"></label>
   <button id="dl-csv" type="button">Download CSV</button> <button id="dl-json" type="button">Download JSON</button>
+  <details id="columns"><summary>Columns</summary><div id="column-boxes"></div></details>
 </section>
 <p class="note" id="table-note"></p>
 <div class="scroll"><table id="board"><thead></thead><tbody></tbody></table></div>
@@ -305,7 +307,8 @@ def write_site(out: Path, board: Board, payload: dict[str, Any], samples: dict[s
     earlier = claim_folder(out, allow_foreign)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(STATIC, out / "assets", dirs_exist_ok=True)
-    (out / "data.js").write_text(f"window.LB = {js_literal(payload)};\n", encoding="utf-8")
+    csv_lines = site_csv(payload, board.metrics)  # the release's writer: the page picks the rows it shows
+    (out / "data.js").write_text(f"window.LB = {js_literal({**payload, 'csv': csv_lines})};\n", encoding="utf-8")
     written = {"data.js", *(f"assets/{p.name}" for p in STATIC.iterdir() if p.is_file())}
     written |= set(write_samples(out, samples))
     pages = {"index": INDEX_BODY, "heatmap": HEATMAP_BODY, "frontier": FRONTIER_BODY, "sample": SAMPLE_BODY,

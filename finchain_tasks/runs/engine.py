@@ -90,7 +90,13 @@ def split_ready(specs: Sequence[Any]) -> tuple[list[Any], list[tuple[Any, list[s
 
 
 def _litellm_missing(spec: Any) -> list[str]:
-    """For a model not in the registry, litellm's own idea of the keys it needs (best effort)."""
+    """For a model not in the registry, the keys it needs: from the provider table (no import), else litellm's
+    own idea (best effort)."""
+    from finchain_tasks.models.provider_keys import missing_provider_key
+
+    known = missing_provider_key(spec.litellm_model)
+    if known is not None:
+        return known
     try:
         from finchain_tasks.inspect.litellm_provider import import_litellm
 

@@ -27,7 +27,8 @@ def cflue_sample(k: int, correct: bool) -> dict:
     doc = {"id": f"cflue/exam{k % 2}/{k}", "exam": f"exam{k % 2}", "question": f"HANDMADE QUESTION {k}: A or B?",
            "answer": "A"}
     return {"doc_id": k, "doc": doc, "resps": [["答案：" + ("A" if correct else "B")]], "filtered_resps": ["A"],
-            "acc": float(correct)}
+            "acc": float(correct),  # the prompt sent holds the question: withheld with it (issue 45)
+            "arguments": {"gen_args_0": {"arg_0": f"Answer.\n{doc['question']}", "arg_1": {}}}}
 
 
 def write_lm_eval(folder: Path, model: str, leaf: str, samples: list[Any]) -> Path:

@@ -71,3 +71,17 @@ def test_a_cflue_run_is_one_row_with_the_scripts_accuracy_and_exam_clustered_int
     assert row["tie_group"] == 1 and built.payload["cells"] == {"all": {}}  # no FinChain domain × level grid
     reported = built.payload["reported"]["rows"]
     assert len(reported) == 17 and all(r["status"] == "reported, not reproduced" for r in reported)
+
+
+def test_a_cflue_row_and_its_release_line_carry_the_package_version(cflue_log_dir):
+    """Issue 45: a CFLUE run records ``package_version`` (not ``finchain_tasks_version``); release rows lacked it."""
+    import csv
+    import io
+
+    import finchain_tasks
+    from finchain_tasks.leaderboard.table_csv import board_csv, csv_text
+
+    built = compute(load_board("cflue"), sources=[cflue_log_dir])
+    assert set(built.frame["finchain_tasks_version"]) == {finchain_tasks.__version__}
+    (line,) = csv.DictReader(io.StringIO(csv_text(*board_csv(built.payload, built.board.metrics))))
+    assert line["finchain_tasks_version"] == finchain_tasks.__version__ and line["task_version"]

@@ -53,13 +53,16 @@ def test_restricted_text_stays_out_unless_asked_and_the_command_says_so(sources,
     assert "HANDMADE QUESTION" not in everything  # not in the site's sample chunks, not in the release
     samples = pd.read_parquet(release / "samples.parquet")
     assert samples["question"].isna().all() and len(samples) == 6 and samples["output"].str.contains("答案").all()
+    assert samples["prompt"].isna().all()  # the prompt sent holds the question
     shown = sitedata.samples(to)
     assert all(s["question"] is None and "CC BY-NC-SA 4.0" in s["withheld"] for s in shown.values())
 
     said, to, release, card, meta = _publish(sources, tmp_path / "asked", ("cflue",), "--include-restricted-text")
     assert "included, as asked: question and gold text of 6 cflue sample(s) (CC BY-NC-SA 4.0)" in said
     assert meta["license"] == ["mit", "cc-by-nc-sa-4.0"]
-    assert pd.read_parquet(release / "samples.parquet")["question"].str.startswith("HANDMADE QUESTION").all()
+    asked = pd.read_parquet(release / "samples.parquet")
+    assert asked["question"].str.startswith("HANDMADE QUESTION").all()
+    assert asked["prompt"].str.contains("HANDMADE QUESTION").all()
 
 
 def test_a_redistributable_task_publishes_its_text_under_its_own_licence(sources, tmp_path):

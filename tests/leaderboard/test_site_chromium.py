@@ -339,3 +339,69 @@ def test_the_pages_load_only_their_own_files(chrome, handmade_site):
                           "document.body.appendChild(s);")
     assert chrome.execute_script("return window.__inline === undefined")
     assert any("Content Security Policy" in e for e in _errors(chrome))
+
+
+# ------------------------------------------------------------------------------------------ issue 45, item 2
+def test_the_pages_csv_is_the_releases_writer_and_tie_group_is_the_group(chrome, lb_site):
+    """One writer: the page's "Download CSV" holds the release writer's lines of the rows shown, in their order
+    (the page wrote the row's position as tie_group; the release the group)."""
+    from finchain_tasks.leaderboard.table_csv import board_csv, csv_text
+
+    payload = sitedata.payload(lb_site)
+    _open(chrome, lb_site, "index.html")
+    header, lines = board_csv(payload, tuple(payload["board"]["metrics"]))
+    page = chrome.execute_script("return LBView.csv()")
+    assert page == csv_text(header, lines)  # the board's own order: every row, as the release writes it
+    groups = [r["tie_group"] for r in csv.DictReader(io.StringIO(page))]
+    assert groups == ["" if r["tie_group"] is None else str(r["tie_group"]) for r in payload["rows"]]
+    assert groups != [str(i) for i in range(len(groups))]  # not positions: the fake runs tie their leaders
+    _select(chrome, "f-harness", "inspect")
+    shown = [r["model"] + "/" + r["harness"] for r in csv.DictReader(io.StringIO(chrome.execute_script(
+        "return LBView.csv()")))]
+    assert shown == _models(chrome) and len(shown) < len(lines)
+
+
+def test_columns_can_be_hidden_and_shown_and_the_choice_is_in_the_url(chrome, lb_site):
+    _open(chrome, lb_site, "index.html")
+    chrome.find_element("css selector", "#columns summary").click()
+    boxes = {b.get_attribute("data-column"): b for b in chrome.find_elements("css selector", "#columns input")}
+    assert "category" in boxes and "tie_group" not in boxes and "display_name" not in boxes  # never hidden
+    heads = lambda: [th.get_attribute("data-key") for th in chrome.find_elements("css selector", "#board thead th")]  # noqa: E731
+    assert "category" in heads()
+    boxes["category"].click()
+    boxes["cost_usd"].click()
+    assert "category" not in heads() and "cost_usd" not in heads() and "hide=category%2Ccost_usd" in chrome.current_url
+    assert all(len(tr.find_elements("tag name", "td")) == len(heads())
+               for tr in chrome.find_elements("css selector", "#board tbody tr"))
+    assert "category" in chrome.execute_script("return LBView.csv()").splitlines()[0]  # the CSV keeps every column
+    url = chrome.current_url
+    chrome.get("about:blank")
+    chrome.get(url)
+    assert "category" not in heads()
+    chrome.find_element("css selector", "#columns summary").click()
+    chrome.find_element("css selector", "#columns input[data-column=category]").click()
+    assert "category" in heads() and "category" not in chrome.current_url.split("hide=")[-1]
+    assert _errors(chrome) == []
+
+
+def test_the_sample_page_shows_golds_in_their_units_display_and_the_prompt_each_model_saw(chrome, lb_local_site):
+    from finchain_tasks.engine import all_templates
+
+    samples = sitedata.samples(lb_local_site)
+    sid = sorted(samples)[0]
+    s = samples[sid]
+    problem = all_templates()[f"{s['domain']}/{s['topic']}/{s['template']}"].generate(int(sid.rsplit("/", 1)[1]))
+    assert s["gold_answer"] == problem.answer_text  # the templates' own display, e.g. $19,570.50, 7 years
+    chrome.get((lb_local_site / "sample.html").as_uri() + "#" + sid)
+    chrome.refresh()
+    cards = _wait_cards(chrome)
+    gold = chrome.find_element("css selector", ".sample-grid .card").text
+    assert f"Final answer: {problem.answer_text}" in gold
+    prompts = {}
+    for card in cards:
+        card.find_element("css selector", "details.prompt summary").click()
+        prompts[card.get_attribute("data-label")] = card.find_element("css selector", "pre.prompt").text
+    assert set(prompts) == {f"{LOCAL} (inspect)", f"{LOCAL} (lm-eval)"}
+    assert all(problem.question.split("\n")[0][:60] in text for text in prompts.values()), prompts
+    assert prompts[f"{LOCAL} (inspect)"].startswith("[")  # the messages under their roles
+    assert _errors(chrome) == []

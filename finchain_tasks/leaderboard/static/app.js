@@ -55,6 +55,7 @@
     cols.push({ key: "cost_usd", label: "cost (USD)", num: true, opt: true, value: function (r) { return r.cost_usd; },
       text: function (r) { return r.cost_usd === null ? "unknown" : fmt(r.cost_usd, 6); } });
     cols.push({ key: "date", label: "date", opt: true, value: function (r) { return r.date; } });
+    cols.forEach(function (c) { c.canHide = c.key !== "tie_group" && c.key !== "display_name" && c.key !== primary; });
     return cols;
   }
   function cellText(col, r) {
@@ -63,7 +64,26 @@
     return v === null || v === undefined ? "—" : String(v);
   }
 
-  var state = { sortKey: "tie_group", dir: 1, model: null };
+  var state = { sortKey: "tie_group", dir: 1, model: null, hidden: [] };
+  /* column show/hide: every column but the tie group, the model and the primary metric can be hidden; the
+   * hidden ones are in the URL (#hide=category,tokens), and the CSV keeps every column */
+  function shownColumns(cols) {
+    return cols.filter(function (c) { return !c.canHide || state.hidden.indexOf(c.key) < 0; });
+  }
+  function renderColumnBoxes() {
+    var box = $("column-boxes");
+    clear(box);
+    columns().filter(function (c) { return c.canHide; }).forEach(function (c) {
+      var input = el("input", { type: "checkbox", "data-column": c.key });
+      input.checked = state.hidden.indexOf(c.key) < 0;
+      input.addEventListener("change", function () {
+        state.hidden = state.hidden.filter(function (k) { return k !== c.key; });
+        if (!input.checked) state.hidden.push(c.key);
+        renderTable(); writeHash();
+      });
+      box.appendChild(el("label", {}, input, " " + c.label));
+    });
+  }
   function filtered() {
     var cat = $("f-category").value, open = $("f-open").value, harness = $("f-harness").value;
     var size = parseFloat($("f-size").value), q = $("f-search").value.toLowerCase();
@@ -88,8 +108,8 @@
     });
   }
   function currentView() {
-    var cols = columns();
-    var rows = sorted(filtered(), cols);
+    var all = columns(), cols = shownColumns(all);
+    var rows = sorted(filtered(), all);  /* a hidden column still sorts, as the URL says */
     return { cols: cols, rows: rows, cells: rows.map(function (r) { return cols.map(function (c) { return cellText(c, r); }); }) };
   }
   function renderTable() {
@@ -142,41 +162,12 @@
       "range of ranks over templates. †: partial coverage; not comparable: too few templates shared with the leader." +
       (LB.rows.length ? "" : " No reproduced row on this board" + ((LB.reported_samples || []).length ? ": its rows are reported per sample, below." : "."));
   }
-  /* CSV: numbers as numbers (a metric is three columns: mean, low, high), text that starts like a spreadsheet
-   * formula (= + - @ tab CR) behind an apostrophe, the same rule as the release's leaderboard.csv */
-  function csvField(v) {
-    if (v === null || v === undefined) return "";
-    var s = String(v);
-    if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = "'" + s;
-    return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
-  }
-  function csvColumns(cols) {
-    var out = [];
-    cols.forEach(function (c) {
-      if (c.metric) {
-        ["mean", "low", "high"].forEach(function (k) {
-          out.push({ head: k === "mean" ? c.key : c.key + "_" + k, value: function (r) { return (r.metrics[c.key] || {})[k]; } });
-        });
-      } else if (c.key === "tokens") {
-        out.push({ head: "input_tokens", value: function (r) { return r.input_tokens; } });
-        out.push({ head: "output_tokens", value: function (r) { return r.output_tokens; } });
-      } else if (c.key === "ranks") {
-        out.push({ head: "rank_low", value: function (r) { return r.rank_low; } });
-        out.push({ head: "rank_high", value: function (r) { return r.rank_high; } });
-      } else if (c.key === "harness") {
-        out.push({ head: "harness", value: function (r) { return r.harness; } });
-        out.push({ head: "harness_version", value: function (r) { return r.harness_version; } });
-      } else {
-        out.push({ head: c.key, value: c.value });
-      }
-    });
-    return out;
-  }
+  /* CSV: the build's own lines (finchain_tasks/leaderboard/table_csv.py, the release's leaderboard.csv writer),
+   * the rows shown, in the order shown; the page writes no CSV field itself */
   function viewCSV() {
-    var v = currentView(), cols = csvColumns(v.cols);
-    return [cols.map(function (c) { return csvField(c.head); }).join(",")].concat(v.rows.map(function (r) {
-      return cols.map(function (c) { return csvField(c.value(r)); }).join(",");
-    })).join("\r\n") + "\r\n";
+    var csvData = LB.csv || { header: "model", lines: [] };
+    return [csvData.header].concat(currentView().rows.map(function (r) { return csvData.lines[LB.rows.indexOf(r)]; }))
+      .join("\r\n") + "\r\n";
   }
   function viewJSON() { return JSON.stringify(currentView().rows, null, 2); }
   function download(name, text, type) {
@@ -241,10 +232,8 @@
     return cols;
   }
   function blockCSV(b) {
-    var cols = sampleBlockColumns(b);
-    return [cols.map(function (c) { return csvField(c.head); }).join(",")].concat(b.rows.map(function (r) {
-      return cols.map(function (c) { return csvField(c.value(r)); }).join(",");
-    })).join("\r\n") + "\r\n";
+    var lines = ((LB.csv || {}).blocks || {})[b.source] || { header: "model", lines: [] };
+    return [lines.header].concat(lines.lines).join("\r\n") + "\r\n";
   }
   function renderReportedSamples() {
     var box = $("reported-samples"), blocks = LB.reported_samples || [];
@@ -303,8 +292,8 @@
     $("dl-csv").addEventListener("click", function () { download(LB.board.name + "-leaderboard.csv", viewCSV(), "text/csv"); });
     $("dl-json").addEventListener("click", function () { download(LB.board.name + "-leaderboard.json", viewJSON(), "application/json"); });
     $("details-close").addEventListener("click", function () { state.model = null; renderDetails(); writeHash(); });
-    window.addEventListener("hashchange", function () { readHash(); renderTable(); renderDetails(); });
-    readHash(); renderTable(); renderDetails(); renderVersus(); renderReportedSamples(); renderReported();
+    window.addEventListener("hashchange", function () { readHash(); renderColumnBoxes(); renderTable(); renderDetails(); });
+    readHash(); renderColumnBoxes(); renderTable(); renderDetails(); renderVersus(); renderReportedSamples(); renderReported();
   }
 
   /* ------------------------------------------------------------------ permalinks: the table's filters, sort and
@@ -317,12 +306,14 @@
     state.sortKey = p.get("sort") || "tie_group";
     state.dir = p.get("dir") === "desc" ? -1 : (p.get("dir") === "asc" ? 1 : (p.get("sort") ? -1 : 1));
     state.model = p.get("model") || null;
+    state.hidden = (p.get("hide") || "").split(",").filter(function (k) { return k; });
   }
   function writeHash() {
     var p = new URLSearchParams();
     Object.keys(FILTERS).forEach(function (k) { var v = $(FILTERS[k]).value; if (v) p.set(k, v); });
     if (state.sortKey !== "tie_group" || state.dir !== 1) { p.set("sort", state.sortKey); p.set("dir", state.dir > 0 ? "asc" : "desc"); }
     if (state.model) p.set("model", state.model);
+    if (state.hidden.length) p.set("hide", state.hidden.join(","));
     var hash = p.toString() ? "#" + p.toString() : location.pathname.split("/").pop();
     try { history.replaceState(null, "", hash); } catch (e) { location.replace("#" + p.toString()); }
   }
@@ -585,6 +576,8 @@
     } else {
       card.appendChild(el("p", { "class": "note" }, "no step alignment in this harness's log"));
     }
+    if (m.prompt) card.appendChild(el("details", { "class": "prompt" }, el("summary", {}, "prompt the model saw"),
+      el("pre", { "class": "text prompt" }, m.prompt)));
     card.appendChild(el("details", {}, el("summary", {}, "raw output"), el("pre", { "class": "text raw" }, m.output)));
     if (m.error) card.appendChild(el("p", { "class": "bad" }, "error: " + m.error));
     return card;
