@@ -157,6 +157,11 @@ def served_id(spec: Any) -> str:
 
 def model_args(spec: Any, base_url: str, options: Any) -> str:
     """``--model_args`` for ``local-chat-completions`` (never a key)."""
+    from finchain_tasks.models.vllm_args import model_id_problem
+
+    problem = model_id_problem(served_id(spec))
+    if problem:  # a comma or space would add a model argument of the id's choosing
+        raise ValueError(f"model {spec.name!r}: served id {served_id(spec)[:80]!r} {problem}")
     connections = options.max_connections or 1
     parts = [f"base_url={base_url.rstrip('/')}/chat/completions", f"model={served_id(spec)}",
              "tokenizer_backend=None", "tokenized_requests=False", f"num_concurrent={connections}",
