@@ -26,7 +26,7 @@ Pipeline (:func:`parse_output`), every stage linear in the input and none of the
    after the last marker stays with the last step.
    Before stage 2, a visible text longer than :data:`MAX_READ_CHARS` is read as its first and last half
    of that, joined by a blank line (its steps and its final answer; nothing a scorer reads lies in the
-   middle of a quarter-million-character output), so every later stage costs a bounded time per output.
+   middle of a 128,000-character output), so every later stage costs a bounded time per output.
 6. Markers are stripped, steps with no letter or digit are dropped, at most 200 steps are kept
    (the tail is merged into the 200th) and each is cut to 2,000 characters, so a hostile output
    cannot blow up the O(n·m) alignment downstream.
@@ -61,9 +61,10 @@ __all__ = ["MAX_READ_CHARS", "MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "Pre
 
 MAX_STEPS = 200
 MAX_STEP_CHARS = 2000
-MAX_READ_CHARS = 256_000
-"""The visible text read at most (its first and last half): about 64,000 tokens, beyond any answer a task
-asks for; a megabyte of hostile text would otherwise take seconds per output (benchmarks/fuzz_scorer.py)."""
+MAX_READ_CHARS = 128_000
+"""The visible text read at most (its first and last half): about 32,000 tokens, beyond the longest answer a
+registry model may write (max_model_len 16,384); a megabyte of hostile text would otherwise take seconds per
+output (benchmarks/fuzz_scorer.py)."""
 
 
 @dataclass(frozen=True, slots=True)
