@@ -217,7 +217,7 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 
 def _read_yaml(path: Path | None, label: str) -> Any:
     try:
-        text = default_registry_text() if path is None else path.read_text(encoding="utf-8")
+        text = default_registry_text() if path is None else _file_text(path)
         return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
     except RegistryError as exc:
         raise RegistryError(f"{label}: {exc}") from None
@@ -227,6 +227,16 @@ def _read_yaml(path: Path | None, label: str) -> Any:
         raise RegistryError(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except ValueError as exc:  # an integer of thousands of digits: Python refuses to convert it
         raise RegistryError(f"{label}: a number is too long ({_short(str(exc))})") from None
+
+
+def _file_text(path: Path) -> str:
+    """A registry or board file's text: a regular file only (a FIFO or a link to a device is refused at once)."""
+    from finchain_tasks.safe_files import UnreadableFile, read_text
+
+    try:
+        return read_text(path, max_bytes=64 << 20)
+    except UnreadableFile as exc:
+        raise RegistryError(exc.reason) from None
 
 
 def default_registry_text() -> str:

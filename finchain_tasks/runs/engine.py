@@ -326,8 +326,22 @@ def warm_scorers(plans: Sequence[TaskPlan]) -> None:
 
 # ------------------------------------------------------------------------------------------ the manifest
 def read_manifest(run_dir: Path) -> dict[str, Any]:
+    """The run's ``run.json`` ({} when there is none). A damaged one is one line naming it and how to recover;
+    nothing is written over it (its logs and response cache stay as they are)."""
+    from finchain_tasks.safe_files import UnreadableFile, load_json
+
     path = Path(run_dir) / MANIFEST
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if not os.path.lexists(path):
+        return {}
+    try:
+        manifest = load_json(path)
+        if not isinstance(manifest, dict):
+            raise UnreadableFile(path, f"expected a JSON object, found {type(manifest).__name__}")
+    except UnreadableFile as exc:
+        raise UnreadableFile(path, f"{exc.reason}. Nothing was changed: restore it from a copy, or move it aside "
+                             f"(mv {path} {path}.damaged) and run again: the logs and the response cache are "
+                             "kept and reused (fresh seeds it pinned are drawn anew)") from None
+    return manifest
 
 
 def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
