@@ -144,3 +144,30 @@ def test_a_regular_file_and_a_link_inside_are_read_as_before(tmp_path):
     assert load_json(tmp_path / "b.json") == {"x": [1, 2]}
     with open_regular(tmp_path / "a.json", "rb") as fh:
         assert fh.read(1) == b"{"
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ('{"id": 1, "seed": 0, "recall": "0.5", "precision": 0.5}', "row 1: recall: expected a number, got str"),
+    ('{"id": 1, "seed": 0, "recall": 0.5, "precision": [1]}', "row 1: precision: expected a number, got list"),
+    ('[1, 2]', "row 1: expected a JSON object, found list"),
+    ('"a row"', "row 1: expected a JSON object, found str"),
+    ("[" * 100_000 + "]" * 100_000, "1: nested too deeply to be read"),
+])
+def test_rule_the_authors_files_with_wrong_types_are_one_line_naming_file_and_row(tmp_path, row, message):
+    from finchain_tasks.reproduce import AuthorsDataError, their_scores
+
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "m.jsonl").write_text(row + "\n", encoding="utf-8")
+    with pytest.raises(AuthorsDataError) as err:
+        their_scores(tmp_path, "m")
+    assert str(err.value) == f"{tmp_path / 'evals' / 'm.jsonl'}:{message}".replace(".jsonl:row", ".jsonl: row")
+
+
+def test_a_cflue_file_that_is_a_fifo_or_a_device_is_refused_at_once(tmp_path):
+    from finchain_tasks.cflue.loader import CflueDataError, read_rows
+
+    os.mkfifo(tmp_path / "cflue.json")
+    (tmp_path / "zero.jsonl").symlink_to("/dev/zero")
+    for name, kind in (("cflue.json", "a FIFO"), ("zero.jsonl", "a character device")):
+        with deadline(), pytest.raises(CflueDataError, match=f"{name}: cannot read CFLUE file \\({kind}, not a"):
+            read_rows(tmp_path / name)
