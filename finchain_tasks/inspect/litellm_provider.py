@@ -166,6 +166,9 @@ class LiteLLMAPI(ModelAPI):
         waits for it instead of sending (and paying for) the same request again."""
         self.rejoined = 0
         """Attempts that found their request still open and used its late answer (nothing re-sent)."""
+        self.resent = 0
+        """Sends of a request sent before in this run (its earlier send failed or timed out at the server)."""
+        self._sent: set[tuple[int, str]] = set()
 
     # -- the call ---------------------------------------------------------------------------
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
@@ -219,6 +222,9 @@ class LiteLLMAPI(ModelAPI):
         if late:
             self.rejoined += 1
         else:
+            if slot in self._sent:
+                self.resent += 1
+            self._sent.add(slot)
             pending = loop.create_task(self._send(request))
             self._open[slot] = pending
             pending.add_done_callback(lambda t, slot=slot: self._forget(slot, t))

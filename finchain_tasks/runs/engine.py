@@ -423,6 +423,20 @@ def request_paths(tasks: Sequence[Any]) -> dict[str, dict[str, str]]:
     return paths
 
 
+def request_counts(tasks: Sequence[Any]) -> dict[str, dict[str, int]]:
+    """{registry model: {resent, late_answers}}: requests sent again in this session (each paid again) and
+    retries that took the late answer of a send still open instead (paid once), from the providers' counters."""
+    counts: dict[str, dict[str, int]] = {}
+    for task in tasks:
+        api = getattr(getattr(task, "model", None), "api", None)
+        name = (task.metadata or {}).get(MODEL_KEY)
+        if name and isinstance(getattr(api, "resent", None), int):
+            entry = counts.setdefault(name, {"resent": 0, "late_answers": 0})
+            entry["resent"] += api.resent
+            entry["late_answers"] += api.rejoined
+    return counts
+
+
 def _eval_set(run_dir: Path, tasks: list[Any], options: Options) -> bool:
     """Inspect's eval-set over the run's log dir. Sample errors do not stop a task (continue_on_fail); a task
     with errors is retried (only its unfinished samples) up to ``retry_attempts`` times. Other logs in the dir
@@ -517,7 +531,7 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
     if warnings:
         manifest["sessions"][-1]["warnings"] = warnings
     t0 = time.monotonic()
-    ok = False
+    ok, tasks = False, []
     try:
         quiet_progress_bars()
         warm_scorers(plans)
@@ -528,6 +542,7 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
             ok = _eval_set(run_dir, tasks, options)
     finally:
         session = manifest["sessions"][-1]
-        session.update({"finished": _now(), "wall_s": round(time.monotonic() - t0, 3), "ok": ok})
+        session.update({"finished": _now(), "wall_s": round(time.monotonic() - t0, 3), "ok": ok,
+                        "requests_resent": request_counts(tasks)})
         write_manifest(run_dir, manifest)
     return ok, manifest

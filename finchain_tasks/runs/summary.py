@@ -276,7 +276,24 @@ def summarize(run_dir: str | Path) -> dict[str, Any]:
         "notes": notes(results), "warnings": list(last.get("warnings") or []),
         "sessions": len(sessions), "wall_s_total": round(sum(s.get("wall_s") or 0 for s in sessions), 3),
         "cached_responses": _cache_entries(run_dir / CACHE),
+        "requests_resent": resent_counts(sessions),
     }
+
+
+def resent_counts(sessions: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """{model: {resent, late_answers}} over every session of the run (see ``engine.request_counts``): how many
+    requests were sent (and paid) again, and how many late answers were used instead of sending again."""
+    total: dict[str, dict[str, int]] = {}
+    for session in sessions:
+        counts = session.get("requests_resent") if isinstance(session, dict) else None
+        for model, entry in (counts.items() if isinstance(counts, dict) else ()):
+            if not isinstance(entry, dict):
+                continue
+            into = total.setdefault(str(model), {"resent": 0, "late_answers": 0})
+            for key in into:
+                value = entry.get(key)
+                into[key] += value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return total
 
 
 def coverage() -> dict[str, Any]:

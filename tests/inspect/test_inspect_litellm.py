@@ -255,10 +255,10 @@ def test_a_late_answer_to_an_attempt_still_open_is_used_not_sent_again(model_api
 
     task, problem = _one_sample_task()
     with FakeOpenAI(script={1: delay(2.5)}, reply=problem.solution) as server:
-        log = inspect_eval(task, model=get_model("litellm/openai/fake", config=GenerateConfig(attempt_timeout=1,
-                                                                                              max_retries=5),
-                                                 **_model_args(server, timeout=TIMEOUT)),
-                           log_dir=str(tmp_path), display="none", score=False)[0]
+        model = get_model("litellm/openai/fake", config=GenerateConfig(attempt_timeout=1, max_retries=5),
+                          **_model_args(server, timeout=TIMEOUT))
+        log = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none", score=False)[0]
+    assert model.api.rejoined >= 1 and model.api.resent == 0  # what the run summary counts
     assert log.status == "success", log.error
     assert len(server.requests) == 1  # sent once, answered once, paid once
     sample = log.samples[0]
