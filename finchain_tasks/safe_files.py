@@ -92,7 +92,7 @@ def parse_json(text: str | bytes, where: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UnreadableFile(where, f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") \
+        raise UnreadableFile(where, f"not JSON ({exc.msg}: line {exc.lineno}, column {exc.colno})") \
             from None
     except RecursionError:
         raise UnreadableFile(where, "nested too deeply to be read") from None

@@ -358,7 +358,7 @@ def newest_inspect_logs(log_dir: Path, problems: Problems = None, prefix: str = 
     from inspect_ai.log import read_eval_log
 
     newest: dict[str, tuple[float, str, Path]] = {}
-    for path, mtime in _log_files(Path(log_dir), problems, prefix):  # bench --ray: one eval-set per pair, in sub-dirs
+    for path, mtime in inspect_log_files(Path(log_dir), problems, prefix):  # bench --ray: sub-dirs
         try:
             header = read_eval_log(str(path), header_only=True)
             key = str(header.eval.task_id)
@@ -376,7 +376,7 @@ _INSPECT_JSON_LOG = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.j
 """Inspect's own name for a JSON log (a timestamp first); any ``.eval`` is a log."""
 
 
-def _log_files(log_dir: Path, problems: Problems, prefix: str) -> list[tuple[Path, float]]:
+def inspect_log_files(log_dir: Path, problems: Problems = None, prefix: str = "") -> list[tuple[Path, float]]:
     """(log, mtime) of every Inspect log under ``log_dir``, found as Inspect's listing finds them but without
     following a link out of the folder; what was skipped is listed in ``problems``."""
     found = walk(log_dir, ("*.eval", "*.json"))
