@@ -10,7 +10,7 @@ import json
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from finchain_tasks.engine import Problem, Template
 from finchain_tasks.engine.registry import MAX_SEED
@@ -26,18 +26,27 @@ set once grew to 11 GB before the kernel killed it. A larger request is refused 
 anything is allocated (:func:`check_size`)."""
 
 
-def check_size(templates: int, seeds: int) -> None:
-    """Refuse ``templates`` × ``seeds`` problems above :data:`MAX_PROBLEMS`, in one line, before allocating."""
+def check_size(templates: Optional[int], seeds: int) -> None:
+    """Refuse ``templates`` × ``seeds`` problems above :data:`MAX_PROBLEMS`, in one line, before allocating.
+    ``templates`` None: the templates are not chosen yet, so the seeds alone are checked (and the message
+    names no template count it does not know)."""
+    if templates is None:
+        if seeds > MAX_PROBLEMS:
+            raise ValueError(f"{seeds:,} seeds are more than the {MAX_PROBLEMS:,} problems one run may hold "
+                             "(with any templates): ask for fewer seeds")
+        return
     if templates * seeds > MAX_PROBLEMS:
         raise ValueError(f"{seeds:,} seeds × {templates:,} templates = {templates * seeds:,} problems, more than the "
                          f"{MAX_PROBLEMS:,} one run may hold: ask for fewer seeds or narrow the templates")
 
 
-def seed_list(n: int = len(CANONICAL_SEEDS), start: int = 0, fresh: bool = False) -> list[int]:
-    """``n`` seeds: consecutive from ``start``, or ``n`` distinct unseen ones when ``fresh``."""
+def seed_list(n: int = len(CANONICAL_SEEDS), start: int = 0, fresh: bool = False,
+              templates: Optional[int] = None) -> list[int]:
+    """``n`` seeds: consecutive from ``start``, or ``n`` distinct unseen ones when ``fresh``; refused before
+    any is made when ``templates`` × ``n`` (or ``n`` alone, templates unknown) is too many problems."""
     if n < 0:
         raise ValueError(f"--seeds must be zero or more, got {n}")
-    check_size(1, n)
+    check_size(templates, n)
     if start < 0 or start + n - 1 > MAX_SEED:
         raise ValueError(f"seeds must lie in [0, {MAX_SEED}]; got start {start} with {n} seeds")
     if not fresh:

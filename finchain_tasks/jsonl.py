@@ -29,9 +29,13 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
 def read_jsonl(path: str | Path, error: type[Exception] = ValueError) -> list[Any]:
     """Every record of a JSONL file; a line that is not JSON raises ``error`` naming the file and line."""
     rows = []
-    for lineno, line in jsonl_lines(Path(path).read_text(encoding="utf-8")):
+    from finchain_tasks.safe_files import read_text
+
+    for lineno, line in jsonl_lines(read_text(path)):  # a regular file only: a FIFO or device never blocks
         try:
             rows.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise error(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise error(f"{path}:{lineno}: nested too deeply to be read") from None
     return rows

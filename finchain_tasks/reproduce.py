@@ -54,7 +54,20 @@ def _key(row: dict[str, Any]) -> tuple:
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    return read_jsonl(path, AuthorsDataError)
+    """The rows of one of the authors' JSONL files, each a JSON object (else one line naming file and row)."""
+    rows = read_jsonl(path, AuthorsDataError)
+    for number, row in enumerate(rows, 1):
+        if not isinstance(row, dict):
+            raise AuthorsDataError(f"{path}: row {number}: expected a JSON object, found {type(row).__name__}")
+    return rows
+
+
+def _score_field(row: dict[str, Any], name: str, path: Path, number: int) -> Any:
+    """A per-sample score of theirs: a number or null (a string ``recall`` is one line, never a TypeError)."""
+    value = row.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise AuthorsDataError(f"{path}: row {number}: {name}: expected a number, got {type(value).__name__}")
+    return value
 
 
 def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -107,8 +120,8 @@ def their_scores(root: Path, model: str) -> tuple[dict[tuple, dict[str, Any]], s
         path = Path(root) / rel
         if path.is_file():
             rows = _read_jsonl(path)
-            for r in rows:
-                rec, pre = r.get("recall"), r.get("precision")
+            for number, r in enumerate(rows, 1):
+                rec, pre = _score_field(r, "recall", path, number), _score_field(r, "precision", path, number)
                 if rec is not None and pre is not None:
                     r["step_f1"] = 2 * rec * pre / (rec + pre + 0.0001)  # aggregate.py's formula
             return {_key(r): r for r in rows}, rel
@@ -121,7 +134,9 @@ def published_means(root: Path) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     if not path.is_file():
         return out
-    for line in path.read_text(encoding="utf-8").splitlines():
+    from finchain_tasks.safe_files import read_text
+
+    for line in read_text(path).splitlines():
         parts = [p.strip() for p in line.split("&")]
         if len(parts) == len(PUBLISHED_COLUMNS) + 1:
             try:

@@ -24,6 +24,9 @@ Pipeline (:func:`parse_output`), every stage linear in the input and none of the
    one of them ``First``/``To begin``), ``paragraphs`` (blank-line separated; at least two), else
    ``lines``. With a marker rule, text before the first marker is a preamble and is dropped; text
    after the last marker stays with the last step.
+   Before stage 2, a visible text longer than :data:`MAX_READ_CHARS` is read as its first and last half
+   of that, joined by a blank line (its steps and its final answer; nothing a scorer reads lies in the
+   middle of a 128,000-character output), so every later stage costs a bounded time per output.
 6. Markers are stripped, steps with no letter or digit are dropped, at most 200 steps are kept
    (the tail is merged into the 200th) and each is cut to 2,000 characters, so a hostile output
    cannot blow up the O(n·m) alignment downstream.
@@ -53,11 +56,15 @@ from typing import NamedTuple
 from scorers.answers import conclusion_value, reconcile_scale, reconcile_sign
 from scorers.numbers import Number, concluding_value, find_numbers, normalize, parse_number, strip_step_marker
 
-__all__ = ["MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "PredStep", "extract_final_answer", "parse_output",
-           "segment"]
+__all__ = ["MAX_READ_CHARS", "MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "PredStep", "extract_final_answer",
+           "parse_output", "segment"]
 
 MAX_STEPS = 200
 MAX_STEP_CHARS = 2000
+MAX_READ_CHARS = 128_000
+"""The visible text read at most (its first and last half): about 32,000 tokens, beyond the longest answer a
+registry model may write (max_model_len 16,384); a megabyte of hostile text would otherwise take seconds per
+output (benchmarks/fuzz_scorer.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +133,9 @@ def _prepare(text: str) -> tuple[str, str]:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     visible, reasoning = _split_reasoning(text)
+    if len(visible) > MAX_READ_CHARS:
+        half = MAX_READ_CHARS // 2
+        visible = f"{visible[:half]}\n\n{visible[-half:]}"
     return normalize(_HTML.sub(_html, visible)), reasoning
 
 

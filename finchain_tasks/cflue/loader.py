@@ -374,8 +374,12 @@ def read_rows(path: Path) -> tuple[list[Any], list[int] | None]:
 
     A row that cannot be read (an invalid JSONL line, a list element nested past the parser's stack)
     stays in the list as a rejected row, so it is reported with its index and the others still load."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
+    from finchain_tasks.safe_files import UnreadableFile, read_bytes
+
+    try:  # a regular file only: a FIFO or a link to a device is refused without blocking
+        text = read_bytes(path).decode("utf-8-sig")
+    except UnreadableFile as exc:
+        raise CflueDataError(f"{path}: cannot read CFLUE file ({exc.reason})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CflueDataError(f"{path}: cannot read CFLUE file ({exc})") from None
     if path.suffix.lower() in (".jsonl", ".ndjson"):

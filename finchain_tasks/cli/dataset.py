@@ -119,7 +119,7 @@ def generate(
         rows, chosen = authors_problems(authors), []
     else:
         chosen = _select(domain, topic, level, template)
-        seed_values = seed_list(seeds, start_seed, fresh)
+        seed_values = seed_list(seeds, start_seed, fresh, len(chosen))
         check_size(len(chosen), len(seed_values))
         rows = [p.to_dict() for p in iter_problems(chosen, seed_values)]
     if fmt == "jsonl":

@@ -164,6 +164,14 @@ class LiteLLMAPI(ModelAPI):
         self.fast = (openai_fast.FastClient(model_name, str(self.base_url), self.litellm, self.timeout)
                      if self.request_path == openai_fast.FAST else None)
         self._pricing: openai_fast.Pricing | None = None
+        self._open: dict[tuple[int, str], Any] = {}
+        """(event loop, request key) -> the send still in flight: a retry after Inspect's attempt timeout
+        waits for it instead of sending (and paying for) the same request again."""
+        self.rejoined = 0
+        """Attempts that found their request still open and used its late answer (nothing re-sent)."""
+        self.resent = 0
+        """Sends of a request sent before in this run (its earlier send failed or timed out at the server)."""
+        self._sent: set[tuple[int, str]] = set()
 
     # -- the call ---------------------------------------------------------------------------
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
@@ -181,12 +189,55 @@ class LiteLLMAPI(ModelAPI):
         if output is not None:
             output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
             return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
-        response, path = await self._send(request)
+        response, path, late = await self._send_once(request, cache_key or self._request_key(request))
         output = self.output(response, path)  # raises MalformedResponse before anything is cached
         if cache is not None:
             _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
         output.metadata = {**(output.metadata or {}), "finchain_request_path": path}  # not cached: either path's
+        if late:
+            output.metadata["finchain_late_answer"] = True  # an earlier attempt's answer, not sent again
         return output, ModelCall.create(request=logged, response=sanitised_tree(response.model_dump()))
+
+    def _request_key(self, request: dict[str, Any]) -> str:
+        from finchain_tasks.runs.cache import request_key
+
+        material = {**request, "finchain_model": self.registry_name} if self.registry_name else request
+        return request_key(material, epoch=_epoch())
+
+    async def _send_once(self, request: dict[str, Any], key: str) -> tuple[Any, str, bool]:
+        """:meth:`_send`, at most once at a time per request: Inspect's attempt timeout cancels the attempt
+        waiting here, never the send itself (it is shielded), so the retry of the same request finds it still
+        open and takes its answer when it comes; on a slow machine an answered request was sent (and paid)
+        again. A send that failed or finished is gone: the next attempt sends anew."""
+        import asyncio
+
+        try:
+            loop = asyncio.get_running_loop()
+            import sniffio
+
+            if sniffio.current_async_library() != "asyncio":
+                return (*await self._send(request), False)
+        except (RuntimeError, ImportError):  # not under asyncio (trio): no shield to keep the send alive
+            return (*await self._send(request), False)
+        slot = (id(loop), key)
+        pending = self._open.get(slot)
+        late = pending is not None and not pending.done()
+        if late:
+            self.rejoined += 1
+        else:
+            if slot in self._sent:
+                self.resent += 1
+            self._sent.add(slot)
+            pending = loop.create_task(self._send(request))
+            self._open[slot] = pending
+            pending.add_done_callback(lambda t, slot=slot: self._forget(slot, t))
+        return (*await asyncio.shield(pending), late)
+
+    def _forget(self, slot: tuple[int, str], task: Any) -> None:
+        if self._open.get(slot) is task:
+            del self._open[slot]
+        if not task.cancelled():
+            task.exception()  # retrieved: an unawaited failure is not reported as "never retrieved"
 
     async def _send(self, request: dict[str, Any]) -> tuple[Any, str]:
         """(the reply, the path that sent it): the fast path when this model takes it and the request's fields

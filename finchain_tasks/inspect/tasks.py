@@ -33,7 +33,7 @@ def names(value: Names | Iterable[str]) -> list[str]:
     return [str(v).strip() for v in value]
 
 
-def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool) -> list[int]:
+def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool, templates: int | None = None) -> list[int]:
     """A count of seeds (consecutive from ``start_seed``, or fresh unseen ones) or an explicit list.
 
     An explicit list with ``fresh`` names fresh seeds drawn earlier (a resumed run must ask for the
@@ -44,7 +44,7 @@ def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool) -> list[int]
     if isinstance(seeds, bool):
         raise ValueError(f"seeds must be a count or a list of seeds, got {seeds!r}")
     if isinstance(seeds, int):
-        return seed_list(seeds, start_seed, fresh)
+        return seed_list(seeds, start_seed, fresh, templates)
     if start_seed:
         raise ValueError("give either an explicit list of seeds or start_seed, not both")
     values = [int(s) for s in seeds]
@@ -154,7 +154,7 @@ def finchain(
         templates = select(names(domain), names(topic), names(level), names(template))
         if not templates:
             raise ValueError("no FinChain template matches this selection of domain, topic, level and template")
-        seed_values = seeds_for(seeds, start_seed, fresh)
+        seed_values = seeds_for(seeds, start_seed, fresh, len(templates))
         check_size(len(templates), len(seed_values))
         dataset = ordered_samples(iter_problems(templates, seed_values), int(sample_seed))
     metadata = {**task_metadata(profile, chaineval_params or {}, seed_values, fresh),

@@ -123,6 +123,49 @@ def _models(raw: Any, where: str) -> dict[str, Any]:
     return dict(raw)
 
 
+_STAT_RULES: dict[str, tuple[type, float, float, bool, bool]] = {
+    "resamples": (int, 100, 100_000, True, True),
+    "seed": (int, 0, 2**32 - 1, True, True),
+    "confidence": (float, 0.0, 1.0, False, False),
+    "alpha": (float, 0.0, 1.0, False, False),
+    "min_shared": (int, 2, 1_000_000, True, True),
+    "min_overlap": (float, 0.0, 1.0, False, True),
+}
+"""field -> (type, low, high, low included, high included). The bounds keep a board file from asking for what
+no board means and a machine cannot do (a trillion resamples is an 87 TiB allocation; numpy's seeds are
+unsigned 32-bit words here)."""
+
+
+def _bounds(low: float, high: float, low_in: bool, high_in: bool) -> str:
+    return f"{'[' if low_in else '('}{low:,}, {high:,}{']' if high_in else ')'}"
+
+
+def _statistics(raw: Any, where: str) -> Statistics:
+    """The board's ``statistics``, every field typed and within :data:`_STAT_RULES`; else one line naming it."""
+    if raw is None:
+        return Statistics()
+    if not isinstance(raw, dict):
+        raise BoardError(f"{where}: statistics: expected a mapping, got {type(raw).__name__}")
+    for key, value in raw.items():
+        if key not in _STAT_KEYS:
+            raise BoardError(f"{where}: statistics: unknown field {str(key)[:40]!r} (known: "
+                             f"{', '.join(sorted(_STAT_KEYS))})")
+        if key == "correction":
+            if value not in ("holm", "none"):
+                raise BoardError(f"{where}: statistics: correction: holm or none, got {str(value)[:40]!r}")
+            continue
+        kind, low, high, low_in, high_in = _STAT_RULES[key]
+        typed = isinstance(value, int) if kind is int else isinstance(value, (int, float))
+        if isinstance(value, bool) or not typed:
+            raise BoardError(f"{where}: statistics: {key}: expected {'a whole number' if kind is int else 'a number'}"
+                             f", got {str(value)[:40]!r}")
+        inside = (low <= value if low_in else low < value) and (value <= high if high_in else value < high)
+        if not inside:  # NaN fails both comparisons
+            raise BoardError(f"{where}: statistics: {key}: {str(value)[:40]} is outside "
+                             f"{_bounds(low, high, low_in, high_in)}")
+    return Statistics(**raw)
+
+
 def parse_board(raw: Any, where: str, path: Optional[Path] = None) -> Board:
     """A :class:`Board` from parsed YAML; any unknown or ill-typed field is a one-line :class:`BoardError`."""
     if not isinstance(raw, dict):
@@ -130,16 +173,7 @@ def parse_board(raw: Any, where: str, path: Optional[Path] = None) -> Board:
     unknown = set(raw) - _KEYS
     if unknown:
         raise BoardError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    stats = raw.get("statistics") or {}
-    if not isinstance(stats, dict) or set(stats) - _STAT_KEYS:
-        raise BoardError(f"{where}: statistics: known fields are {', '.join(sorted(_STAT_KEYS))}")
-    statistics = Statistics(**stats)
-    if not 0 < statistics.confidence < 1 or not 0 < statistics.alpha < 1 or statistics.resamples < 100:
-        raise BoardError(f"{where}: statistics: confidence and alpha in (0, 1), resamples >= 100")
-    if statistics.min_shared < 2 or not 0 < statistics.min_overlap <= 1:
-        raise BoardError(f"{where}: statistics: min_shared >= 2 and min_overlap in (0, 1]")
-    if statistics.correction not in ("holm", "none"):
-        raise BoardError(f"{where}: statistics: correction: holm or none")
+    statistics = _statistics(raw.get("statistics"), where)
     name = str(raw.get("name") or (path.stem if path else ""))
     if not name:
         raise BoardError(f"{where}: name: missing")

@@ -12,6 +12,7 @@ The table keeps no local paths and no keys: ``source`` is the run directory's na
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any, Optional
 
 from finchain_tasks.jsonl import jsonl_lines
 from finchain_tasks.leaderboard.realign import add_alignment
+from finchain_tasks.safe_files import UnreadableFile, load_json, read_text, walk
 from scorers.params import METRIC_KEYS
 
 CFLUE_KEYS = ("accuracy", "invalid_strict", "invalid_robust")
@@ -55,6 +57,10 @@ def reason_of(exc: BaseException) -> str:
     """One line saying why a file could not be read, whatever raised (never a traceback)."""
     if isinstance(exc, IngestError):
         return str(exc)
+    if isinstance(exc, UnreadableFile):  # its reason only: the path is local, and the caller names the file
+        return exc.reason
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to be read"
     if isinstance(exc, UnicodeDecodeError):
         return f"not UTF-8 text ({exc.reason} at byte {exc.start})"
     if isinstance(exc, json.JSONDecodeError):
@@ -275,7 +281,7 @@ def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, mo
     A bad samples file or line is listed in ``problems`` (when given) and the rest are read; ``realign``
     recomputes the step alignment lm-eval does not log (:mod:`finchain_tasks.leaderboard.realign`)."""
     try:
-        results = _mapping(json.loads(results_path.read_text("utf-8")), "results")
+        results = _mapping(load_json(results_path), "results")
     except (OSError, ValueError) as exc:
         raise IngestError(f"{results_path.name}: not a readable lm-eval results file ({reason_of(exc)})") from None
     name = model or (record or {}).get("name") or _lm_eval_model(results)
@@ -293,7 +299,7 @@ def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, prob
     which ``str.splitlines`` would cut inside a JSON string. A bad line is listed and skipped."""
     rows: list[dict] = []
     docs: list[dict] = []
-    for number, line in jsonl_lines(path.read_text("utf-8")):
+    for number, line in jsonl_lines(read_text(path)):
         got = _guarded(f"{where}:{number}", problems, _sample_line, line, facts, task, where)
         rows.extend(got)
         docs.extend(r.pop("_doc") for r in got)
@@ -384,7 +390,7 @@ def _manifest_records(run_dir: Path) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
     try:
-        manifest = json.loads(path.read_text("utf-8"))
+        manifest = load_json(path)
     except (OSError, ValueError) as exc:
         raise IngestError(f"run.json: {reason_of(exc)}") from None
     manifest = _mapping(manifest, "run.json")
@@ -399,11 +405,10 @@ def newest_inspect_logs(log_dir: Path, problems: Problems = None, prefix: str = 
     A log whose header cannot be read is listed in ``problems`` (when given) and the others are still picked."""
     if not Path(log_dir).is_dir():
         return []
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    from inspect_ai.log import read_eval_log
 
     newest: dict[str, tuple[float, str, Path]] = {}
-    for info in list_eval_logs(str(log_dir), recursive=True):  # bench --ray: one eval-set per pair, in sub-dirs
-        path = Path(str(info.name).removeprefix("file://"))
+    for path, mtime in inspect_log_files(Path(log_dir), problems, prefix):  # bench --ray: sub-dirs
         try:
             header = read_eval_log(str(path), header_only=True)
             key = str(header.eval.task_id)
@@ -412,15 +417,37 @@ def newest_inspect_logs(log_dir: Path, problems: Problems = None, prefix: str = 
                 raise IngestError(f"{path.name}: not a readable Inspect log ({type(exc).__name__})") from None
             problems.append(Skipped(f"{prefix}{path.name}", f"not a readable Inspect log ({reason_of(exc)})"))
             continue
-        if key not in newest or (info.mtime or 0) >= newest[key][0]:
-            newest[key] = (info.mtime or 0, str(header.eval.created), path)
+        if key not in newest or mtime >= newest[key][0]:
+            newest[key] = (mtime, str(header.eval.created), path)
     return [p for _, _, p in sorted(newest.values(), key=lambda t: (t[1], str(t[2])))]
 
 
-def newest_lm_eval_results(folder: Path) -> list[Path]:
-    """The newest ``results_*.json`` of each lm-eval output folder under ``folder``."""
+_INSPECT_JSON_LOG = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$")
+"""Inspect's own name for a JSON log (a timestamp first); any ``.eval`` is a log."""
+
+
+def inspect_log_files(log_dir: Path, problems: Problems = None, prefix: str = "") -> list[tuple[Path, float]]:
+    """(log, mtime) of every Inspect log under ``log_dir``, found as Inspect's listing finds them but without
+    following a link out of the folder; what was skipped is listed in ``problems``."""
+    found = walk(log_dir, ("*.eval", "*.json"))
+    _note_skipped(found.skipped, log_dir, problems, prefix)
+    return [(p, p.stat().st_mtime) for p in found.files if p.suffix == ".eval" or _INSPECT_JSON_LOG.match(p.name)]
+
+
+def _note_skipped(skipped: list[tuple[Path, str]], root: Path, problems: Problems, prefix: str) -> None:
+    """List what a walk did not follow (a link out of the folder, a FIFO or device), relative to ``root``."""
+    if problems is None:
+        return
+    for path, why in skipped:
+        problems.append(Skipped(f"{prefix}{path.relative_to(root).as_posix()}", why.split(" (to ")[0]))
+
+
+def newest_lm_eval_results(folder: Path, problems: Problems = None, prefix: str = "") -> list[Path]:
+    """The newest ``results_*.json`` of each lm-eval output folder under ``folder`` (no link out of it)."""
+    found = walk(folder, ("results_*.json",))
+    _note_skipped(found.skipped, folder, problems, prefix)
     newest: dict[Path, Path] = {}
-    for path in sorted(folder.rglob("results_*.json"), key=lambda p: p.stat().st_mtime):
+    for path in sorted(found.files, key=lambda p: p.stat().st_mtime):
         newest[path.parent] = path
     return sorted(newest.values())
 
@@ -441,7 +468,7 @@ def run_dir_rows(run_dir: Path, problems: Problems = None, realign: bool = True)
         yield from _with_record(rows, records)
     lm_root = run_dir / "lm_eval"
     if lm_root.is_dir():
-        for results in newest_lm_eval_results(lm_root):
+        for results in newest_lm_eval_results(lm_root, problems, f"{prefix}lm_eval/"):
             parts = results.relative_to(lm_root).parts
             model, task_set = parts[0], (parts[1] if len(parts) > 2 else None)
             rows = _guarded(f"{prefix}lm_eval/{'/'.join(parts)}", problems, lm_eval_rows, results, records.get(model),
@@ -483,16 +510,31 @@ def source_rows(path: Path, problems: Problems = None, realign: bool = True) -> 
     elif any(path.glob("*.eval")):
         for log in newest_inspect_logs(path, problems, f"{path.name}/"):
             yield from _guarded(f"{path.name}/{log.name}", problems, inspect_rows, log, None, f"{path.name}/")
-    elif any(path.rglob("results_*.json")):
-        for results in newest_lm_eval_results(path):
+    elif path.is_dir() and walk(path, ("results_*.json",)).files:
+        for results in newest_lm_eval_results(path, problems, f"{path.name}/"):
             folder = "/".join((path.name, *results.parent.relative_to(path).parts)) + "/"
             yield from _guarded(f"{folder}{results.name}", problems, lm_eval_rows, results, None, None, folder,
                                 problems, realign)
     elif path.is_dir():  # a folder of run directories (./finchain-runs)
-        for child in sorted(p for p in path.iterdir() if p.is_dir()):
+        for child in _run_dirs(path, problems):
             yield from source_rows(child, problems, realign)
     else:
         raise IngestError(f"source {path.name!r}: not a run directory, Inspect log or lm-eval output")
+
+
+def _run_dirs(path: Path, problems: Problems) -> list[Path]:
+    """The folders in ``path``, never a link out of it (a link to ``/`` would have the build read the disk):
+    such a link is listed in ``problems`` (or raises without) and the others are read."""
+    children = []
+    for child in sorted(p for p in path.iterdir() if p.is_dir()):
+        if child.is_symlink() and path.resolve() not in child.resolve().parents:
+            why = "a link out of the source folder (not followed)"
+            if problems is None:
+                raise IngestError(f"{path.name}/{child.name}: {why}")
+            problems.append(Skipped(f"{path.name}/{child.name}", why))
+            continue
+        children.append(child)
+    return children
 
 
 def enrich(rows: list[dict], registry: Any) -> list[dict]:

@@ -41,10 +41,10 @@ def load_finchain(finchain_domain: str, finchain_level: str, finchain_seeds: int
     if finchain_prompt not in PROMPT_VARIANTS:
         raise ValueError(f"finchain_prompt must be one of {PROMPT_VARIANTS}, got {finchain_prompt!r}")
     params = _chaineval_params(finchain_profile, finchain_chaineval)
-    seeds = seed_list(int(finchain_seeds), int(finchain_start_seed), _truthy(finchain_fresh))
     templates = select(domains=[finchain_domain], levels=[finchain_level])
     if not templates:
         raise ValueError(f"no FinChain templates for domain {finchain_domain!r} at level {finchain_level!r}")
+    seeds = seed_list(int(finchain_seeds), int(finchain_start_seed), _truthy(finchain_fresh), len(templates))
     check_size(len(templates), len(seeds))
     extra = {"chaineval_params": json.dumps(params.to_dict(), sort_keys=True), "prompt_variant": finchain_prompt}
     problems = stratified_order(list(iter_problems(templates, seeds)),

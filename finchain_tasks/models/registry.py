@@ -113,7 +113,7 @@ class VllmServe:
     reasoning_parser: Optional[str] = None  # e.g. deepseek_r1, qwen3: <think> goes to the reasoning field
     tensor_parallel_size: Optional[int] = None  # None: by the memory rule (vllm_args.tensor_parallel_size)
     gpu_memory_utilization: float = 0.9
-    args: tuple[str, ...] = ()  # further `vllm serve` arguments, passed as written
+    args: tuple[str, ...] = ()  # further `vllm serve` options, from an allow-list (vllm_args.ALLOWED_OPTIONS)
 
 
 @dataclass(frozen=True)
@@ -217,7 +217,7 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 
 def _read_yaml(path: Path | None, label: str) -> Any:
     try:
-        text = default_registry_text() if path is None else path.read_text(encoding="utf-8")
+        text = default_registry_text() if path is None else _file_text(path)
         return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: no arbitrary objects
     except RegistryError as exc:
         raise RegistryError(f"{label}: {exc}") from None
@@ -227,6 +227,16 @@ def _read_yaml(path: Path | None, label: str) -> Any:
         raise RegistryError(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except ValueError as exc:  # an integer of thousands of digits: Python refuses to convert it
         raise RegistryError(f"{label}: a number is too long ({_short(str(exc))})") from None
+
+
+def _file_text(path: Path) -> str:
+    """A registry or board file's text: a regular file only (a FIFO or a link to a device is refused at once)."""
+    from finchain_tasks.safe_files import UnreadableFile, read_text
+
+    try:
+        return read_text(path, max_bytes=64 << 20)
+    except UnreadableFile as exc:
+        raise RegistryError(exc.reason) from None
 
 
 def default_registry_text() -> str:
@@ -346,6 +356,7 @@ def _check_model(spec: ModelSpec, where: str) -> None:
         raise RegistryError(f"{where}: name: {spec.name!r} is not a plain name (letters, digits, . _ -)")
     if "/" not in spec.litellm_model:
         raise RegistryError(f"{where}: litellm_model: {spec.litellm_model!r} is not provider/model")
+    _check_ids(spec, where)
     for env in ("api_key_env", "api_base_env"):
         value = getattr(spec, env)
         if value is not None and not _ENV.match(value):
@@ -363,6 +374,18 @@ def _check_model(spec: ModelSpec, where: str) -> None:
         raise RegistryError(f"{where}: local: n_ctx: must be positive")
     if spec.vllm is not None:
         _check_vllm(spec, spec.vllm, f"{where}: vllm")
+
+
+def _check_ids(spec: ModelSpec, where: str) -> None:
+    """The litellm id and hf_id reach command lines (``vllm serve``, lm-eval's ``--model_args``): none of their
+    parts may read as an option or split into two words."""
+    from finchain_tasks.models.vllm_args import model_id_problem
+
+    for id_field in ("litellm_model", "hf_id"):
+        value = getattr(spec, id_field)
+        problem = value is not None and model_id_problem(value)
+        if problem:
+            raise RegistryError(f"{where}: {id_field}: {_short(repr(value))} {problem}")
 
 
 _PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
@@ -394,9 +417,12 @@ def _check_vllm(spec: ModelSpec, block: VllmServe, where: str) -> None:
         if is_shipped_name(block.chat_template) and block.chat_template not in shipped_chat_templates():
             raise RegistryError(f"{where}: chat_template: no shipped template {_short(repr(block.chat_template))} "
                                 f"(shipped: {', '.join(sorted(shipped_chat_templates()))}; or a path to a .jinja file)")
-    if any(a.split("=")[0] == "--trust-remote-code" for a in block.args):
-        raise RegistryError(f"{where}: args: --trust-remote-code runs the checkpoint's own code; a registry file "
-                            "never opts into that (pass it after -- on the `finchain serve vllm` command line)")
+    from finchain_tasks.models.vllm_args import checked_args
+
+    try:  # an allow-list: no spelling of --trust-remote-code (or --config FILE) can pass it
+        checked_args(block.args)
+    except ValueError as exc:
+        raise RegistryError(f"{where}: {exc}") from None
 
 
 # ------------------------------------------------------------------------------------------ parsing files

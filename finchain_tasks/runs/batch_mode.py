@@ -143,13 +143,11 @@ class Journal:
         files = sorted(self.folder.glob("*.json")) if self.folder.is_dir() else []
         for path in files:
             try:
-                batch = json.loads(path.read_text(encoding="utf-8"))
-                if not all({"key", "state"} <= set(e) for e in batch["requests"].values()):
-                    raise KeyError("a request without its key or state")
-                self.batches[str(batch["id"])] = batch
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise ValueError(f"{path} is not a batch record ({type(exc).__name__}: {exc}); move it aside to "
-                                 "resubmit its requests") from None
+                batch = _batch_record(path)
+            except ValueError as exc:
+                raise ValueError(f"{exc} ({path.name} is not a batch record; move it aside to resubmit its "
+                                 "requests)") from None
+            self.batches[batch["id"]] = batch
         self.batches = dict(sorted(self.batches.items(), key=lambda item: item[1].get("created", 0)))
         self._claimable: dict[str, collections.deque[tuple[str, str]]] = collections.defaultdict(collections.deque)
         for batch_id, batch in self.batches.items():
@@ -191,6 +189,26 @@ class Journal:
     def counts(self) -> dict[str, int]:
         states = collections.Counter(e["state"] for b in self.batches.values() for e in b["requests"].values())
         return {"batches": len(self.batches), **{s: states.get(s, 0) for s in ("sent", "answered", "failed")}}
+
+
+_STATES = ("sent", "answered", "failed")
+
+
+def _batch_record(path: Path) -> dict[str, Any]:
+    """One journal file, every field of the type the journal relies on (a regular file only: a FIFO or a link
+    to a device is refused without blocking); else ValueError, one line naming the file and the field."""
+    from finchain_tasks.safe_files import expect, load_json
+
+    where = str(path)
+    batch = expect(load_json(path), dict, where, "the record")
+    expect(batch.get("id"), str, where, "id")
+    expect(batch.get("created", 0), (int, float), where, "created")
+    for custom_id, entry in expect(batch.get("requests"), dict, where, "requests").items():
+        expect(entry, dict, where, f"requests.{custom_id}")
+        expect(entry.get("key"), str, where, f"requests.{custom_id}.key")
+        if entry.get("state") not in _STATES:
+            raise ValueError(f"{where}: requests.{custom_id}.state: expected one of {', '.join(_STATES)}")
+    return batch
 
 
 _ACTIVE: Optional[Journal] = None

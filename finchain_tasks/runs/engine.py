@@ -332,8 +332,22 @@ def warm_scorers(plans: Sequence[TaskPlan]) -> None:
 
 # ------------------------------------------------------------------------------------------ the manifest
 def read_manifest(run_dir: Path) -> dict[str, Any]:
+    """The run's ``run.json`` ({} when there is none). A damaged one is one line naming it and how to recover;
+    nothing is written over it (its logs and response cache stay as they are)."""
+    from finchain_tasks.safe_files import UnreadableFile, load_json
+
     path = Path(run_dir) / MANIFEST
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if not os.path.lexists(path):
+        return {}
+    try:
+        manifest = load_json(path)
+        if not isinstance(manifest, dict):
+            raise UnreadableFile(path, f"expected a JSON object, found {type(manifest).__name__}")
+    except UnreadableFile as exc:
+        raise UnreadableFile(path, f"{exc.reason}. Nothing was changed: restore it from a copy, or move it aside "
+                             f"(mv {path} {path}.damaged) and run again: the logs and the response cache are "
+                             "kept and reused (fresh seeds it pinned are drawn anew)") from None
+    return manifest
 
 
 def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
@@ -413,6 +427,20 @@ def request_paths(tasks: Sequence[Any]) -> dict[str, dict[str, str]]:
         if name and hasattr(api, "request_path"):
             paths[name] = {"path": api.request_path, "reason": api.request_path_reason}
     return paths
+
+
+def request_counts(tasks: Sequence[Any]) -> dict[str, dict[str, int]]:
+    """{registry model: {resent, late_answers}}: requests sent again in this session (each paid again) and
+    retries that took the late answer of a send still open instead (paid once), from the providers' counters."""
+    counts: dict[str, dict[str, int]] = {}
+    for task in tasks:
+        api = getattr(getattr(task, "model", None), "api", None)
+        name = (task.metadata or {}).get(MODEL_KEY)
+        if name and isinstance(getattr(api, "resent", None), int):
+            entry = counts.setdefault(name, {"resent": 0, "late_answers": 0})
+            entry["resent"] += api.resent
+            entry["late_answers"] += api.rejoined
+    return counts
 
 
 def _eval_set(run_dir: Path, tasks: list[Any], options: Options) -> bool:
@@ -509,7 +537,7 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
     if warnings:
         manifest["sessions"][-1]["warnings"] = warnings
     t0 = time.monotonic()
-    ok = False
+    ok, tasks = False, []
     try:
         quiet_progress_bars()
         warm_scorers(plans)
@@ -520,6 +548,7 @@ def _run_locked(run_dir: Path, specs: Sequence[Any], plans: Sequence[TaskPlan], 
             ok = _eval_set(run_dir, tasks, options)
     finally:
         session = manifest["sessions"][-1]
-        session.update({"finished": _now(), "wall_s": round(time.monotonic() - t0, 3), "ok": ok})
+        session.update({"finished": _now(), "wall_s": round(time.monotonic() - t0, 3), "ok": ok,
+                        "requests_resent": request_counts(tasks)})
         write_manifest(run_dir, manifest)
     return ok, manifest

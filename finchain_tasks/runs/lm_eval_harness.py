@@ -157,6 +157,11 @@ def served_id(spec: Any) -> str:
 
 def model_args(spec: Any, base_url: str, options: Any) -> str:
     """``--model_args`` for ``local-chat-completions`` (never a key)."""
+    from finchain_tasks.models.vllm_args import model_id_problem
+
+    problem = model_id_problem(served_id(spec))
+    if problem:  # a comma or space would add a model argument of the id's choosing
+        raise ValueError(f"model {spec.name!r}: served id {served_id(spec)[:80]!r} {problem}")
     connections = options.max_connections or 1
     parts = [f"base_url={base_url.rstrip('/')}/chat/completions", f"model={served_id(spec)}",
              "tokenizer_backend=None", "tokenized_requests=False", f"num_concurrent={connections}",
@@ -280,7 +285,9 @@ def check_cache_owner(run_dir: Path, model: str) -> Path:
     user owns, that others may write, or that is a link: lm-eval unpickles what the file holds."""
     prefix = cache_prefix(run_dir, model)
     root = prefix.parents[2]
-    prefix.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    for folder in [*reversed(prefix.parent.parents), prefix.parent]:  # every folder it creates is 0700
+        if not folder.exists():
+            folder.mkdir(mode=0o700, exist_ok=True)
     db = prefix.with_name(f"{CACHE_NAME}_rank0.db")
     for path in [*reversed(prefix.parent.relative_to(root).parents), prefix.parent.relative_to(root)]:
         _owned(root / path)
@@ -305,8 +312,8 @@ def _owned(path: Path) -> None:
     st = os.lstat(path)
     why = ("is a link" if stat.S_ISLNK(st.st_mode) else
            f"is owned by uid {st.st_uid}, not you (uid {os.getuid()})" if st.st_uid != os.getuid() else
-           "may be written by other users" if st.st_mode & 0o022 and stat.S_ISDIR(st.st_mode)
-           and not st.st_mode & stat.S_ISVTX else "")
+           "may be written by other users" if st.st_mode & 0o022 and not (stat.S_ISDIR(st.st_mode)
+                                                                           and st.st_mode & stat.S_ISVTX) else "")
     if why:
         raise ValueError(f"lm-eval's response cache {path} {why}; it holds pickles, which run code when read: "
                          "refusing to open it (remove it to start a fresh cache)")

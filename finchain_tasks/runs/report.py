@@ -150,6 +150,11 @@ def markdown(summary: dict[str, Any]) -> str:
         lines += [f"> **Note:** {md(note)}", ""]
     for line in summary.get("warnings") or []:
         lines += [f"> **Warning:** {md(line)}", ""]
+    resent = {m: c for m, c in (summary.get("requests_resent") or {}).items()
+              if c.get("resent") or c.get("late_answers")}
+    if resent:
+        lines += ["> **Re-sends:** " + "; ".join(f"{md(m)}: {c['resent']} request(s) sent again, {c['late_answers']} "
+                                                   "late answer(s) used instead" for m, c in resent.items()), ""]
     for title, head, body in _sections(summary):
         lines += [f"## {title}", "", "| " + " | ".join(md(h) for h in head) + " |",
                   "|" + "---|" * len(head), *("| " + " | ".join(md(c) for c in row) + " |" for row in body), ""]

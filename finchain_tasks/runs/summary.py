@@ -34,6 +34,7 @@ from finchain_tasks.jsonl import jsonl_lines
 from finchain_tasks.redaction import write_redacted
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
+from finchain_tasks.safe_files import UnreadableFile, load_json, parse_json, read_text, walk
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -53,17 +54,20 @@ def latest_logs(log_dir: Path) -> list[Any]:
     every attempt's log is seeded from the previous one, so the newest holds everything)."""
     if not Path(log_dir).is_dir():  # before importing Inspect: an lm-eval-only run has no Inspect logs
         return []
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    from inspect_ai.log import read_eval_log
+
+    from finchain_tasks.leaderboard.ingest import inspect_log_files
 
     newest: dict[str, tuple[float, Any]] = {}
-    for info in list_eval_logs(str(log_dir), recursive=True):  # bench --ray: one eval-set per pair, in sub-dirs
+    # bench --ray: one eval-set per pair, in sub-dirs; never a link out of the folder, a FIFO or a device
+    for path, mtime in inspect_log_files(Path(log_dir)):
         try:
-            header = read_eval_log(info.name, header_only=True)
+            header = read_eval_log(str(path), header_only=True)
         except Exception:  # an unreadable log (a killed writer, a damaged copy) holds no result to report
             continue
         key = header.eval.task_id
-        if key not in newest or (info.mtime or 0) >= newest[key][0]:
-            newest[key] = (info.mtime or 0, header)
+        if key not in newest or mtime >= newest[key][0]:
+            newest[key] = (mtime, header)
     return sorted((h for _, h in newest.values()), key=lambda h: (h.eval.model, h.eval.task, h.eval.created))
 
 
@@ -277,7 +281,24 @@ def summarize(run_dir: str | Path) -> dict[str, Any]:
         "notes": notes(results), "warnings": list(last.get("warnings") or []),
         "sessions": len(sessions), "wall_s_total": round(sum(s.get("wall_s") or 0 for s in sessions), 3),
         "cached_responses": _cache_entries(run_dir / CACHE),
+        "requests_resent": resent_counts(sessions),
     }
+
+
+def resent_counts(sessions: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """{model: {resent, late_answers}} over every session of the run (see ``engine.request_counts``): how many
+    requests were sent (and paid) again, and how many late answers were used instead of sending again."""
+    total: dict[str, dict[str, int]] = {}
+    for session in sessions:
+        counts = session.get("requests_resent") if isinstance(session, dict) else None
+        for model, entry in (counts.items() if isinstance(counts, dict) else ()):
+            if not isinstance(entry, dict):
+                continue
+            into = total.setdefault(str(model), {"resent": 0, "late_answers": 0})
+            for key in into:
+                value = entry.get(key)
+                into[key] += value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return total
 
 
 def coverage() -> dict[str, Any]:
@@ -309,8 +330,8 @@ def lm_eval_dirs(root: Path) -> list[Path]:
     """``lm_eval/<model>/<task set>/`` folders of ``--harness lm-eval`` (those with a status or a result)."""
     if not root.is_dir():
         return []
-    return sorted(d for d in root.glob("*/*") if d.is_dir() and (any(d.rglob("results_*.json"))
-                                                                 or (d / "status.json").is_file()))
+    return sorted(d for d in root.glob("*/*") if d.is_dir() and not d.is_symlink()
+                  and (walk(d, ("results_*.json",)).files or (d / "status.json").is_file()))
 
 
 def lm_eval_rows(results_path: Path) -> list[dict[str, Any]]:
@@ -319,8 +340,10 @@ def lm_eval_rows(results_path: Path) -> list[dict[str, Any]]:
     stamp = results_path.stem.removeprefix("results_")
     rows = []
     for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
-        for _, line in jsonl_lines(path.read_text("utf-8")):
-            s = json.loads(line)
+        for number, line in jsonl_lines(read_text(path)):
+            s = parse_json(line, f"{path.name}:{number}")
+            if not isinstance(s, dict):
+                raise UnreadableFile(f"{path.name}:{number}", "expected a JSON object")
             doc = s.get("doc") or {}
             scores = {k: float(s[k]) for k in s.get("metrics", []) if isinstance(s.get(k), (int, float))
                       and k not in LM_EVAL_COUNTS}
@@ -350,8 +373,11 @@ def _read_object(path: Path, problems: list[str]) -> dict[str, Any]:
     reason added to ``problems``: like an unreadable Inspect log, one damaged file must not stop the summary
     of everything else; unlike one, it is reported, since lm-eval never rewrites it."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:  # JSON's and UTF-8's errors are ValueErrors
+        data = load_json(path)  # a regular file only; bad JSON, UTF-8 or nesting is an UnreadableFile
+    except UnreadableFile as exc:
+        problems.append(f"{path.name} unreadable ({_first_line(exc.reason)})")
+        return {}
+    except (OSError, ValueError) as exc:
         problems.append(f"{path.name} unreadable ({_first_line(str(exc))})")
         return {}
     if not isinstance(data, dict):
@@ -366,7 +392,7 @@ def _lm_eval_outputs(folder: Path) -> tuple[dict[str, Any], Optional[Path], dict
     file reads as empty and is named in the problems."""
     problems: list[str] = []
     status = _read_object(folder / "status.json", problems) if (folder / "status.json").is_file() else {}
-    found = sorted(folder.rglob("results_*.json"), key=lambda p: p.stat().st_mtime)
+    found = sorted(walk(folder, ("results_*.json",)).files, key=lambda p: p.stat().st_mtime)
     newest = found[-1] if found else None
     results = _read_object(newest, problems) if newest else {}
     try:

@@ -74,8 +74,18 @@ def test_the_journal_survives_a_reload_claims_in_order_and_never_hands_out_a_fai
     assert again.counts() == {"batches": 2, "sent": 2, "answered": 1, "failed": 1}
 
 
-@pytest.mark.parametrize("text", ["{not json", "[]", json.dumps({"id": "b1", "requests": {"c": {}}}), "\ud800",
-                                  json.dumps({"id": "b<script>", "requests": None})])
+@pytest.mark.parametrize("text", [
+    "{not json", "[]", json.dumps({"id": "b1", "requests": {"c": {}}}), "\ud800",
+    json.dumps({"id": "b<script>", "requests": None}),
+    # issue 40.3: wrong-typed fields and deep nesting were tracebacks (TypeError, RecursionError)
+    json.dumps({"id": "b1", "created": "x", "requests": {"c": {"key": "k", "state": "sent"}}}),
+    json.dumps({"id": "b1", "requests": [["c", {"key": "k", "state": "sent"}]]}),
+    json.dumps({"id": "b1", "requests": {"c": {"key": ["k"], "state": "sent"}}}),
+    json.dumps({"id": "b1", "requests": {"c": ["key", "state"]}}),
+    json.dumps({"id": "b1", "requests": {"c": {"key": "k", "state": 5}}}),
+    json.dumps({"id": 7, "requests": {}}),
+    "[" * 100_000 + "]" * 100_000,
+])
 def test_a_damaged_batch_record_is_one_clear_line_and_is_left_as_it_was(tmp_path, text):
     Journal(tmp_path / JOURNAL).record("good", "P", [("c", "k")])
     bad = tmp_path / JOURNAL / "bad.json"

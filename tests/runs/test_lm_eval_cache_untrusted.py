@@ -94,3 +94,29 @@ def test_a_legacy_cache_in_the_run_dir_is_named_and_left_closed(tmp_path, cache_
     assert "lm_eval_cache (lm-eval's pickle cache" in harness.legacy_cache_warning(run_dir)
     assert harness.cached_answers(run_dir, "m") is None  # the progress count reads the user's cache, not this
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("mode", [0o666, 0o620, 0o602, 0o646], ids=oct)
+def test_rule_a_cache_file_others_may_write_is_refused_and_never_unpickled(tmp_path, cache_home, mode):
+    """Issue 40.4: the file itself, not only its folder (another user could replace its pickles)."""
+    marker = tmp_path / "ran"
+    run_dir = tmp_path / "run"
+    db = harness.cache_prefix(run_dir, "m").with_name("responses_rank0.db")
+    _plant(db, marker)
+    db.chmod(mode)
+    with pytest.raises(ValueError, match=r"responses_rank0.db may be written by other users.*refusing to open"):
+        harness.check_cache_owner(run_dir, "m")
+    db.chmod(0o600)
+    harness.check_cache_owner(run_dir, "m")  # the owner's own private file passes
+    assert not marker.exists()
+
+
+def test_every_folder_the_cache_creates_is_private(tmp_path, cache_home):
+    old = os.umask(0o022)
+    try:
+        prefix = harness.check_cache_owner(tmp_path / "run", "m")
+    finally:
+        os.umask(old)
+    created = [p for p in prefix.parents if str(p).startswith(str(cache_home)) and p != cache_home.parent]
+    assert cache_home in created and len(created) >= 4
+    assert {oct(p.stat().st_mode & 0o777) for p in created} == {oct(0o700)}

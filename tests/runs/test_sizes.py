@@ -4,6 +4,8 @@ in one line and writes nothing; an ordinary one is unchanged."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -20,8 +22,32 @@ def test_check_size_is_exact_at_the_limit():
         check_size(290, HUGE)
     assert seed_list(3, 5) == [5, 6, 7]
     for fresh in (False, True):  # a fresh draw of a billion would loop for hours; a range would take gigabytes
-        with pytest.raises(ValueError, match="more than the 1,000,000 one run may hold"):
+        with pytest.raises(ValueError, match="more than the 1,000,000 problems one run may hold"):
             seed_list(HUGE, fresh=fresh)
+
+
+@pytest.mark.parametrize("entry", ["inspect", "lm-eval", "seed_list"])
+def test_rule_a_size_refusal_names_the_real_template_count_or_none(entry):
+    """Issue 40.4: a billion seeds of a 290-template task set were refused as "× 1 templates"."""
+    with pytest.raises(ValueError) as err:
+        if entry == "inspect":
+            from finchain_tasks.inspect.tasks import finchain
+
+            finchain(seeds=HUGE)
+        elif entry == "lm-eval":
+            from finchain_tasks.lm_eval.dataset import load_finchain
+
+            load_finchain(finchain_domain="corporate_finance", finchain_level="easy", finchain_seeds=HUGE)
+        else:
+            seed_list(HUGE)
+    message = str(err.value)
+    assert "× 1 templates" not in message and "\n" not in message
+    if entry == "inspect":
+        assert "1,000,000,000 seeds × 290 templates = 290,000,000,000 problems" in message
+    elif entry == "lm-eval":
+        assert re.match(r"1,000,000,000 seeds × [0-9]+ templates", message) and "× 1 templates" not in message
+    else:
+        assert message.startswith("1,000,000,000 seeds are more than the 1,000,000 problems one run may hold")
 
 
 def test_the_inspect_task_refuses_before_generating():

@@ -324,10 +324,11 @@ def test_damaged_lm_eval_files_fail_their_row_with_the_reason_and_the_rest_is_st
                                                                   ("d", "started")]
     reasons = {name: [f["reason"] for f in r["failures"]] for name, r in rows.items()}
     assert reasons == {  # the file and the parser's own one-line reason
-        "a": ["status.json unreadable (Expecting ',' delimiter: line 1 column 22 (char 21))"],
+        "a": ["status.json unreadable (not JSON (Expecting ',' delimiter: line 1, column 22))"],
         "b": ["results_s1.json unreadable (not a JSON object)",
-              "samples of results_s1.json unreadable (Unterminated string starting at: line 1 column 23 (char 22))"],
-        "c": ["status.json unreadable ('utf-8' codec can't decode byte 0xff in position 20: invalid start byte)"],
+              "samples of results_s1.json unreadable (samples_t_s1.jsonl:2: not JSON (Unterminated string starting "
+              "at: line 1, column 23))"],
+        "c": ["status.json unreadable (not UTF-8 text (invalid start byte at byte 20))"],
         "d": []}
     assert (rows["b"]["completed"], rows["b"]["requested"], rows["d"]["wall_s"]) == (0, 0, 2.5)
     assert rows["b"]["failures"][0] == {"id": "(lm-eval run)", "epoch": None, "reason": reasons["b"][0]}

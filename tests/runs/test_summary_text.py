@@ -65,3 +65,26 @@ def test_an_inspect_provider_error_reads_as_its_last_part_and_a_retry_error_name
 def test_a_cost_paid_at_a_batch_price_says_so():
     assert cost_text({"cost_usd": 0.012345, "batch": True}) == "$0.0123 (batch)"
     assert cost_text({"cost_usd": 0.012345}) == "$0.0123"
+
+
+def test_re_sends_are_counted_over_sessions_and_shown_in_the_report(tmp_path):
+    """Issue 40.4: requests sent again after an attempt timeout (paid twice) and late answers used instead."""
+    import json
+    from types import SimpleNamespace
+
+    from finchain_tasks.runs.engine import MODEL_KEY, request_counts
+    from finchain_tasks.runs.report import markdown
+    from finchain_tasks.runs.summary import summarize
+
+    def task(model, resent, rejoined):
+        return SimpleNamespace(metadata={MODEL_KEY: model}, model=SimpleNamespace(api=SimpleNamespace(
+            resent=resent, rejoined=rejoined)))
+
+    first = request_counts([task("m", 2, 1), task("m", 1, 0), task("n", 0, 0)])
+    assert first == {"m": {"resent": 3, "late_answers": 1}, "n": {"resent": 0, "late_answers": 0}}
+    sessions = [{"requests_resent": first}, {"requests_resent": {"m": {"resent": 1, "late_answers": "x"}}}, {}]
+    (tmp_path / "run.json").write_text(json.dumps({"sessions": sessions}), encoding="utf-8")
+    summary = summarize(tmp_path)
+    assert summary["requests_resent"] == {"m": {"resent": 4, "late_answers": 1}, "n": {"resent": 0, "late_answers": 0}}
+    text = markdown(summary)
+    assert "m: 4 request(s) sent again, 1 late answer(s) used instead" in text and "n: 0" not in text

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorers.steps import (
+    MAX_READ_CHARS,
     MAX_STEP_CHARS,
     MAX_STEPS,
     ParsedOutput,
@@ -221,6 +222,19 @@ def test_step_length_is_capped():
     parsed = parse_output("Step 1: " + "word " * 2000 + "\nStep 2: b = 2")
     assert len(parsed.steps[0].text) <= MAX_STEP_CHARS
     assert parsed.steps[1].text == "b = 2"
+
+
+def test_an_output_beyond_the_read_cap_is_read_as_its_head_and_tail():
+    """Issue 40.5: a megabyte of line breaks took seconds; only the first and last MAX_READ_CHARS / 2 are read,
+    so the steps at the start and the answer at the end still count and the middle does not."""
+    filler = "\\\\" * MAX_READ_CHARS  # LaTeX line breaks: one line each once normalised
+    text = f"Step 1: a = 5\nStep 2: b = 7\n{filler}\nStep 3: c = 99\n{filler}\nFinal answer: 12"
+    parsed = parse_output(text)
+    assert [s.text for s in parsed.steps] == ["a = 5", "b = 7"]  # the middle's step is not read
+    assert parsed.final_answer is not None and parsed.final_answer.value == 12
+    below = "\\\\" * (MAX_READ_CHARS // 5)
+    whole = parse_output(f"Step 1: a = 5\n{below}\nStep 2: c = 99\n{below}\nFinal answer: 12")
+    assert [s.text for s in whole.steps] == ["a = 5", "c = 99"]  # below the cap nothing is cut
 
 
 HOSTILE = {
