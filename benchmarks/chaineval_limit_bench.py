@@ -248,13 +248,14 @@ def versus_authors(rows: Path, rounds: int, tmp: Path) -> str:
     ours, theirs = [], []
     for _ in range(rounds):
         theirs.append(run(cmd, ONE_THREAD)[:2])
-        ours.append(finchain_score(rows, tmp / "ours.jsonl", ONE_THREAD)[:2])
+        ours.append(finchain_score(rows, tmp / "ours.jsonl", ONE_THREAD))
     wall = [t[0] / o[0] for t, o in zip(theirs, ours)]
     cpu = [t[1] / o[1] for t, o in zip(theirs, ours)]
     return (f"whole process, one thread each, {rounds} interleaved round(s): {label} "
             f"wall {min(t[0] for t in theirs):.1f}s"
             f" CPU {min(t[1] for t in theirs):.1f}s; finchain score ({_backend()}) wall {min(o[0] for o in ours):.1f}s "
-            f"CPU {min(o[1] for o in ours):.1f}s: wall ratio {', '.join(f'{r:.1f}x' for r in wall)}, CPU ratio "
+            f"CPU {min(o[1] for o in ours):.1f}s, peak {max(o[2] for o in ours):,.0f} MiB: "
+            f"wall ratio {', '.join(f'{r:.1f}x' for r in wall)}, CPU ratio "
             f"{', '.join(f'{r:.1f}x' for r in cpu)} (goal >= 20x)")
 
 
