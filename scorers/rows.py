@@ -90,7 +90,8 @@ def as_rendered(steps: tuple[GoldStep, ...], solution: str) -> tuple[GoldStep, .
 @lru_cache(maxsize=4096)
 def _solution_steps(solution: str) -> tuple[str, ...]:
     """The solution's step texts, parsed once per distinct solution: a matrix of runs scores every problem once per
-    model, and parsing the same solution again for each was a tenth of the scoring time outside the encoder."""
+    model, and parsing the same solution again for each was nearly a quarter of the time outside the encoder
+    (profile of 2,600 matrix rows)."""
     return tuple(segment(solution)[0])
 
 
