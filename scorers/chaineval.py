@@ -1,9 +1,10 @@
 """ChainEval: step alignment of a model's reasoning against a verified gold trace.
 
-``score_batch`` is the entry point every host calls: it parses all outputs, embeds every
-predicted step of the batch in one call (gold steps come from a cache), builds the gated score
-matrices A = clip(cos) × gate, aligns the whole batch in one numba call and turns paths into
-metrics. See ../shared/design/CHAINEVAL.md for the specification it implements.
+``score_batch`` is the entry point every host calls: it parses all outputs, computes the gate of
+every (gold step, predicted step) pair first, embeds only the steps in at least one pair the gate lets
+through (a shut pair scores 0 whatever its similarity; texts seen before come from a cache), builds
+the gated score matrices A = clip(cos) × gate, aligns the whole batch in one numba call and turns
+paths into metrics. See ../shared/design/CHAINEVAL.md for the specification it implements.
 """
 
 from __future__ import annotations
@@ -109,9 +110,11 @@ def score(gold: GoldSolution, output: str | None, profile: str | ChainEvalParams
 def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
                 profile: str | ChainEvalParams = "paper", embedder: Embedder | None = None,
                 progress: Callable[[int], None] | None = None, keep_matrices: bool = False,
-                **overrides) -> list[ChainEvalResult]:
+                embed_all: bool = False, **overrides) -> list[ChainEvalResult]:
     """Score ``outputs[k]`` against ``golds[k]`` for every k; ``progress(n)`` after each chunk.
-    ``keep_matrices`` fills each result's :attr:`ChainEvalResult.matrices`."""
+    ``keep_matrices`` fills each result's :attr:`ChainEvalResult.matrices` (every similarity computed, so it
+    embeds every step). ``embed_all`` embeds every step even where the gate makes its vector useless: the
+    same results, the baseline the tests and the benchmark compare the gated embedding against."""
     if len(golds) != len(outputs):
         raise ValueError(f"{len(golds)} gold solutions but {len(outputs)} outputs")
     params = resolve(profile, **overrides)
@@ -120,46 +123,91 @@ def score_batch(golds: Sequence[GoldSolution], outputs: Sequence[str | None],
     for start in range(0, len(golds), CHUNK):
         chunk_golds = golds[start:start + CHUNK]
         parsed = [parse_output(valid_text(o)) for o in outputs[start:start + CHUNK]]
-        results.extend(_score_chunk(chunk_golds, parsed, params, embedder, keep_matrices))
+        results.extend(_score_chunk(chunk_golds, parsed, params, embedder, keep_matrices, embed_all))
         if progress:
             progress(len(chunk_golds))
     return results
 
 
 def _score_chunk(golds, parsed: list[ParsedOutput], params: ChainEvalParams, embedder: Embedder,
-                 keep_matrices: bool = False):
+                 keep_matrices: bool = False, embed_all: bool = False):
     mask, strip = params.mask_numbers, params.strip_punctuation
-    gold_vecs = embedder.encode_cached([embed_text(s.compare_text, mask, strip) for g in golds for s in g.steps])
-    pred_vecs = embedder.encode_cached([embed_text(s.text, mask, strip) for p in parsed for s in p.steps])
     n = np.array([len(g.steps) for g in golds], dtype=np.int64)
     m = np.array([len(p.steps) for p in parsed], dtype=np.int64)
     A = np.zeros((len(golds), max(int(n.max(initial=0)), 1), max(int(m.max(initial=0)), 1)))
     S = np.zeros_like(A)
     gates = np.zeros_like(A)
-    gi = pi = 0
     for k, (gold, out) in enumerate(zip(golds, parsed)):
-        nk, mk = n[k], m[k]
-        if nk and mk:
-            sim = np.clip(gold_vecs[gi:gi + nk] @ pred_vecs[pi:pi + mk].T, 0.0, 1.0)
-            gate = np.array([[step_gate(g.value, g.unit, p.value, p.text, params) for p in out.steps]
-                             for g in gold.steps])
-            S[k, :nk, :mk], gates[k, :nk, :mk] = sim, gate
-            A[k, :nk, :mk] = sim * gate
-        gi, pi = gi + nk, pi + mk
+        if n[k] and m[k]:
+            gates[k, :n[k], :m[k]] = [[step_gate(g.value, g.unit, p.value, p.text, params) for p in out.steps]
+                                      for g in gold.steps]
+    texts = [([embed_text(s.compare_text, mask, strip) for s in g.steps],
+              [embed_text(s.text, mask, strip) for s in p.steps]) for g, p in zip(golds, parsed)]
+    wanted = [_wanted(gates[k, :n[k], :m[k]], embed_all or keep_matrices) for k in range(len(golds))]
+    vectors = _embed_wanted(embedder, texts, wanted)
+    for k in range(len(golds)):
+        if n[k] and m[k]:
+            S[k, :n[k], :m[k]] = _similarity(vectors, *texts[k], *wanted[k])
+            A[k, :n[k], :m[k]] = S[k, :n[k], :m[k]] * gates[k, :n[k], :m[k]]
     objective = MAX_SUM if params.objective == "max_sum" else MIN_COST
     total, moves, pair_i, pair_j, n_pairs = align_batch(A, n, m, objective, params.gap_penalty,
                                                         pair_ties=params.tie_rule == "pair")
-    results = [
-        _metrics(golds[k], parsed[k], params, A[k], S[k], gates[k], total[k], moves[k],
-                 list(zip(pair_i[k, :n_pairs[k]].tolist(), pair_j[k, :n_pairs[k]].tolist())))
-        for k in range(len(golds))
-    ]
+    paths = [list(zip(pair_i[k, :n_pairs[k]].tolist(), pair_j[k, :n_pairs[k]].tolist())) for k in range(len(golds))]
+    _fill_path_similarities(embedder, vectors, texts, wanted, paths, S)
+    results = [_metrics(golds[k], parsed[k], params, A[k], S[k], gates[k], total[k], moves[k], paths[k])
+               for k in range(len(golds))]
     if keep_matrices:
         for k, result in enumerate(results):
             cut = (slice(0, int(n[k])), slice(0, int(m[k])))
             result.matrices = {name: np.round(M[k][cut], 4).tolist() for name, M in
                                (("similarity", S), ("gate", gates), ("score", A))}
     return results
+
+
+def _wanted(gate: np.ndarray, everything: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Which gold steps (rows) and predicted steps (columns) need a vector: those in at least one pair the
+    gate lets through. A pair the gate shuts scores 0 whatever its similarity, so a step whose every pair is
+    shut never needs its vector for any metric (its similarity is only shown, and :func:`_fill_path_similarities`
+    computes it when an alignment path shows it)."""
+    if everything:
+        return np.ones(gate.shape[0], bool), np.ones(gate.shape[1], bool)
+    passes = gate != 0
+    return passes.any(axis=1), passes.any(axis=0)
+
+
+def _embed_wanted(embedder: Embedder, texts, wanted) -> dict[str, np.ndarray]:
+    """The vectors of the wanted texts of a chunk, by text: its gold steps in one ``encode_cached`` call, then its
+    predicted steps in another (the calls embedding everything makes, less the unwanted texts)."""
+    vectors: dict[str, np.ndarray] = {}
+    for side in (0, 1):
+        chosen = [t for k, pair in enumerate(texts) for t, w in zip(pair[side], wanted[k][side]) if w]
+        if chosen:
+            vectors.update(zip(chosen, embedder.encode_cached(chosen)))
+    return vectors
+
+
+def _similarity(vectors: dict[str, np.ndarray], gold: list[str], pred: list[str], rows, cols) -> np.ndarray:
+    """clip(cos) of one output's n x m pairs, as one matrix product of the same shape whatever was embedded (so a
+    computed cell is bit for bit what embedding everything gives); a step without a vector has a zero row, and
+    each of its pairs is one the gate shuts."""
+    dim = len(next(iter(vectors.values()))) if vectors else 1
+    zero = np.zeros(dim, np.float32)
+    gold_vecs = np.stack([vectors[t] if w else zero for t, w in zip(gold, rows)])
+    pred_vecs = np.stack([vectors[t] if w else zero for t, w in zip(pred, cols)])
+    return np.clip(gold_vecs @ pred_vecs.T, 0.0, 1.0)
+
+
+def _fill_path_similarities(embedder: Embedder, vectors, texts, wanted, paths, S) -> None:
+    """Similarities of aligned pairs the gate shut (a path takes one only on a tie or with a gap penalty of 0.5 or
+    more), which the alignment detail shows: their outputs' unembedded steps are embedded now and their matrices
+    recomputed whole, as embedding everything would have computed them."""
+    late = [k for k, path in enumerate(paths) if any(not (wanted[k][0][i] and wanted[k][1][j]) for i, j in path)]
+    if not late:
+        return
+    full = [(np.ones(len(texts[k][0]), bool), np.ones(len(texts[k][1]), bool)) for k in late]
+    vectors.update(_embed_wanted(embedder, [texts[k] for k in late], full))
+    for k, (rows, cols) in zip(late, full):
+        S[k, :len(rows), :len(cols)] = _similarity(vectors, *texts[k], rows, cols)
 
 
 def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, S, gates,

@@ -115,17 +115,21 @@ def normalize(text: str) -> str:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     s = text.replace("\r\n", "\n").replace("{,}", ",").translate(_TRANSLATE)
-    s = _DISPLAY_DOLLARS.sub("", s)
-    s = _INLINE_MATH.sub(r"\1", s)
-    s = _TEXT_CMD.sub(r"\1", s)
-    s = _BOLD_CMD.sub(r"**\1**", s)
-    for _ in range(3):
-        s, n = _FRAC.subn(_frac, s)
-        if not n:
-            break
-    s = _ENV.sub("", s)
-    s = _COMMAND.sub(_command, s)
-    return _ALIGN_AMP.sub("", s)
+    # each pattern below needs a character most steps lack ('$', a backslash, '&'), and no substitution adds one
+    # an earlier check found absent: skipping a scan that cannot match leaves the text as it would have been
+    if "$" in s:
+        s = _DISPLAY_DOLLARS.sub("", s)
+        s = _INLINE_MATH.sub(r"\1", s)
+    if "\\" in s:
+        s = _TEXT_CMD.sub(r"\1", s)
+        s = _BOLD_CMD.sub(r"**\1**", s)
+        for _ in range(3):
+            s, n = _FRAC.subn(_frac, s)
+            if not n:
+                break
+        s = _ENV.sub("", s)
+        s = _COMMAND.sub(_command, s)
+    return _ALIGN_AMP.sub("", s) if "&" in s else s
 
 
 # ---------------------------------------------------------------------------------------------

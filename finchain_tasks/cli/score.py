@@ -4,12 +4,20 @@ Every input line gives exactly one output line, in order, carrying the caller's 
 ``id`` and anything else) so scores join back: scored rows add the metrics, rows that cannot be
 scored add ``line`` and ``error``. One bad line (not UTF-8, not JSON, nested too deep, a gold
 value of the wrong type, text that is not valid Unicode) never costs the other rows their scores.
+
+Rows stream through in blocks of :data:`BLOCK_ROWS`: read, scored, written, and only their summary kept, so memory
+stays flat in the number of rows (the encoder's cache of vectors is the one thing that grows, up to its bound).
+Lines are read with orjson when it is installed (about 3x the standard library), falling back to the standard
+library for every line orjson refuses or might read differently, so a row reads the same either way.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any, Optional
 
@@ -22,8 +30,22 @@ import finchain_tasks
 from finchain_tasks.cli.main import app, console, friendly
 from finchain_tasks.cli.ray_options import RayBlockRowsOpt, RayGpusOpt, RayOpt, RayWorkersOpt, ray_settings
 
+try:  # an optional speed-up: every line orjson cannot read exactly as json would goes to json
+    import orjson
+except ImportError:  # pragma: no cover - orjson is installed with the project's extras
+    orjson = None
+
 SUMMARY_KEYS = ("chaineval", "fac", "fac_strict", "step_f1", "parse_ok")
 BOM = b"\xef\xbb\xbf"
+BLOCK_ROWS = 2048
+"""Rows read, scored and written at a time (the scorer batches 512 of them per encoder call)."""
+_LONG_DIGITS = re.compile(rb"\d{19}")
+"""A run of 19 digits may be an integer beyond 64 bits, which orjson reads as a float and json as an int."""
+
+
+class JsonRow(dict):
+    """A row the standard library read (orjson refused it or might read it differently): it may hold what orjson
+    would write differently (NaN, ±Infinity, an integer beyond 64 bits), so it is written back by json too."""
 
 
 class LineError(ValueError):
@@ -33,26 +55,49 @@ class LineError(ValueError):
 def _parse_line(raw: bytes, path: Path, lineno: int) -> Any:
     """One JSON value from one line, or a :class:`LineError` saying why not (never another error)."""
     where = f"{path}:{lineno}"
+    if orjson is not None and not _LONG_DIGITS.search(raw):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass  # the standard library gives the message (or reads what orjson refuses: NaN, "\\ud800")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LineError(f"{where}: not UTF-8 (byte {exc.start + 1})") from None
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LineError(f"{where}: not JSON ({exc.msg})") from None
     except RecursionError:
         raise LineError(f"{where}: not JSON (nested too deeply)") from None
     except ValueError as exc:  # e.g. an integer longer than Python's int conversion limit
         raise LineError(f"{where}: not JSON ({str(exc).split(';')[0]})") from None
+    return JsonRow(value) if isinstance(value, dict) else value
 
 
 def _load_rows(path: Path) -> list[tuple[int, Any]]:
     """(line number, row or LineError) for every non-blank line; a leading UTF-8 BOM is skipped."""
+    return [row for block in read_blocks(path) for row in block]
+
+
+def read_blocks(path: Path, rows: int | None = None) -> Iterator[list[tuple[int, Any]]]:
+    """:func:`parse_lines` over the file ``rows`` lines (:data:`BLOCK_ROWS`) at a time, so a caller holds one
+    block, not the file."""
+    rows = rows or BLOCK_ROWS
     if not path.exists():
         raise OSError(f"{path}: no such file")
     with path.open("rb") as fh:
-        return parse_lines(enumerate(fh, 1), path)
+        lines = enumerate(fh, 1)
+        while block := list(islice(lines, rows)):
+            yield parse_lines(block, path)
+
+
+def count_rows(path: Path) -> int:
+    """The number of non-blank lines (the progress bar's total), read without parsing them."""
+    if not path.exists():
+        raise OSError(f"{path}: no such file")
+    with path.open("rb") as fh:
+        return sum(1 for line in fh if line.strip())
 
 
 def parse_lines(lines, path: Path) -> list[tuple[int, Any]]:
@@ -129,14 +174,17 @@ def score(
         _report(score_on_ray(predictions, output, params, param_overrides(param or []), ray_settings(
             ray, ray_workers, ray_gpus_per_worker, ray_block_rows), console), output)
         return
-    rows = _load_rows(predictions)
+    total = count_rows(predictions)
+    blocks = read_blocks(predictions)
     embedder = shared_embedder(params.embedding_model)
+    tally = Tally()
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as bar:
-        task = bar.add_task("scoring", total=len(rows))
-        out_rows = score_rows(rows, params, embedder, lambda k: bar.advance(task, k))
-    write_rows(out_rows, output)
-    _report(out_rows, output)
+        task = bar.add_task("scoring", total=total)
+        scored = (tally.add(row) for block in blocks
+                  for row in score_rows(block, params, embedder, lambda k: bar.advance(task, k)))
+        write_rows(scored, output)
+    _report(tally, output)
 
 
 def score_rows(rows: list[tuple[int, Any]], params, embedder, progress=None) -> list[dict[str, Any]]:
@@ -161,31 +209,73 @@ def score_rows(rows: list[tuple[int, Any]], params, embedder, progress=None) -> 
         if isinstance(result, Exception):
             out_rows[slot] = _error_row(lineno, row, str(result))
         else:
-            out_rows[slot] = {**row, **{k: v for k, v in extra.items() if k not in row}, **result.scores(),
-                              "alignment": result.alignment, "chaineval_meta": meta}
+            out_rows[slot] = type(row)({**row, **{k: v for k, v in extra.items() if k not in row},
+                                        **result.scores(), "alignment": result.alignment, "chaineval_meta": meta})
     return out_rows
 
 
-def _report(out_rows: list[dict], output: Path) -> None:
-    _summary([r for r in out_rows if "error" not in r])
-    errors = [r for r in out_rows if "error" in r]
-    for r in errors[:20]:
-        console.print(f"[red]line {r['line']}[/]: {escape(r['error'])}", highlight=False)
-    console.print(f"wrote {len(out_rows)} rows to {escape(str(output))} ({len(errors)} could not be scored)")
-    if errors:
+class Tally:
+    """What the report needs of the rows, gathered as they stream past: per-group sums of :data:`SUMMARY_KEYS`,
+    the row count and the first errors (the rows themselves are not kept)."""
+
+    SHOWN_ERRORS = 20
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.errors = 0
+        self.shown: list[tuple[Any, str]] = []
+        self.groups: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0] * (len(SUMMARY_KEYS) + 1))
+
+    @classmethod
+    def of(cls, rows: Iterable[dict]) -> Tally:
+        tally = cls()
+        for row in rows:
+            tally.add(row)
+        return tally
+
+    def add(self, row: dict) -> dict:
+        """Count ``row`` and hand it back (so a stream of rows can pass through)."""
+        self.rows += 1
+        if "error" in row:
+            self.errors += 1
+            if len(self.shown) < self.SHOWN_ERRORS:
+                self.shown.append((row["line"], row["error"]))
+            return row
+        keys = [("all", "")] + [(kind, row[kind]) for kind in ("domain", "level")
+                                if isinstance(row.get(kind), str) and row[kind]]
+        for key in keys:
+            sums = self.groups[key]
+            sums[0] += 1
+            for k, name in enumerate(SUMMARY_KEYS, 1):
+                sums[k] += row[name]
+        return row
+
+
+def _report(rows: Tally | list[dict], output: Path) -> None:
+    tally = rows if isinstance(rows, Tally) else Tally.of(rows)
+    _summary(tally)
+    for line, error in tally.shown:
+        console.print(f"[red]line {line}[/]: {escape(error)}", highlight=False)
+    console.print(f"wrote {tally.rows} rows to {escape(str(output))} ({tally.errors} could not be scored)")
+    if tally.errors:
         raise typer.Exit(code=1)
 
 
 def _error_row(lineno: int, row: Any, message: str) -> dict[str, Any]:
     """The caller's fields (when the line was a JSON object) plus where and why it failed."""
     fields = row if isinstance(row, dict) else {"id": None}
-    return {**fields, "line": lineno, "error": message}
+    return (JsonRow if isinstance(row, JsonRow) else dict)({**fields, "line": lineno, "error": message})
 
 
 def _encode(row: dict[str, Any]) -> str:
     """One JSON line; text that is not valid Unicode (a lone surrogate in a caller's field) is written
     with JSON escapes, and a row that cannot be written back at all becomes an error row, rather
-    than failing the whole file."""
+    than failing the whole file. orjson writes a row orjson read (it holds nothing orjson writes differently)."""
+    if orjson is not None and type(row) is dict:
+        try:
+            return orjson.dumps(row).decode("utf-8")
+        except (orjson.JSONEncodeError, UnicodeDecodeError):
+            pass  # the standard library decides (and says why it cannot)
     try:
         line = json.dumps(row, ensure_ascii=False)
     except (RecursionError, ValueError) as exc:
@@ -198,7 +288,7 @@ def _encode(row: dict[str, Any]) -> str:
     return line
 
 
-def write_rows(rows: list[dict[str, Any]], path: Path) -> None:
+def write_rows(rows: Iterable[dict[str, Any]], path: Path) -> None:
     """Write atomically to a regular file (a ``.partial`` file renamed into place: on any failure nothing
     is left behind but the previous file), through to a device or other non-regular file
     (:mod:`finchain_tasks.output`); the error names the path."""
@@ -228,17 +318,10 @@ def param_overrides(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
-def _summary(rows: list[dict]) -> None:
-    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for r in rows:
-        groups[("all", "")].append(r)
-        for kind in ("domain", "level"):
-            if isinstance(r.get(kind), str) and r[kind]:
-                groups[(kind, r[kind])].append(r)
+def _summary(tally: Tally) -> None:
     table = Table(title="ChainEval summary")
     for col in ("group", "n", *SUMMARY_KEYS):
         table.add_column(col, justify="right" if col != "group" else "left")
-    for (kind, name), members in sorted(groups.items(), key=lambda kv: (kv[0][0] != "all", kv[0])):
-        means = [sum(m[k] for m in members) / len(members) for k in SUMMARY_KEYS]
-        table.add_row(escape(name or kind), str(len(members)), *(f"{v:.3f}" for v in means))
+    for (kind, name), (n, *sums) in sorted(tally.groups.items(), key=lambda kv: (kv[0][0] != "all", kv[0])):
+        table.add_row(escape(name or kind), str(int(n)), *(f"{v / n:.3f}" for v in sums))
     console.print(table)
