@@ -31,8 +31,8 @@ import re
 
 from scorers.numbers import Number, normalize, number_spans
 
-__all__ = ["answer_kind", "asked_unit", "clause_answers", "conclusion_value", "direction_sign", "rank_numbers",
-           "reconcile_scale", "reconcile_sign", "unit_family", "verdict"]
+__all__ = ["answer_kind", "asked_unit", "asks_two", "clause_answers", "conclusion_value", "direction_sign",
+           "rank_numbers", "reconcile_scale", "reconcile_sign", "stated_results", "unit_family", "verdict"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
 _VERB = re.compile(
@@ -265,6 +265,39 @@ def clause_answers(text: str) -> list[Number]:
         return []
     found = (_direct(c, _stated(c)) for c in clauses)
     return [n for n in found if n is not None]
+
+
+_TWO_ASKS = re.compile(r"(?i:\b(?:how\s+much|what)\b[^?]{0,300}?\band\s+(?:how|what)\b|"
+                       r"\b(?:calculate|compute|determine|find|estimate)\b[^.?]{0,300}?\band\s+its\b|"
+                       r"\b(?:how\s+much|what)\s+(?:are|were|will|would)\s+the\s+[^?.,]{0,60}?\band\s+[\w&-]+\s+"
+                       r"(?:\w+\s+)?\w+s\b|"
+                       r"\bfor\s+each\s+(?:scenario|option|case|alternative)\b)")
+"""A question that asks for two quantities ("How much BTC is in each wallet, and what percentage ...?",
+"Calculate the net saving and its percentage of ...", "How much will the new operations and R&D budgets
+be?", "For each scenario, how will the ratio change?")."""
+_CONCLUDES = re.compile(r"(?i:^[\s*_#>-]*(?:therefore|thus|hence|so|in\s+conclusion|in\s+summary|overall)\b)")
+_PART = re.compile(r"(?i:,?\s+and\s+|;\s*|,\s+(?=[$€£]?\d))")
+
+
+def asks_two(question: str | None) -> bool:
+    """True when ``question`` asks for two quantities; the gold answers one of them."""
+    return bool(question) and _TWO_ASKS.search(question) is not None
+
+
+def stated_results(text: str) -> list[Number]:
+    """The results an output states in its concluding sentences ("Therefore, $1441409 will be allocated
+    to marketing and $3363372 to operations."; "So, the net reduction is $163M - $74M = $89M"), one per
+    coordinate part, plus its last sentence's: what a reader takes as its answers when a question asks
+    for two quantities and a bare answer line gives only one of them."""
+    sentences = [p for p in _SENTENCE.split(normalize(text)) if p and any(ch.isdigit() for ch in p)]
+    chosen = [p for p in sentences if _CONCLUDES.match(p) and not _CONDITIONAL.search(p)] + sentences[-1:]
+    found: list[Number] = []
+    for sentence in chosen:
+        for part in _PART.split(sentence):
+            number = conclusion_value(part) if any(ch.isdigit() for ch in part) else None
+            if number is not None:
+                found.append(number)
+    return found
 
 
 def conclusion_value(text: str, unit: str | None = None) -> Number | None:

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from scorers.answers import clause_answers, verdict
+from scorers.answers import clause_answers, stated_results, verdict
 from scorers.numbers import Number, compare_values
 from scorers.params import ChainEvalParams
 from scorers.records import MAGNITUDE, Value
@@ -111,12 +111,17 @@ def answer_names(gold: str, sentence: str) -> bool:
                    for i in range(len(words) - n + 1))
 
 
-def answer_verdict(gold: bool, answer_text: str, conclusion: str) -> bool:
+def answer_verdict(gold: bool, answer_text: str, conclusion: str, stated: str = "") -> bool:
     """A yes/no final answer: the verdict its answer states ("Yes, disclosure is required", "No, KYC
-    is not needed"), else its concluding sentence's."""
+    is not needed"), else its concluding sentence's, else (after a bare numeric answer line the question
+    never asked for: "... so this is structuring. The answer is: 9817") the verdict ``stated`` before it."""
     said = verdict(answer_text)
     if said is None and conclusion:
         said = verdict(conclusion)
+    for line in reversed(stated.split("\n") if said is None else []):
+        said = verdict(line)  # the last verdict the output stated
+        if said is not None:
+            break
     return said is not None and said == gold
 
 
@@ -158,17 +163,21 @@ def _magnitudes(gold: Value, answer: Number | None, kind: str) -> tuple[Value, N
 
 
 def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_text: str,
-                   params: ChainEvalParams, conclusion: str = "", kind: str = "", strict: bool = False) -> bool:
+                   params: ChainEvalParams, conclusion: str = "", kind: str = "", strict: bool = False,
+                   stated: str = "", asks_two: bool = False) -> bool:
     """Final-answer correctness (fac): within ``final_tol`` for numbers; for a yes/no gold the verdict
     stated; for text the gold option, as the answer or named in its sentence (``conclusion``: the
     text the answer was read from). ``kind`` ``"magnitude"`` compares sizes (a VaR of -$89,345 answers
     89,345); ``strict`` (``fac_strict``) wants a number within rounding of the gold, not within
-    ``final_tol`` (:func:`numbers_within_rounding`)."""
+    ``final_tol`` (:func:`numbers_within_rounding`). ``stated`` is what the output stated before a bare
+    numeric answer line (:attr:`scorers.steps.ParsedOutput.stated`): a categorical gold reads its verdict
+    there, and with ``asks_two`` (the question asks for two quantities) a number gold is right when one
+    of the results stated there is it (:func:`scorers.answers.stated_results`)."""
     gold, answer = _magnitudes(gold, answer, kind)
     if gold is None or not answer_text and answer is None and not conclusion:
         return False
     if isinstance(gold, bool):
-        return answer_verdict(gold, answer_text, conclusion)
+        return answer_verdict(gold, answer_text, conclusion, stated)
     if isinstance(gold, str):
         return answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t)
     def agrees(n: Number) -> bool:
@@ -181,4 +190,6 @@ def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_te
     if answer is not None and agrees(answer):
         return True
     # a two-part answer ("the fee is $15.94, and the net value is $5,886.06"): the part the gold asks for
-    return any(agrees(n) for n in clause_answers(conclusion))
+    if any(agrees(n) for n in clause_answers(conclusion)):
+        return True
+    return asks_two and bool(stated) and any(agrees(n) for n in stated_results(stated))
