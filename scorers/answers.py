@@ -75,13 +75,16 @@ _VERDICT_PHRASES = (
                 r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b|"
                 r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:must|should|need)\s+not\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)|"
                 r"\b(?:shouldn't|mustn't)\s+(?:be\s+)?(?:file|disclose|report)|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
-                r"(?:example|case|instance)\s+of\b)"),
+                r"(?:example|case|instance)\s+of\b|\b(?:is|are)\s+not\s+within\s+(?:the\s+)?(?:[\w-]+\s+){0,2}"
+                r"limits?\b|\bcannot\s+(?:legally\s+)?(?:make|proceed\s+with)\s+the\s+(?:investment|transaction)\b)"),
      False),
     (re.compile(r"(?i:\b(?:is|are)\s+required\b|\b(?:must|should)\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)(?:e?d)?\b|"
                 r"\bmeets\b|"
                 r"\bneeds?\s+to\s+(?:file|disclose|report)\b|\b(?:is|are)\s+(?:therefore\s+|likely\s+|clearly\s+)?"
-                r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b)"), True),
+                r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b|"
+                r"\b(?:is|are)\s+within\s+(?:the\s+)?(?:[\w-]+\s+){0,2}limits?\b)"), True),
 )
+_INSTRUCTION = re.compile(r"(?i:^\W*(?:step\s*\d+\s*[:.)]?\s*)?(?:verify|check|ensure|confirm)\b)")
 _CLAUSE_START = re.compile(r"(?:^|[.;:!?→⇒]|->|\n|\bconclusion\b\s*:?|\banswer\b\s*(?:is)?\s*:?)\s*[*_]*\s*"
                            r"(?i:(yes|no))(?=\s*(?:[,.;:!)]|\s-|$))", re.I)
 """Yes/No opening a clause and standing alone ("No, ...", "→ Yes"): "no review" is an option, not a verdict."""
@@ -324,8 +327,8 @@ def verdict(text: str) -> bool | None:
     if labelled:
         return labelled[-1].group(1).lower() in ("true", "yes")
     for sentence in reversed(_SENTENCE.split(s)):
-        if not sentence or _CONDITIONAL.search(sentence):
-            continue  # "If the total exceeds 5%, she must file" states a rule, not a verdict
+        if not sentence or _CONDITIONAL.search(sentence) or _INSTRUCTION.match(sentence):
+            continue  # "If the total exceeds 5%, she must file" states a rule, "Verify that ..." a task: no verdict
         for pattern, value in _VERDICT_PHRASES:
             if pattern.search(sentence):
                 return value

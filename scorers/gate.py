@@ -125,6 +125,24 @@ def answer_verdict(gold: bool, answer_text: str, conclusion: str, stated: str = 
     return said is not None and said == gold
 
 
+_POLAR_GOLDS = (
+    (re.compile(r"(?i:^\W*(?:conclusion\s*:\s*)?(?:do\s+not|don't|no\s+need\s+to)\s+(?:file|report|disclose)\b|"
+                r"\b(?:requirements?|thresholds?)\s+(?:are\s+|is\s+)?not\s+met\b)"), False),
+    (re.compile(r"(?i:^\W*(?:conclusion\s*:\s*)?(?:file|report|disclose)\b)"), True),
+)
+"""Option golds that are a verdict in other words: "File a Suspicious Activity Report" answers "should a
+SAR be filed?" with yes, "Some requirements not met" answers "does the bank meet ...?" with no. "All
+requirements met" is no such gold: an output's last "meets this threshold" speaks of one requirement."""
+
+
+def gold_polarity(gold: str) -> bool | None:
+    """The yes/no an option gold states (:data:`_POLAR_GOLDS`), else None."""
+    for pattern, value in _POLAR_GOLDS:
+        if pattern.search(gold):
+            return value
+    return None
+
+
 STRICT_TOL = 0.005
 """``fac_strict``'s relative floor: an answer within rounding of the gold is within half a unit of the
 last digit it states, or within 0.5% of the gold, whichever is larger."""
@@ -179,7 +197,10 @@ def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_te
     if isinstance(gold, bool):
         return answer_verdict(gold, answer_text, conclusion, stated)
     if isinstance(gold, str):
-        return answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t)
+        if answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t):
+            return True
+        polarity = gold_polarity(gold)  # "a SAR should be filed" answers "File a Suspicious Activity Report"
+        return polarity is not None and answer_verdict(polarity, answer_text, conclusion, stated)
     def agrees(n: Number) -> bool:
         if kind == MAGNITUDE:
             n = Number(abs(n.value), n.unit, n.text)

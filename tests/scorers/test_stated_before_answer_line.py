@@ -89,3 +89,42 @@ def test_two_quantities_strict_wants_the_stated_result_within_rounding():
 ])
 def test_asks_two_detects_a_question_for_two_quantities(question, two):
     assert asks_two(question) is two
+
+
+_SAR = "File a Suspicious Activity Report"
+_NOT_MET = "✓ Conclusion: Some requirements not met"
+_ALL_MET = "✓ Conclusion: All requirements met"
+
+
+@pytest.mark.parametrize(("gold", "output", "right"), [
+    (_SAR, "The score 85 exceeds 75 and two flags are present.\nTherefore, a SAR should be filed.\n#### 85\n"
+           "The answer is: 85", True),
+    (_SAR, "The answer to the question is yes, a SAR should be filed in this case.", True),
+    (_NOT_MET, "The capital ratio is 9.8%, below 10.5%.\nTherefore, the bank does not meet all the thresholds."
+               "The answer is: 3", True),
+    ("Do not file a Suspicious Activity Report", "Only one flag is present, so no SAR is required.\n#### 1\n"
+                                                 "The answer is: 1", True),
+    # negative edges: the opposite verdict, no verdict, and a gold that speaks of all requirements
+    (_SAR, "The score is below 75, so no report is required.\n#### 70\nThe answer is: 70", False),
+    (_SAR, "The score is 85 and there are two flags.\n#### 85\nThe answer is: 85", False),
+    (_NOT_MET, "The leverage ratio is 4%, so the bank meets this threshold.\n#### 4\nThe answer is: 4", False),
+    (_ALL_MET, "The capital ratio is 12%, so it meets that threshold.\nThe LCR is 150%, so the bank meets this "
+               "threshold.\n#### 150\nThe answer is: 150", False),
+])
+def test_verdict_line_an_option_gold_that_is_a_verdict_reads_the_stated_verdict(gold, output, right):
+    assert _fac(gold, output) is right
+
+
+@pytest.mark.parametrize(("sentence", "said"), [
+    ("The adjusted carrying amount of $68,421.61 is within the IFRS limits.", True),
+    ("The adjusted value is not within the IFRS limits.", False),
+    ("Since $29,482 is greater than $14,199.30, Maria cannot legally make the investment.", False),
+    # an instruction or a question states no verdict
+    ("Verify that the adjusted value is within the IFRS limits.", None),
+    ("Step 3: Check that the value is within the limits.", None),
+    ("Determine whether the value is within the IFRS limits.", None),
+])
+def test_verdict_phrases_within_limits_and_cannot_invest(sentence, said):
+    from scorers.answers import verdict
+
+    assert verdict(sentence) is said
