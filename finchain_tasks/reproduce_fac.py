@@ -196,8 +196,8 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
         parsed = parse_output(row.get("generation") or "")
         read = (gold.answer, gold.answer_unit, parsed.final_answer, parsed.final_answer_text, params, parsed.conclusion,
                 gold.answer_kind)
-        fac = float(answer_correct(*read))
-        strict = float(fac and answer_correct(*read, strict=True))
+        fac = float(answer_correct(*read, stated=parsed.stated, asks_two=gold.asks_two))
+        strict = float(fac and answer_correct(*read, strict=True, stated=parsed.stated, asks_two=gold.asks_two))
         ours = {"fac": fac, "fac_strict": strict, "gold_answer": gold.answer, "final_answer": parsed.final_answer_text,
                 "answer_value": parsed.final_answer.value if parsed.final_answer else None}
         entry = {"key": "/".join(map(str, key(row))), "ours_fac": fac, "ours_fac_strict": strict,

@@ -31,8 +31,8 @@ import re
 
 from scorers.numbers import Number, normalize, number_spans
 
-__all__ = ["answer_kind", "asked_unit", "clause_answers", "conclusion_value", "direction_sign", "rank_numbers",
-           "reconcile_scale", "reconcile_sign", "unit_family", "verdict"]
+__all__ = ["answer_kind", "asked_unit", "asks_two", "clause_answers", "conclusion_value", "direction_sign",
+           "rank_numbers", "reconcile_scale", "reconcile_sign", "stated_results", "unit_family", "verdict"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(\[\"'])|\n+")
 _VERB = re.compile(
@@ -75,13 +75,16 @@ _VERDICT_PHRASES = (
                 r"qualify)\b|\bno\s+(?:action|filing|disclosure|report(?:ing)?)\s+(?:is\s+)?(?:required|needed)\b|"
                 r"\b(?:will|would)\s+not\s+need\s+to\b|\b(?:must|should|need)\s+not\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)|"
                 r"\b(?:shouldn't|mustn't)\s+(?:be\s+)?(?:file|disclose|report)|\b(?:is|are)\s+not\s+(?:considered\s+)?(?:an?\s+)?"
-                r"(?:example|case|instance)\s+of\b)"),
+                r"(?:example|case|instance)\s+of\b|\b(?:is|are)\s+not\s+within\s+(?:the\s+)?(?:[\w-]+\s+){0,2}"
+                r"limits?\b|\bcannot\s+(?:legally\s+)?(?:make|proceed\s+with)\s+the\s+(?:investment|transaction)\b)"),
      False),
     (re.compile(r"(?i:\b(?:is|are)\s+required\b|\b(?:must|should)\s+(?:be\s+)?(?:file|disclose|report|perform|conduct)(?:e?d)?\b|"
                 r"\bmeets\b|"
                 r"\bneeds?\s+to\s+(?:file|disclose|report)\b|\b(?:is|are)\s+(?:therefore\s+|likely\s+|clearly\s+)?"
-                r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b)"), True),
+                r"(?:considered\s+)?(?:an?\s+)?(?:example|case|instance)\s+of\b|"
+                r"\b(?:is|are)\s+within\s+(?:the\s+)?(?:[\w-]+\s+){0,2}limits?\b)"), True),
 )
+_INSTRUCTION = re.compile(r"(?i:^\W*(?:step\s*\d+\s*[:.)]?\s*)?(?:verify|check|ensure|confirm)\b)")
 _CLAUSE_START = re.compile(r"(?:^|[.;:!?→⇒]|->|\n|\bconclusion\b\s*:?|\banswer\b\s*(?:is)?\s*:?)\s*[*_]*\s*"
                            r"(?i:(yes|no))(?=\s*(?:[,.;:!)]|\s-|$))", re.I)
 """Yes/No opening a clause and standing alone ("No, ...", "→ Yes"): "no review" is an option, not a verdict."""
@@ -267,6 +270,39 @@ def clause_answers(text: str) -> list[Number]:
     return [n for n in found if n is not None]
 
 
+_TWO_ASKS = re.compile(r"(?i:\b(?:how\s+much|what)\b[^?]{0,300}?\band\s+(?:how|what)\b|"
+                       r"\b(?:calculate|compute|determine|find|estimate)\b[^.?]{0,300}?\band\s+its\b|"
+                       r"\b(?:how\s+much|what)\s+(?:are|were|will|would)\s+the\s+[^?.,]{0,60}?\band\s+[\w&-]+\s+"
+                       r"(?:\w+\s+)?\w+s\b|"
+                       r"\bfor\s+each\s+(?:scenario|option|case|alternative)\b)")
+"""A question that asks for two quantities ("How much BTC is in each wallet, and what percentage ...?",
+"Calculate the net saving and its percentage of ...", "How much will the new operations and R&D budgets
+be?", "For each scenario, how will the ratio change?")."""
+_CONCLUDES = re.compile(r"(?i:^[\s*_#>-]*(?:therefore|thus|hence|so|in\s+conclusion|in\s+summary|overall)\b)")
+_PART = re.compile(r"(?i:,?\s+and\s+|;\s*|,\s+(?=[$€£]?\d))")
+
+
+def asks_two(question: str | None) -> bool:
+    """True when ``question`` asks for two quantities; the gold answers one of them."""
+    return bool(question) and _TWO_ASKS.search(question) is not None
+
+
+def stated_results(text: str) -> list[Number]:
+    """The results an output states in its concluding sentences ("Therefore, $1441409 will be allocated
+    to marketing and $3363372 to operations."; "So, the net reduction is $163M - $74M = $89M"), one per
+    coordinate part, plus its last sentence's: what a reader takes as its answers when a question asks
+    for two quantities and a bare answer line gives only one of them."""
+    sentences = [p for p in _SENTENCE.split(normalize(text)) if p and any(ch.isdigit() for ch in p)]
+    chosen = [p for p in sentences if _CONCLUDES.match(p) and not _CONDITIONAL.search(p)] + sentences[-1:]
+    found: list[Number] = []
+    for sentence in chosen:
+        for part in _PART.split(sentence):
+            number = conclusion_value(part) if any(ch.isdigit() for ch in part) else None
+            if number is not None:
+                found.append(number)
+    return found
+
+
 def conclusion_value(text: str, unit: str | None = None) -> Number | None:
     """The number a conclusion states; with ``unit``, the best-ranked one of that unit family."""
     ranked = rank_numbers(text)
@@ -291,8 +327,8 @@ def verdict(text: str) -> bool | None:
     if labelled:
         return labelled[-1].group(1).lower() in ("true", "yes")
     for sentence in reversed(_SENTENCE.split(s)):
-        if not sentence or _CONDITIONAL.search(sentence):
-            continue  # "If the total exceeds 5%, she must file" states a rule, not a verdict
+        if not sentence or _CONDITIONAL.search(sentence) or _INSTRUCTION.match(sentence):
+            continue  # "If the total exceeds 5%, she must file" states a rule, "Verify that ..." a task: no verdict
         for pattern, value in _VERDICT_PHRASES:
             if pattern.search(sentence):
                 return value

@@ -225,10 +225,10 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     ok_gold = {i for i, _ in matched}
     first_error = next((i + 1 for i in range(n) if i not in ok_gold), None)
-    fac = answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params, out.conclusion,
-                         gold.answer_kind)
-    strict = fac and answer_correct(gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params,
-                                    out.conclusion, gold.answer_kind, strict=True)
+    read = (gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params, out.conclusion,
+            gold.answer_kind)
+    fac = answer_correct(*read, stated=out.stated, asks_two=gold.asks_two)
+    strict = fac and answer_correct(*read, strict=True, stated=out.stated, asks_two=gold.asks_two)
     alignment = [
         {"gold": i + 1, "pred": j + 1, "similarity": clean(S[i, j], 4), "gate": clean(gates[i, j]),
          "score": clean(A[i, j], 4), "matched": bool(A[i, j] >= params.match_threshold)}

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from scorers.answers import clause_answers, verdict
+from scorers.answers import clause_answers, stated_results, verdict
 from scorers.numbers import Number, compare_values
 from scorers.params import ChainEvalParams
 from scorers.records import MAGNITUDE, Value
@@ -111,13 +111,36 @@ def answer_names(gold: str, sentence: str) -> bool:
                    for i in range(len(words) - n + 1))
 
 
-def answer_verdict(gold: bool, answer_text: str, conclusion: str) -> bool:
+def answer_verdict(gold: bool, answer_text: str, conclusion: str, stated: str = "") -> bool:
     """A yes/no final answer: the verdict its answer states ("Yes, disclosure is required", "No, KYC
-    is not needed"), else its concluding sentence's."""
+    is not needed"), else its concluding sentence's, else (after a bare numeric answer line the question
+    never asked for: "... so this is structuring. The answer is: 9817") the verdict ``stated`` before it."""
     said = verdict(answer_text)
     if said is None and conclusion:
         said = verdict(conclusion)
+    for line in reversed(stated.split("\n") if said is None else []):
+        said = verdict(line)  # the last verdict the output stated
+        if said is not None:
+            break
     return said is not None and said == gold
+
+
+_POLAR_GOLDS = (
+    (re.compile(r"(?i:^\W*(?:conclusion\s*:\s*)?(?:do\s+not|don't|no\s+need\s+to)\s+(?:file|report|disclose)\b|"
+                r"\b(?:requirements?|thresholds?)\s+(?:are\s+|is\s+)?not\s+met\b)"), False),
+    (re.compile(r"(?i:^\W*(?:conclusion\s*:\s*)?(?:file|report|disclose)\b)"), True),
+)
+"""Option golds that are a verdict in other words: "File a Suspicious Activity Report" answers "should a
+SAR be filed?" with yes, "Some requirements not met" answers "does the bank meet ...?" with no. "All
+requirements met" is no such gold: an output's last "meets this threshold" speaks of one requirement."""
+
+
+def gold_polarity(gold: str) -> bool | None:
+    """The yes/no an option gold states (:data:`_POLAR_GOLDS`), else None."""
+    for pattern, value in _POLAR_GOLDS:
+        if pattern.search(gold):
+            return value
+    return None
 
 
 STRICT_TOL = 0.005
@@ -158,19 +181,26 @@ def _magnitudes(gold: Value, answer: Number | None, kind: str) -> tuple[Value, N
 
 
 def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_text: str,
-                   params: ChainEvalParams, conclusion: str = "", kind: str = "", strict: bool = False) -> bool:
+                   params: ChainEvalParams, conclusion: str = "", kind: str = "", strict: bool = False,
+                   stated: str = "", asks_two: bool = False) -> bool:
     """Final-answer correctness (fac): within ``final_tol`` for numbers; for a yes/no gold the verdict
     stated; for text the gold option, as the answer or named in its sentence (``conclusion``: the
     text the answer was read from). ``kind`` ``"magnitude"`` compares sizes (a VaR of -$89,345 answers
     89,345); ``strict`` (``fac_strict``) wants a number within rounding of the gold, not within
-    ``final_tol`` (:func:`numbers_within_rounding`)."""
+    ``final_tol`` (:func:`numbers_within_rounding`). ``stated`` is what the output stated before a bare
+    numeric answer line (:attr:`scorers.steps.ParsedOutput.stated`): a categorical gold reads its verdict
+    there, and with ``asks_two`` (the question asks for two quantities) a number gold is right when one
+    of the results stated there is it (:func:`scorers.answers.stated_results`)."""
     gold, answer = _magnitudes(gold, answer, kind)
     if gold is None or not answer_text and answer is None and not conclusion:
         return False
     if isinstance(gold, bool):
-        return answer_verdict(gold, answer_text, conclusion)
+        return answer_verdict(gold, answer_text, conclusion, stated)
     if isinstance(gold, str):
-        return answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t)
+        if answer_equals(gold, answer_text) or any(answer_names(gold, t) for t in (answer_text, conclusion) if t):
+            return True
+        polarity = gold_polarity(gold)  # "a SAR should be filed" answers "File a Suspicious Activity Report"
+        return polarity is not None and answer_verdict(polarity, answer_text, conclusion, stated)
     def agrees(n: Number) -> bool:
         if kind == MAGNITUDE:
             n = Number(abs(n.value), n.unit, n.text)
@@ -181,4 +211,6 @@ def answer_correct(gold: Value, gold_unit: str, answer: Number | None, answer_te
     if answer is not None and agrees(answer):
         return True
     # a two-part answer ("the fee is $15.94, and the net value is $5,886.06"): the part the gold asks for
-    return any(agrees(n) for n in clause_answers(conclusion))
+    if any(agrees(n) for n in clause_answers(conclusion)):
+        return True
+    return asks_two and bool(stated) and any(agrees(n) for n in stated_results(stated))

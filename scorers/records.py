@@ -46,6 +46,9 @@ class GoldSolution:
     """``"magnitude"`` when the answer is by definition a size (a VaR, an expected shortfall, a loss
     amount, a drawdown): its sign is a convention, so ``-$89,345`` answers a VaR of 89,345. Empty for
     every other answer, whose sign counts (:data:`MAGNITUDE`)."""
+    asks_two: bool = False
+    """True when the question asks for two quantities and the gold is one of them
+    (:func:`scorers.answers.asks_two`): an output that states both is graded on the gold's one."""
 
 
 MAGNITUDE = "magnitude"

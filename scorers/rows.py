@@ -11,7 +11,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from scorers.answers import answer_kind
+from scorers.answers import answer_kind, asks_two
 from scorers.chaineval import gold_from_text
 from scorers.records import GoldSolution, GoldStep
 from scorers.steps import segment
@@ -106,7 +106,9 @@ def gold_of(row: dict[str, Any]) -> GoldSolution:
     if kind is not None and not isinstance(kind, str):
         raise RowError("field 'answer_kind' must be text")
     question = row.get("question")
-    kind = kind if kind is not None else answer_kind(question if isinstance(question, str) else None)
+    question = question if isinstance(question, str) else None
+    kind = kind if kind is not None else answer_kind(question)
+    gold = replace(gold, asks_two=True) if asks_two(question) else gold
     return replace(gold, answer_kind=kind) if kind else gold
 
 

@@ -87,6 +87,10 @@ class ParsedOutput:
     conclusion: str = ""
     """The text the answer was read from (the answer line, else the last step with a number, else the
     last step): where a categorical or yes/no answer written in a sentence is looked for."""
+    stated: str = ""
+    """When the answer is a bare number on an answer line ("#### 9817 / The answer is: 9817"): the output's
+    last step with words before it, where it stated its verdict or its results. A reader reads a verdict
+    there when the question asked yes/no, and both results there when it asked for two quantities."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -464,6 +468,21 @@ def extract_final_answer(text: str) -> tuple[str, Number | None]:
 
 
 _BARE_CODE = re.compile(r"[01]")
+_WORDS = re.compile(r"[A-Za-z]{2}")
+_ANSWER_ONLY = re.compile(r"^\s*(?:#{2,}|(?i:(?:the\s+)?(?:final\s+)?answer\b))")
+
+
+def _stated(answer_text: str, steps: list[str]) -> str:
+    """What an output stated before a bare numeric answer line: its steps, answer-only lines dropped."""
+    if _WORDS.search(answer_text):
+        return ""
+    lines = (line for step in steps for line in step.split("\n"))
+    return "\n".join(line for line in lines if _WORDS.search(line) and not _ANSWER_ONLY.match(line))
+    for step in reversed(steps):
+        kept = "\n".join(line for line in step.split("\n") if not _ANSWER_ONLY.match(line))
+        if _WORDS.search(kept):
+            return kept
+    return ""
 """An answer line that is only ``1`` or ``0``: a code the question never defined, so a categorical gold
 is read from the verdict the output stated before it (its last step is its conclusion)."""
 
@@ -478,4 +497,5 @@ def parse_output(text: str) -> ParsedOutput:
             conclusion = read.steps[-1]  # "... so it should be reported. The answer is: 1": the verdict is there
     else:
         answer_text, answer, conclusion = _fallback(read.steps, [s.value for s in steps])
-    return ParsedOutput(steps, answer, answer_text, read.reasoning, read.rule, conclusion)
+    stated = _stated(answer_text, read.steps) if read.answer_text else ""
+    return ParsedOutput(steps, answer, answer_text, read.reasoning, read.rule, conclusion, stated)

@@ -184,7 +184,7 @@ _needs_authors = pytest.mark.skipif(
 
 @_needs_authors
 @pytest.mark.parametrize(("model", "floor_all", "floor_without_bugs"), [
-    ("financeconnect_13b", 0.965, 0.986), ("metamath_13b", 0.917, 0.958)])
+    ("financeconnect_13b", 0.963, 0.986), ("metamath_13b", 0.908, 0.958)])
 def test_fac_agrees_with_the_authors_rule(model, floor_all, floor_without_bugs):
     """Their final_answer_match on financeconnect-13b is their eval.py re-run exactly; where we differ,
     docs/reproducing-finchain.md lists why. Floors pinned at the measured agreement, on all rows and on
@@ -193,7 +193,11 @@ def test_fac_agrees_with_the_authors_rule(model, floor_all, floor_without_bugs):
     within rounding, is never counted as their bug, so the second floor fell
     (0.993 -> 0.986, 0.974 -> 0.958); a bare answer line now takes the sign its output wrote the figure
     with, and a bare "1" takes the verdict stated before it, where their rule fails such outputs for want of
-    steps (0.92 -> 0.917)."""
+    steps (0.92 -> 0.917); a yes/no gold (and an option gold that is a verdict, "File a Suspicious Activity
+    Report") reads the verdict stated before a bare numeric answer line, "is within the IFRS limits" is a
+    verdict, and a two-quantity question reads the results stated before its bare answer line, where their
+    rule reads the answer line only (financeconnect-13b 0.9655 -> 0.9633, 2606 -> 2600 of 2699; metamath-13b
+    0.917 -> 0.9085, 2475 -> 2452; without their bugs 0.9864 -> 0.9863 and 0.9582 -> 0.9627)."""
     from finchain_tasks.reproduce import _key as key
     from finchain_tasks.reproduce import authors_rows, their_scores
     from finchain_tasks.reproduce_fac import fac_rows, fac_summary
