@@ -30,7 +30,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 def synthetic_texts(problems: int) -> list[tuple[str, str]]:
     """(question, candidate text) pairs: 16 defective or correct candidates per FinChain problem."""
     from finchain_tasks.engine import all_templates
-    from finchain_tasks.generate import iter_problems
+    from finchain_tasks.finchain.generate import iter_problems
     from scorers.prm.synthetic_pools import synthetic_pool
 
     rng = random.Random(0)

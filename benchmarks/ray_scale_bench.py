@@ -56,7 +56,7 @@ def make_rows(n: int, path: Path) -> None:
 
 
 def single(path: Path, threads: str | None = None) -> float:
-    from finchain_tasks.cli.score import _load_rows, score_rows
+    from finchain_tasks.runs.score_file import _load_rows, score_rows
     from scorers.embeddings import Embedder
     from scorers.params import resolve
 

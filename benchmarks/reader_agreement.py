@@ -8,7 +8,7 @@ ambiguous, the answer the reader takes, whether it lies within rounding of the g
 reader did not call ambiguous:
 
 * ``fac``: our final-answer check, computed exactly as ``finchain reproduce --fac-only`` does
-  (:func:`finchain_tasks.reproduce_fac.fac_rows`: our gold reading, our output reading, ``answer_correct``
+  (:func:`finchain_tasks.reproduce.fac.fac_rows`: our gold reading, our output reading, ``answer_correct``
   under the ``reference`` profile);
 * ``fac_strict``: when ``fac_rows`` reports it (``ours_fac_strict``), against the reader's "within
   rounding" (a right answer within half a unit of its last digit or 0.5%); skipped when absent;
@@ -134,7 +134,7 @@ def _published(pairs: list[tuple[dict[str, Any], dict[str, Any]]], root: Path | 
     """The authors' published per-sample ``final_answer_match`` (``evals/<model>.jsonl``) per row id."""
     if root is None:
         return {}
-    from finchain_tasks.reproduce import _key, their_scores
+    from finchain_tasks.reproduce.authors import _key, their_scores
 
     tables = {m: their_scores(root, m)[0] for m in {label["row"].partition(":")[0] for label, _ in pairs}}
     out = {}
@@ -149,7 +149,7 @@ def readings(pairs: list[tuple[dict[str, Any], dict[str, Any]]], root: Path | No
     """Per labelled row: the reader's label and answer beside ``fac`` (and ``fac_strict`` when the
     code reports it), our answer text, the authors' rule's ``v1`` match and, with ``root``, their
     published per-sample match."""
-    from finchain_tasks.reproduce_fac import fac_rows
+    from finchain_tasks.reproduce.fac import fac_rows
 
     rows = [dict(row, _reader_row=label["row"]) for label, row in pairs]
     key = lambda row: (row["_reader_row"],)  # noqa: E731

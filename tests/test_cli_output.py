@@ -1,6 +1,6 @@
 """``-o PATH`` writes atomically only to a regular file and through to anything else (issue 33.2): a FIFO
 or device stays what it is and gets every byte, a link stays a link and its regular target gets the rows.
-``finchain score`` and ``finchain generate`` share the one writer (:mod:`finchain_tasks.output`)."""
+``finchain score`` and ``finchain generate`` share the one writer (:mod:`finchain_tasks.plumbing.output`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
 from finchain_tasks.engine import all_templates
-from finchain_tasks.output import output_file
+from finchain_tasks.plumbing.output import output_file
 from tests.support.timeouts import limit
 
 TEMPLATE = next(iter(all_templates().values()))

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from finchain_tasks.cli import score as score_cmd
 from finchain_tasks.cli.main import app
 from finchain_tasks.engine import all_templates
+from finchain_tasks.runs import score_file as score_cmd
 
 pytestmark = pytest.mark.skipif(score_cmd.orjson is None, reason="orjson is not installed")
 

@@ -48,8 +48,8 @@ def test_lm_eval_process_results_reports_fac_strict():
 
 
 def test_score_summary_board_and_report_carry_fac_strict():
-    from finchain_tasks.cli.score import SUMMARY_KEYS
     from finchain_tasks.leaderboard.board import METRICS, Board
+    from finchain_tasks.runs.score_file import SUMMARY_KEYS
     from finchain_tasks.runs.summary import HEADLINE
 
     for keys in (SUMMARY_KEYS, HEADLINE, Board("b", "t").metrics):

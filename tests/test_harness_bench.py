@@ -21,7 +21,7 @@ DOMAIN, SEEDS = "fintech", 2
 def _finchain_task_ids(domain=None, seeds=10, template=None, **_) -> set[str]:
     """The problem ids of ``finchain(domain=..., seeds=..., template=...)``, by the calls the task makes."""
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import iter_problems, seed_list
+    from finchain_tasks.finchain.generate import iter_problems, seed_list
 
     def names(value):  # as the task reads a -T value: None, "a,b" or a list
         return [] if value is None else [v.strip() for v in value.split(",")] if isinstance(value, str) else value

@@ -2,7 +2,7 @@
 
 import pytest
 
-from finchain_tasks.redaction import is_secret_name
+from finchain_tasks.plumbing.redaction import is_secret_name
 from tests.support.timeouts import limit
 
 

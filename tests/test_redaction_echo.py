@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from finchain_tasks.redaction import REDACTED, configured_secrets, redact
+from finchain_tasks.plumbing.redaction import REDACTED, configured_secrets, redact
 from tests.support.bench_helpers import files_containing
 from tests.support.fake_openai import FakeOpenAI, echo_key
 

@@ -11,7 +11,8 @@ import json
 import numpy as np
 import pytest
 
-from finchain_tasks.reproduce import AuthorsDataError, auc, authors_problems, published_means, reproduce, write_report
+from finchain_tasks.reproduce.authors import AuthorsDataError, authors_problems, published_means
+from finchain_tasks.reproduce.compare import auc, reproduce, write_report
 
 
 class ConstantEmbedder:

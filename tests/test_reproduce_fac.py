@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from finchain_tasks.reproduce_fac import BUG_PREFIX, fac_reason, fac_rows, fac_summary, write_disagreements
+from finchain_tasks.reproduce.fac import BUG_PREFIX, fac_reason, fac_rows, fac_summary, write_disagreements
 
 
 def _reason(solution, generation, ours_fac, gold, answer, value=None, question="What is the value?"):
@@ -88,7 +88,7 @@ def test_every_disagreement_is_written_to_csv_and_markdown(toy, tmp_path):
 
 
 def test_reproduce_writes_the_disagreement_list(tmp_path):
-    from finchain_tasks.reproduce import reproduce, write_report
+    from finchain_tasks.reproduce.compare import reproduce, write_report
     from tests.test_reproduce import ConstantEmbedder, _row
 
     root = tmp_path / "authors"

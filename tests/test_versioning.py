@@ -1,6 +1,6 @@
 """The task version moves whenever scores stop being comparable."""
 
-from finchain_tasks import versioning
+from finchain_tasks.finchain import versioning
 
 
 def test_recorded_fingerprint_matches_the_current_definition():
@@ -13,7 +13,7 @@ def test_recorded_fingerprint_matches_the_current_definition():
 
 
 def test_fingerprint_reacts_to_a_prompt_change(monkeypatch):
-    from finchain_tasks import prompts
+    from finchain_tasks.finchain import prompts
 
     before = versioning.fingerprint()
     versioning.fingerprint.cache_clear()

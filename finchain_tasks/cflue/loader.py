@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines
 
 SINGLE = "单项选择题"
 MULTI = "多项选择题"
@@ -374,7 +374,7 @@ def read_rows(path: Path) -> tuple[list[Any], list[int] | None]:
 
     A row that cannot be read (an invalid JSONL line, a list element nested past the parser's stack)
     stays in the list as a rejected row, so it is reported with its index and the others still load."""
-    from finchain_tasks.safe_files import UnreadableFile, read_bytes
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, read_bytes
 
     try:  # a regular file only: a FIFO or a link to a device is refused without blocking
         text = read_bytes(path).decode("utf-8-sig")

@@ -30,7 +30,7 @@ def cflue_score(
 ) -> None:
     """Score CFLUE outputs (knowledge and application) under a profile; bad rows are reported, never dropped."""
     from finchain_tasks.cflue.score import read_rows, score_rows, summary
-    from finchain_tasks.cli.score import write_rows
+    from finchain_tasks.runs.score_file import write_rows
     from scorers.cflue.reference import check_profile
 
     profile = check_profile(profile)

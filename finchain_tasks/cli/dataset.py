@@ -28,7 +28,7 @@ from finchain_tasks.engine.standard import (
 )
 from finchain_tasks.engine.verify import check_stored_text, failure
 from finchain_tasks.engine.verify import verify as verify_problem
-from finchain_tasks.generate import (
+from finchain_tasks.finchain.generate import (
     CANONICAL_SEEDS,
     check_size,
     iter_problems,
@@ -37,7 +37,7 @@ from finchain_tasks.generate import (
     to_hf_dataset,
     write_jsonl,
 )
-from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines
 
 DomainOpt = typer.Option(None, "--domain", "-d", help="Domain id (repeatable), e.g. investment_analysis.")
 TopicOpt = typer.Option(None, "--topic", "-t", help="Topic id (repeatable), e.g. compound_interest.")
@@ -114,7 +114,7 @@ def generate(
     if fmt not in ("jsonl", "parquet", "hf"):
         raise ValueError(f"--format must be jsonl, parquet or hf, got {fmt!r}")
     if authors is not None:
-        from finchain_tasks.reproduce import authors_problems
+        from finchain_tasks.reproduce.authors import authors_problems
 
         rows, chosen = authors_problems(authors), []
     else:
@@ -125,7 +125,7 @@ def generate(
     if fmt == "jsonl":
         write_jsonl(rows, output)
     elif fmt == "parquet":
-        from finchain_tasks.output import output_file
+        from finchain_tasks.plumbing.output import output_file
 
         with output_file(output, "wb") as fh:
             to_hf_dataset(rows).to_parquet(fh)

@@ -1,6 +1,6 @@
 """``finchain reproduce finchain-v1 --authors DIR``: the paper's first version re-scored from the
 authors' own generations, beside their per-sample and published numbers (see
-:mod:`finchain_tasks.reproduce` and docs/reproducing-finchain.md)."""
+:mod:`finchain_tasks.reproduce.compare` and docs/reproducing-finchain.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from finchain_tasks.cli.main import app, console, friendly
-from finchain_tasks.reproduce import AUTHORS_ENV
+from finchain_tasks.reproduce.authors import AUTHORS_ENV
 
 
 @app.command()
@@ -28,21 +28,21 @@ def reproduce(
                                   "every disagreement to fac_disagreements.csv/.md."),
 ) -> None:
     """Score the authors' generation files and compare with their per-sample and published means."""
-    from finchain_tasks.reproduce import (
+    from finchain_tasks.reproduce.authors import authors_dir
+    from finchain_tasks.reproduce.compare import (
         TABLE_COLUMNS,
-        authors_dir,
         check_profiles,
         step_score_line,
         table_rows,
         write_report,
     )
-    from finchain_tasks.reproduce import reproduce as run
+    from finchain_tasks.reproduce.compare import reproduce as run
 
     if target != "finchain-v1":
         raise ValueError(f"unknown target {target!r}: expected finchain-v1")
     root = authors_dir(authors, "--authors DIR")
     if fac_only:
-        from finchain_tasks.reproduce_fac import fac_only as run_fac
+        from finchain_tasks.reproduce.fac import fac_only as run_fac
 
         for model, s in run_fac(root, out_dir, limit).items():
             console.print(f"{escape(model)}: fac agrees on {s['agree']}/{s['n']} ({s['share']:.2%}); "

@@ -133,7 +133,7 @@ def select(
     templates: Iterable[str] = (),
 ) -> list[Template]:
     """Templates matching every non-empty filter; unknown filter values raise ``ValueError``."""
-    from finchain_tasks.taxonomy import domains as taxonomy_domains
+    from finchain_tasks.finchain.taxonomy import domains as taxonomy_domains
 
     allt = all_templates().values()
     wanted = {"domain": set(domains), "topic": set(topics), "level": set(levels), "template": set(templates)}

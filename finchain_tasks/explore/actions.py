@@ -16,7 +16,7 @@ EXPECTED = (ValueError, AskError, OSError)
 def params_of(text: str | None) -> dict[str, Any]:
     """ChainEval overrides typed as ``name=value`` pairs (comma- or line-separated), read as
     ``finchain score --param`` reads them; blank means the profile's own values."""
-    from finchain_tasks.cli.score import param_overrides
+    from finchain_tasks.runs.score_file import param_overrides
 
     pairs = [p.strip() for p in (text or "").replace("\n", ",").split(",") if p.strip()]
     return param_overrides(pairs)
@@ -35,7 +35,7 @@ def show_problem(template_id: str, seed: Any) -> tuple[str, str, str]:
         problem = problems.load(template_id, problems.check_seed(seed))
     except EXPECTED as exc:
         return views.message(str(exc)), "", ""
-    from finchain_tasks.versioning import task_version
+    from finchain_tasks.finchain.versioning import task_version
 
     return views.problem_html(problem, task_version()), problems.source_of(template_id), problem.id
 

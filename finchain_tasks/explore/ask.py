@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from finchain_tasks import prompts
+from finchain_tasks.finchain import prompts
 
 TIMEOUT_S = 120.0
 
@@ -106,7 +106,7 @@ def _cost(spec: Any, answer: Answer) -> float | None:
 
 def _one_line(exc: BaseException) -> str:
     """The error in one line, with every configured secret (and its last 12 characters) redacted."""
-    from finchain_tasks.redaction import redact
+    from finchain_tasks.plumbing.redaction import redact
 
     return redact(f"{type(exc).__name__}: {' '.join(str(exc).split()) or '(no message)'}")[:300]
 

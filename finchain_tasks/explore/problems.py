@@ -13,7 +13,7 @@ from finchain_tasks.engine import all_templates
 from finchain_tasks.engine.problem import Problem
 from finchain_tasks.engine.registry import MAX_SEED
 from finchain_tasks.explore import answers
-from finchain_tasks.generate import FRESH_SEED_FLOOR
+from finchain_tasks.finchain.generate import FRESH_SEED_FLOOR
 
 PREFIX = "finchain/"
 

@@ -153,8 +153,8 @@ def finchain_bon_task(samples_list: list, *, samples: int, prm: str | None, prm_
     from inspect_ai.log import HeadlineMetric
     from inspect_ai.solver import system_message
 
-    from finchain_tasks import prompts
-    from finchain_tasks.sampling import template_id_of
+    from finchain_tasks.finchain import prompts
+    from finchain_tasks.finchain.sampling import template_id_of
 
     samples = check_samples(samples, temperature)
     spec = prm or "calc"

@@ -65,7 +65,7 @@ from finchain_tasks.inspect import openai_fast
 from finchain_tasks.inspect.errors import Plain
 from finchain_tasks.models.provider_keys import LOOPBACK, keyless_reason
 from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER
-from finchain_tasks.redaction import configured_secrets, is_secret_name, redact_exception
+from finchain_tasks.plumbing.redaction import configured_secrets, is_secret_name, redact_exception
 
 PROVIDER_ARGS = ("api_base", "api_key_env", "num_retries", "timeout", "retry_wait", "response_cache", "finchain_model",
                  "request_path")

@@ -39,7 +39,7 @@ def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool, templates: i
     An explicit list with ``fresh`` names fresh seeds drawn earlier (a resumed run must ask for the
     same ones): each must lie outside the canonical range.
     """
-    from finchain_tasks.generate import FRESH_SEED_FLOOR, seed_list
+    from finchain_tasks.finchain.generate import FRESH_SEED_FLOOR, seed_list
 
     if isinstance(seeds, bool):
         raise ValueError(f"seeds must be a count or a list of seeds, got {seeds!r}")
@@ -66,7 +66,7 @@ def sample_of(problem) -> Sample:
 
 def ordered_samples(problems: Iterable[Any], sample_seed: int = 0) -> list[Sample]:
     """The problems as samples in the stratified order, so that any prefix (``--limit``) is representative."""
-    from finchain_tasks.sampling import stratified_order, template_id_of
+    from finchain_tasks.finchain.sampling import stratified_order, template_id_of
 
     samples = [sample_of(p) for p in problems]
     return stratified_order(samples, lambda s: (s.metadata["domain"], s.metadata["level"],
@@ -76,8 +76,8 @@ def ordered_samples(problems: Iterable[Any], sample_seed: int = 0) -> list[Sampl
 def authors_samples(path: str | None, domain: Names, topic: Names, level: Names, sample_seed: int) -> list[Sample]:
     """The authors' test instances as samples: their question, their gold text as the target, the
     question in the gold metadata so that the text-gold reader knows the asked unit."""
-    from finchain_tasks.reproduce import authors_dir, authors_problems
-    from finchain_tasks.sampling import stratified_order, template_id_of
+    from finchain_tasks.finchain.sampling import stratified_order, template_id_of
+    from finchain_tasks.reproduce.authors import authors_dir, authors_problems
 
     root = authors_dir(path, "split=authors with -T authors_path=DIR")
     wanted = {k: set(names(v)) for k, v in (("domain", domain), ("topic", topic), ("level", level))}
@@ -128,7 +128,7 @@ def finchain(
         start_seed: First seed when ``seeds`` is a count.
         profile: ChainEval profile, 'paper' or 'reference'.
         chaineval_params: ChainEval parameters to override, e.g. ``{step_tol: 0.1}``.
-        sample_seed: Seed of the dataset's stratified order (see :mod:`finchain_tasks.sampling`): every
+        sample_seed: Seed of the dataset's stratified order (see :mod:`finchain_tasks.finchain.sampling`): every
             prefix, so ``--limit N``, is spread over domain × level × template.
         samples: Best-of-N: candidates drawn per problem (see :mod:`finchain_tasks.inspect.bon`).
         prm: PRM spec for Best-of-N (calc, judge:<registry model>, hf:<path or hub id>[:release]); default calc.
@@ -142,9 +142,9 @@ def finchain(
             instances with their gold text (text-gold scoring; see docs/reproducing-finchain.md).
         authors_path: The authors' repository for ``split=authors`` (default $FINCHAIN_AUTHORS_DIR).
     """
-    from finchain_tasks import prompts, sampling
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import check_size, iter_problems
+    from finchain_tasks.finchain import prompts, sampling
+    from finchain_tasks.finchain.generate import check_size, iter_problems
 
     if split not in ("canonical", "authors"):
         raise ValueError(f"split must be 'canonical' or 'authors', got {split!r}")
@@ -179,7 +179,7 @@ def finchain(
 
 
 def _task_version() -> str:
-    from finchain_tasks.versioning import task_version
+    from finchain_tasks.finchain.versioning import task_version
 
     return task_version()
 
@@ -187,7 +187,7 @@ def _task_version() -> str:
 def task_metadata(profile: str, overrides: dict[str, Any], seeds: list[int], fresh: bool) -> dict[str, Any]:
     """What a reader of the log needs to compare runs: versions, ChainEval parameters, embedder, seeds."""
     import finchain_tasks
-    from finchain_tasks.versioning import recorded
+    from finchain_tasks.finchain.versioning import recorded
     from scorers.embeddings import shared_embedder
     from scorers.params import resolve
 

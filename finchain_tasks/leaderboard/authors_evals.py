@@ -4,7 +4,7 @@ repository) read into the board's per-sample table, and the means they published
 The repository has no licence, so nothing of it ships: the folder is given at build time (``--authors DIR`` or
 :data:`AUTHORS_ENV`). Each line is one sample of one model: ``seed``, ``id``, ``topic``, ``subtopic``, ``level``
 and ``recall``, ``precision``, ``final_answer_match``. Their instance becomes the sample the Inspect
-``split=authors`` task serves (:func:`finchain_tasks.reproduce.authors_problems`): domain = their ``topic``,
+``split=authors`` task serves (:func:`finchain_tasks.reproduce.authors.authors_problems`): domain = their ``topic``,
 topic = their ``subtopic``, template = their ``id``, level read the same way, id
 ``authors/<domain>/<topic>/<template>/<seed>``, so a template is the same resampling cluster on either side.
 
@@ -21,8 +21,8 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.jsonl import jsonl_lines
-from finchain_tasks.reproduce import AUTHORS_ENV  # the one name of the variable, for every reader
+from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.reproduce.authors import AUTHORS_ENV  # the one name of the variable, for every reader
 
 FOLDERS = ("evals", "evals/reasoning_parsed")
 """Where the per-sample files lie, relative to the repository: the top-level models, then the reasoning ones."""
@@ -32,7 +32,7 @@ SCORES = {"final_answer_match": "fac", "recall": "recall", "precision": "precisi
 METRICS = ("fac", "recall", "precision", "step_f1")
 PUBLISHED = {"fac": "final_answer_match", "recall": "recall", "precision": "precision", "step_f1": "step_f1"}
 """This project's metric key -> the column of ``overall_results.txt``
-(:data:`finchain_tasks.reproduce.PUBLISHED_COLUMNS`)."""
+(:data:`finchain_tasks.reproduce.authors.PUBLISHED_COLUMNS`)."""
 
 
 class AuthorsEvalsError(ValueError):
@@ -83,7 +83,7 @@ def _text(value: Any, where: str, key: str, allow_none: bool = False) -> Optiona
 
 
 def _levels() -> dict[str, str]:
-    from finchain_tasks.reproduce import _LEVELS  # one reading of their level names, the split=authors one
+    from finchain_tasks.reproduce.authors import _LEVELS  # one reading of their level names, the split=authors one
 
     return _LEVELS
 
@@ -156,7 +156,7 @@ def read_authors_evals(root: Path) -> dict[str, list[dict[str, Any]]]:
 def published(root: Path) -> dict[str, dict[str, float]]:
     """Their published means (``evals/overall_results.txt``) per their model name, under this project's metric
     keys; empty when the file is absent."""
-    from finchain_tasks.reproduce import published_means
+    from finchain_tasks.reproduce.authors import published_means
 
     return {name: {ours: cols[theirs] for ours, theirs in PUBLISHED.items() if theirs in cols}
             for name, cols in published_means(root).items()}

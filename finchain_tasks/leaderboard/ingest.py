@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.jsonl import jsonl_lines
 from finchain_tasks.leaderboard.realign import add_alignment
-from finchain_tasks.safe_files import UnreadableFile, load_json, read_text, walk
+from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.plumbing.safe_files import UnreadableFile, load_json, read_text, walk
 from scorers.params import METRIC_KEYS
 
 CFLUE_KEYS = ("accuracy", "invalid_strict", "invalid_robust")
@@ -592,7 +592,7 @@ def redacted(rows: list[dict]) -> list[dict]:
     """The rows with every configured secret (and its last 12 characters) redacted from every text they hold.
     Runs redact what they write, but a log from an older version or another tool may still hold a key that a
     provider echoed: the board, its data release and its sample pages are built from these rows only."""
-    from finchain_tasks.redaction import configured_secrets, redact
+    from finchain_tasks.plumbing.redaction import configured_secrets, redact
 
     secrets = configured_secrets()
     if not secrets:

@@ -2,7 +2,7 @@
 
 Their repository has no licence, so nothing of it is shipped: the loader reads it from the directory
 given as ``--metadata '{"authors_path": DIR}'``, else ``$FINCHAIN_AUTHORS_DIR`` (the same rule as
-Inspect's ``-T authors_path``, one function: :func:`finchain_tasks.reproduce.authors_dir`).
+Inspect's ``-T authors_path``, one function: :func:`finchain_tasks.reproduce.authors.authors_dir`).
 
 Their gold exists only as text, so every document is scored on ChainEval's text-gold path: gold steps
 are parsed from the solution, the final answer is read by ``scorers/text_gold.py`` with the question
@@ -30,8 +30,8 @@ METADATA_HINT = "--metadata '{\"authors_path\": DIR}'"
 def authors_docs(root: Path, params, prompt: str, sample_seed: int = 0) -> tuple[list[dict[str, Any]], list[str]]:
     """Documents for every test instance that has gold steps, in the stratified order (so that
     ``--limit N`` spreads over templates), and the ids of those left out with why."""
-    from finchain_tasks.reproduce import authors_problems
-    from finchain_tasks.sampling import stratified_order, template_id_of
+    from finchain_tasks.finchain.sampling import stratified_order, template_id_of
+    from finchain_tasks.reproduce.authors import authors_problems
     from scorers.rows import RowError, gold_of
 
     extra = {"chaineval_params": json.dumps(params.to_dict(), sort_keys=True), "prompt_variant": prompt}
@@ -57,7 +57,7 @@ def load_authors(authors_path: str | None = None, finchain_profile: str = DEFAUL
     from and what was left out (lm-eval prints it under ``configs.finchain_authors.metadata``)."""
     import datasets
 
-    from finchain_tasks.reproduce import authors_dir
+    from finchain_tasks.reproduce.authors import authors_dir
 
     if finchain_prompt not in PROMPT_VARIANTS:
         raise ValueError(f"finchain_prompt must be one of {PROMPT_VARIANTS}, got {finchain_prompt!r}")
@@ -75,7 +75,7 @@ def run_info(root: Path, params, prompt: str, n: int, skipped: list[str]) -> dic
     """What makes a result comparable: versions, the data's folder, prompt, ChainEval parameters, embedder,
     and the instances left out (with why)."""
     import finchain_tasks
-    from finchain_tasks.versioning import task_version
+    from finchain_tasks.finchain.versioning import task_version
     from scorers.embeddings import shared_embedder
 
     return {"package_version": finchain_tasks.__version__, "task_version": task_version(),

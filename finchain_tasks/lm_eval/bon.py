@@ -82,7 +82,7 @@ class BoNFilter(Filter):
     """Grade, PRM-score and select over every document's candidates (one batch per PRM setting)."""
 
     def apply(self, resps: Iterable[Sequence[str]], docs: Sequence[dict]) -> list[BoNRecord]:
-        from finchain_tasks.sampling import template_id_of
+        from finchain_tasks.finchain.sampling import template_id_of
         from scorers.params import ChainEvalParams
         from scorers.rows import gold_of
 

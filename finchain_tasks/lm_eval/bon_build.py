@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from finchain_tasks import prompts
+from finchain_tasks.finchain import prompts
 from scorers.prm.pool import value_keys
 
 TASK = "finchain_bon"

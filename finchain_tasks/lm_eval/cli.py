@@ -25,7 +25,7 @@ from typing import Any
 
 import finchain_tasks
 from finchain_tasks.lm_eval import TASKS_DIR
-from finchain_tasks.redaction import configured_secrets, is_secret_name
+from finchain_tasks.plumbing.redaction import configured_secrets, is_secret_name
 
 REDACTED = "<redacted>"
 INSTALL_DIR = "finchain_tasks"

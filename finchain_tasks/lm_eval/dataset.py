@@ -10,7 +10,7 @@ are therefore namespaced (``finchain_*``) and anything else is ignored through `
   ChainEval scores; they travel on each document so the scoring filter, which sees only documents
   and responses, applies them;
 - ``finchain_sample_seed`` (0): the seed of the documents' stratified order
-  (:mod:`finchain_tasks.sampling`), so lm-eval's ``--limit N`` (per leaf) takes N problems spread over
+  (:mod:`finchain_tasks.finchain.sampling`), so lm-eval's ``--limit N`` (per leaf) takes N problems spread over
   the leaf's templates, not N seeds of its first template;
 - ``finchain_prompt``: ``chat`` (system prompt + question, for ``--apply_chat_template``) or
   ``completion`` (one plain-text prompt primed with "Step 1:", for base models).
@@ -22,10 +22,10 @@ import json
 from typing import Any
 
 import finchain_tasks
-from finchain_tasks import prompts
 from finchain_tasks.engine import select
-from finchain_tasks.generate import CANONICAL_SEEDS, check_size, iter_problems, seed_list, to_hf_dataset
-from finchain_tasks.sampling import record, stratified_order, template_id_of
+from finchain_tasks.finchain import prompts
+from finchain_tasks.finchain.generate import CANONICAL_SEEDS, check_size, iter_problems, seed_list, to_hf_dataset
+from finchain_tasks.finchain.sampling import record, stratified_order, template_id_of
 
 DEFAULT_PROFILE = "paper"
 PROMPT_VARIANTS = ("chat", "completion")
@@ -91,7 +91,7 @@ def run_info(params, prompt_variant: str, seeds: list[int], fresh: bool) -> dict
     prints: each leaf's YAML carries an empty ``finchain_run: {}`` that we fill in place, so the
     record appears under ``configs.<task>.metadata.finchain_run`` with plain ``lm_eval`` too.
     """
-    from finchain_tasks.versioning import task_version
+    from finchain_tasks.finchain.versioning import task_version
     from scorers.embeddings import shared_embedder
 
     return {

@@ -231,7 +231,7 @@ def _read_yaml(path: Path | None, label: str) -> Any:
 
 def _file_text(path: Path) -> str:
     """A registry or board file's text: a regular file only (a FIFO or a link to a device is refused at once)."""
-    from finchain_tasks.safe_files import UnreadableFile, read_text
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, read_text
 
     try:
         return read_text(path, max_bytes=64 << 20)
@@ -598,7 +598,8 @@ def api_key(spec: ModelSpec) -> Optional[str]:
     return None
 
 
-_GENERATION_PARAMS = ("temperature", "top_p", "max_tokens", "reasoning_effort")
+GENERATION_FIELDS = ("temperature", "top_p", "max_tokens", "reasoning_effort")
+"""The generation parameters a registry entry may set, which are also Inspect GenerateConfig fields."""
 
 
 def generation_params(spec: ModelSpec, **task_defaults: Any) -> tuple[dict[str, Any], list[str]]:
@@ -606,7 +607,7 @@ def generation_params(spec: ModelSpec, **task_defaults: Any) -> tuple[dict[str, 
     rejects. Returns (params, names dropped) so a run can log what it did not send."""
     gen = spec.generation
     params = {k: v for k, v in task_defaults.items() if v is not None}
-    for name in _GENERATION_PARAMS:
+    for name in GENERATION_FIELDS:
         value = getattr(gen, name)
         if value is not None:
             params[name] = value
@@ -654,3 +655,13 @@ def litellm_version() -> str:
         return version("litellm")
     except PackageNotFoundError:  # pragma: no cover
         return "unknown"
+
+
+def generation_of(spec: Any, task_config: Any = None) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """(GenerateConfig fields, other request parameters, parameters dropped): the task's generation defaults
+    overridden by the registry's, minus those the model refuses; ``drop_params`` and ``extra`` stay request
+    parameters (model args), having no GenerateConfig field."""
+    defaults = {k: getattr(task_config, k, None) for k in GENERATION_FIELDS} if task_config is not None else {}
+    params, dropped = generation_params(spec, **defaults)
+    config = {k: params.pop(k) for k in GENERATION_FIELDS if k in params}
+    return config, params, dropped

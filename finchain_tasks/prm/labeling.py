@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines
 from scorers.chaineval import gold_from_text
 from scorers.prm.labels.recipe import FusedSignals, TraceLabels, answer_matches, label_items, summarise
 from scorers.prm.labels.signals import LabelItem, Unknown
@@ -444,8 +444,8 @@ def run_labels(items: list[LabelItem], out: str | Path, recipe: str = "exact", m
 
 
 def _write(path: Path, labels: Iterable[TraceLabels]) -> None:
-    """Atomically to a regular file, through to a device or link target (:mod:`finchain_tasks.output`)."""
-    from finchain_tasks.output import output_file
+    """Atomically to a regular file, through to a device or link target (:mod:`finchain_tasks.plumbing.output`)."""
+    from finchain_tasks.plumbing.output import output_file
 
     with output_file(path) as fh:
         for lab in labels:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMScore, prm_input
 from scorers.prm.curves import CurveRow, Pool
 from scorers.prm.selectors import Candidate

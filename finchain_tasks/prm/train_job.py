@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from finchain_tasks.jsonl import read_jsonl
+from finchain_tasks.plumbing.jsonl import read_jsonl
 from scorers.prm.hf import ANSWER_TOKEN, STEP_TOKEN, FinPRM, _heads
 from scorers.prm.one_device import OneDevice
 from scorers.prm.training import Example, TrainConfig, add_lora, evaluate, examples_from_labels, merge_lora, train

@@ -48,7 +48,7 @@ DEFAULT_TICK = 15.0
 def route(spec: Any) -> tuple[Optional[str], str]:
     """(Inspect model name, why) for a registry model under ``--batch``: None where it runs as today."""
     from finchain_tasks.models.batch import inspect_batch_model
-    from finchain_tasks.runs.engine import generation_of
+    from finchain_tasks.models.registry import generation_of
 
     name = inspect_batch_model(spec)
     if name is None:
@@ -66,7 +66,7 @@ def build_model(spec: Any, options: Any, task_config: Any) -> Any:
     name, _ = route(spec)
     if name is None:
         return None
-    from finchain_tasks.runs.engine import generation_of
+    from finchain_tasks.models.registry import generation_of
 
     generation, _, _ = generation_of(spec, task_config)
     tick = options.batch_tick or DEFAULT_TICK
@@ -100,7 +100,7 @@ def session_record(specs: Any) -> dict[str, dict[str, Any]]:
 def check_distinct(specs: Any) -> None:
     """Two registry entries batched as one Inspect model with the same settings would be one eval-set task
     (Inspect's provider takes no ``finchain_model`` arg to keep them apart): refuse in one line."""
-    from finchain_tasks.runs.engine import generation_of
+    from finchain_tasks.models.registry import generation_of
 
     seen: dict[str, str] = {}
     for spec in specs:
@@ -197,7 +197,7 @@ _STATES = ("sent", "answered", "failed")
 def _batch_record(path: Path) -> dict[str, Any]:
     """One journal file, every field of the type the journal relies on (a regular file only: a FIFO or a link
     to a device is refused without blocking); else ValueError, one line naming the file and the field."""
-    from finchain_tasks.safe_files import expect, load_json
+    from finchain_tasks.plumbing.safe_files import expect, load_json
 
     where = str(path)
     batch = expect(load_json(path), dict, where, "the record")

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.redaction import is_secret_name, redact
+from finchain_tasks.plumbing.redaction import is_secret_name, redact
 
 CACHE_ENV = "FINCHAIN_RESPONSE_CACHE"
 """Environment variable with the path of the cache file; the engine sets it for the run."""
@@ -69,7 +69,7 @@ def request_key(request: dict[str, Any], epoch: Optional[int] = None, version: O
 def task_version() -> str:
     """The FinChain task version, or ``unknown`` outside a full install (the cache must never fail a call)."""
     try:
-        from finchain_tasks.versioning import task_version as version
+        from finchain_tasks.finchain.versioning import task_version as version
 
         return version()
     except Exception:  # pragma: no cover - a broken install still caches, under its own namespace

@@ -38,7 +38,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks import sampling
+from finchain_tasks.finchain import sampling
+from finchain_tasks.models.registry import GENERATION_FIELDS, generation_of
 from finchain_tasks.runs import CACHE, LOGS, MANIFEST
 from finchain_tasks.runs.cache import set_aside_if_corrupt
 
@@ -46,8 +47,6 @@ TASK_SET_KEY = "finchain_task_set"
 """Task metadata key naming the registry task set a log belongs to."""
 MODEL_KEY = "finchain_model"
 """Model arg and task metadata key naming the registry model a log belongs to."""
-GENERATION_FIELDS = ("temperature", "top_p", "max_tokens", "reasoning_effort")
-"""Registry generation parameters that travel as Inspect GenerateConfig (same names in litellm)."""
 
 
 @dataclass(frozen=True)
@@ -117,24 +116,12 @@ def inspect_model_name(spec: Any) -> str:
     return f"litellm/{spec.litellm_model}"
 
 
-def generation_of(spec: Any, task_config: Any = None) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
-    """(GenerateConfig fields, other request parameters, parameters dropped): the task's generation defaults
-    overridden by the registry's, minus those the model refuses; ``drop_params`` and ``extra`` stay request
-    parameters (model args), having no GenerateConfig field."""
-    from finchain_tasks.models.registry import generation_params
-
-    defaults = {k: getattr(task_config, k, None) for k in GENERATION_FIELDS} if task_config is not None else {}
-    params, dropped = generation_params(spec, **defaults)
-    config = {k: params.pop(k) for k in GENERATION_FIELDS if k in params}
-    return config, params, dropped
-
-
 def build_model(spec: Any, options: Options, base_url: Optional[str] = None, task_config: Any = None):
     """The Inspect Model for a registry entry and a task's generation defaults (no key in it: the provider
     reads ``api_key_env`` per call)."""
     from inspect_ai.model import GenerateConfig, get_model
 
-    from finchain_tasks import prompts
+    from finchain_tasks.finchain import prompts
     from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER, api_base
 
     if task_config is None:
@@ -297,7 +284,7 @@ def pin_fresh_seeds(plan: TaskPlan, previous: Optional[dict[str, Any]]) -> TaskP
     same = (previous or {}).get("task") == plan.task and before == {k: v for k, v in args.items() if k != "seeds"}
     if same and isinstance(drawn, list) and len(drawn) == count:
         return TaskPlan(plan.name, plan.task, {**args, "seeds": drawn})
-    from finchain_tasks.generate import seed_list
+    from finchain_tasks.finchain.generate import seed_list
 
     return TaskPlan(plan.name, plan.task, {**args, "seeds": seed_list(count, fresh=True)})
 
@@ -334,7 +321,7 @@ def warm_scorers(plans: Sequence[TaskPlan]) -> None:
 def read_manifest(run_dir: Path) -> dict[str, Any]:
     """The run's ``run.json`` ({} when there is none). A damaged one is one line naming it and how to recover;
     nothing is written over it (its logs and response cache stay as they are)."""
-    from finchain_tasks.safe_files import UnreadableFile, load_json
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, load_json
 
     path = Path(run_dir) / MANIFEST
     if not os.path.lexists(path):

@@ -26,7 +26,7 @@ only the user may write; a cache file or folder owned by anyone else is refused 
 Every run writes a fresh ``results_*.json``; the summary reads the newest one of each model × task set.
 
 ``--limit N`` on a FinChain task set means what it means with Inspect: the first N problems of the task
-set's stratified order (:mod:`finchain_tasks.sampling`), the same for every model. lm-eval's own
+set's stratified order (:mod:`finchain_tasks.finchain.sampling`), the same for every model. lm-eval's own
 ``--limit`` is per leaf (domain × level), so the bench passes the chosen documents as ``--samples``: the
 leaves' documents are in the same order, so the first N overall are a prefix of each leaf.
 
@@ -117,7 +117,7 @@ def _finchain_task(name: str, args: dict[str, Any]) -> tuple[list[str], dict[str
     domains = _names(args.pop("domain", None))
     levels = _names(args.pop("level", None))
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import CANONICAL_SEEDS, check_size
+    from finchain_tasks.finchain.generate import CANONICAL_SEEDS, check_size
 
     check_size(len(select(domains=domains, levels=levels)), int(meta.get("finchain_seeds", len(CANONICAL_SEEDS))))
     if not domains and not levels:
@@ -213,9 +213,9 @@ def stratified_selection(plan: Any, metadata: dict[str, Any], limit: int) -> tup
     """(leaf tasks, ``--samples``) holding the first ``limit`` problems of the task set's stratified order; a
     leaf gets the first k documents of its own (identically ordered) dataset."""
     from finchain_tasks.engine import select
-    from finchain_tasks.generate import CANONICAL_SEEDS, check_size
+    from finchain_tasks.finchain.generate import CANONICAL_SEEDS, check_size
+    from finchain_tasks.finchain.sampling import leaf_counts, stratified_order
     from finchain_tasks.lm_eval.build import leaf_name
-    from finchain_tasks.sampling import leaf_counts, stratified_order
 
     args = plan.args
     templates = select(domains=_names(args.get("domain")), levels=_names(args.get("level")))

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.redaction import write_redacted
+from finchain_tasks.plumbing.redaction import write_redacted
 from finchain_tasks.runs import REPORT_HTML, REPORT_MD
 from finchain_tasks.runs.summary import (
     REFERENCE_NOTE,

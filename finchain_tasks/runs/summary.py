@@ -30,11 +30,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.jsonl import jsonl_lines
-from finchain_tasks.redaction import write_redacted
+from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.plumbing.redaction import write_redacted
+from finchain_tasks.plumbing.safe_files import UnreadableFile, load_json, parse_json, read_text, walk
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
-from finchain_tasks.safe_files import UnreadableFile, load_json, parse_json, read_text, walk
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -304,7 +304,7 @@ def resent_counts(sessions: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
 def coverage() -> dict[str, Any]:
     """Which domains of the taxonomy have templates (and how many), and which have none yet."""
     from finchain_tasks.engine import all_templates
-    from finchain_tasks.taxonomy import domains
+    from finchain_tasks.finchain.taxonomy import domains
 
     counts: dict[str, int] = defaultdict(int)
     for tpl in all_templates().values():

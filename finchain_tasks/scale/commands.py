@@ -38,7 +38,7 @@ def _note(console: Any, store: Any, settings: RaySettings) -> None:
 def score_on_ray(source: Path, out: Path, params: Any, overrides: dict, settings: RaySettings,
                  console: Any = None) -> list[dict]:
     """``finchain score --ray``: writes ``out`` and returns the rows' summary fields (not the rows)."""
-    from finchain_tasks.output import output_file
+    from finchain_tasks.plumbing.output import output_file
     from finchain_tasks.scale.jobs import ScoreJob
     from scorers.embedding_backends import default_backend
 
@@ -77,7 +77,7 @@ def select_on_ray(source: Path, spec: str, agg: str, zeta: float, options: dict,
 def label_on_ray(source: Path, out: Path, recipe: str, models: Any, cache_path: Path | None,
                  settings: RaySettings) -> dict:
     """``finchain prm label --ray``: labels written in input order, the summary and usage as single-process."""
-    from finchain_tasks.output import output_file
+    from finchain_tasks.plumbing.output import output_file
     from finchain_tasks.prm.labeling import Usage
     from finchain_tasks.scale.jobs import LabelJob
     from scorers.prm.labels.recipe import TraceLabels, summarise

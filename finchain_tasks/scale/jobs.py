@@ -39,7 +39,7 @@ class ScoreJob:
         return params, shared_embedder(params.embedding_model, self.backend)
 
     def run(self, state: Any, lines: list[tuple[int, bytes]]) -> tuple[list[str], dict]:
-        from finchain_tasks.cli.score import _encode, parse_lines, score_rows
+        from finchain_tasks.runs.score_file import _encode, parse_lines, score_rows
 
         params, embedder = state
         rows = score_rows(parse_lines(lines, Path(self.source)), params, embedder)

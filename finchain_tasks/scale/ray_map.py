@@ -12,7 +12,7 @@ storage every node sees: the local disk for a laptop or one node, a shared file 
 finished block is recorded atomically by the driver (written to a temporary name, then renamed) under a state
 directory beside the output, ``.<output name>.ray/``. A re-run of the same command with the same output
 continues: it recomputes only the blocks that have no record. Once every block is there, the driver writes the
-output in input order through the command's own writer (:mod:`finchain_tasks.output`) and removes the state.
+output in input order through the command's own writer (:mod:`finchain_tasks.plumbing.output`) and removes the state.
 The state is keyed by the input file (path, size, modification time), the block size and the command's
 settings: change any of them and the old records are discarded, never mixed in.
 
@@ -206,7 +206,7 @@ def read_block(path: str | Path, block: Block) -> list[tuple[int, bytes]]:
 def state_dir(out: str | Path) -> Path:
     """Where the block records of a job writing ``out`` live: ``.<name>.ray/`` beside the file it writes (a
     device or pipe as output: under ``./.finchain-ray/``)."""
-    from finchain_tasks.output import writes_through
+    from finchain_tasks.plumbing.output import writes_through
 
     if writes_through(out):
         digest = hashlib.sha256(os.path.realpath(out).encode()).hexdigest()[:16]

@@ -5,7 +5,7 @@ from importlib import resources
 
 import yaml
 
-from finchain_tasks.taxonomy import domains
+from finchain_tasks.finchain.taxonomy import domains
 
 TEXT = resources.files("finchain_tasks.data").joinpath("taxonomy.yaml").read_text("utf-8")
 RAW = yaml.safe_load(TEXT)

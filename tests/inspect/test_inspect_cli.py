@@ -15,8 +15,8 @@ import pytest
 from inspect_ai.analysis import samples_df
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from finchain_tasks.finchain.versioning import task_version
 from finchain_tasks.inspect.scorer import SCORE_KEYS
-from finchain_tasks.versioning import task_version
 from tests.support.timeouts import limit
 
 pytestmark = pytest.mark.slow

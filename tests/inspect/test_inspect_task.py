@@ -14,12 +14,13 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai import score as inspect_score
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from finchain_tasks import __version__, prompts
+from finchain_tasks import __version__
 from finchain_tasks.engine import all_templates
-from finchain_tasks.generate import CANONICAL_SEEDS, FRESH_SEED_FLOOR
+from finchain_tasks.finchain import prompts
+from finchain_tasks.finchain.generate import CANONICAL_SEEDS, FRESH_SEED_FLOOR
+from finchain_tasks.finchain.versioning import task_version
 from finchain_tasks.inspect.scorer import SCORE_KEYS, chaineval
 from finchain_tasks.inspect.tasks import finchain
-from finchain_tasks.versioning import task_version
 from scorers.chaineval import score_batch
 from scorers.params import resolve
 from scorers.rows import gold_of

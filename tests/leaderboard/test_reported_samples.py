@@ -23,7 +23,7 @@ from finchain_tasks.leaderboard.reported import STATUS, load_reported
 from finchain_tasks.leaderboard.reported_samples import _model_of, per_sample_sources
 from finchain_tasks.leaderboard.site import write_site
 from finchain_tasks.models.registry import load_registry
-from finchain_tasks.reproduce import authors_problems
+from finchain_tasks.reproduce.authors import authors_problems
 from tests.leaderboard import authors_fixture as fx
 from tests.leaderboard import browser, sitedata
 from tests.leaderboard.handmade import board_file, write_lm_eval

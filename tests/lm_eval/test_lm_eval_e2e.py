@@ -18,9 +18,9 @@ from support.lm_eval_helpers import VENV_BIN, cli_env, gold_reply, read_run  # n
 
 import finchain_tasks  # noqa: E402
 import finchain_tasks.lm_eval.models  # noqa: E402,F401  (registers finchain-oracle)
+from finchain_tasks.finchain.versioning import task_version  # noqa: E402
 from finchain_tasks.lm_eval import TASKS_DIR  # noqa: E402
 from finchain_tasks.lm_eval.build import TOP, layout  # noqa: E402
-from finchain_tasks.versioning import task_version  # noqa: E402
 from scorers.chaineval import METRIC_KEYS  # noqa: E402
 from tests.support.timeouts import limit
 

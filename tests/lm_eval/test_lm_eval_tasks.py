@@ -15,13 +15,13 @@ pytest.importorskip("lm_eval")
 
 from lm_eval.tasks import TaskManager  # noqa: E402
 
-from finchain_tasks import prompts  # noqa: E402
 from finchain_tasks.engine import all_templates  # noqa: E402
-from finchain_tasks.generate import CANONICAL_SEEDS, FRESH_SEED_FLOOR  # noqa: E402
+from finchain_tasks.finchain import prompts  # noqa: E402
+from finchain_tasks.finchain.generate import CANONICAL_SEEDS, FRESH_SEED_FLOOR  # noqa: E402
+from finchain_tasks.finchain.versioning import task_version  # noqa: E402
 from finchain_tasks.lm_eval import TASKS_DIR  # noqa: E402
 from finchain_tasks.lm_eval.build import FILTER_NAME, TOP, differences, layout  # noqa: E402
 from finchain_tasks.lm_eval.cli import check_overlaps  # noqa: E402
-from finchain_tasks.versioning import task_version  # noqa: E402
 from scorers.chaineval import METRIC_KEYS  # noqa: E402
 
 DOC_FIELDS = {"id", "question", "solution", "steps", "answer", "domain", "topic", "level", "template", "seed",

@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("lm_eval")
 
-from finchain_tasks import prompts  # noqa: E402
 from finchain_tasks.engine import all_templates  # noqa: E402
+from finchain_tasks.finchain import prompts  # noqa: E402
 from finchain_tasks.lm_eval.scoring import (  # noqa: E402
     ChainEvalFilter,
     ScoredAnswer,

@@ -69,7 +69,7 @@ def test_one_real_chat_request_through_litellm_then_the_server_is_gone():
     import litellm
 
     from finchain_tasks.engine import all_templates
-    from finchain_tasks.prompts import chat_messages
+    from finchain_tasks.finchain.prompts import chat_messages
 
     problem = next(iter(all_templates().values())).generate(0)
     with LocalModelServer() as server:

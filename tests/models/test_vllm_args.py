@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from finchain_tasks import prompts
+from finchain_tasks.finchain import prompts
 from finchain_tasks.models.registry import RegistryError, VllmServe, load_registry
 from finchain_tasks.models.vllm_args import (
     OVERHEAD,

@@ -75,7 +75,7 @@ def _ascii(text: str) -> str:
 @pytest.fixture(scope="module")
 def gold_problems():
     from finchain_tasks.engine import all_templates
-    from finchain_tasks.generate import iter_problems
+    from finchain_tasks.finchain.generate import iter_problems
 
     return list(iter_problems(list(all_templates().values()), [0]))
 

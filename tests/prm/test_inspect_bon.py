@@ -10,9 +10,9 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
 from finchain_tasks.engine import all_templates  # noqa: E402
+from finchain_tasks.finchain.sampling import template_id_of  # noqa: E402
 from finchain_tasks.inspect.bon import SCORER  # noqa: E402
 from finchain_tasks.inspect.tasks import finchain  # noqa: E402
-from finchain_tasks.sampling import template_id_of  # noqa: E402
 from scorers.prm.pool import value_keys  # noqa: E402
 
 WRONG = "Step 1: 2 + 2 = 5\nFinal answer: 5"          # calc: BAD step, R = 0

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 
 from finchain_tasks.engine import all_templates
-from finchain_tasks.generate import iter_problems
+from finchain_tasks.finchain.generate import iter_problems
 from scorers.prm.base import make_score, prm_input
 from scorers.prm.calc import CalcPRM
 from scorers.prm.curves import Pool, curves

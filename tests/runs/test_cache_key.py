@@ -235,7 +235,7 @@ def test_one_line_shortens_long_reasons():
 
 
 def test_the_version_falls_back_to_unknown_when_versioning_fails(monkeypatch):
-    import finchain_tasks.versioning as versioning
+    import finchain_tasks.finchain.versioning as versioning
 
     def broken() -> str:
         raise RuntimeError("no metadata")

@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines
 
 SEPARATORS = "\u2028\u2029\x85\x0c\x0b\x1c\x1d\x1e"
 

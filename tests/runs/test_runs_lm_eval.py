@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
-from finchain_tasks.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines
 from finchain_tasks.runs import LM_EVAL, SUMMARY
 from tests.support.bench_helpers import KEY, KEY_ENV, UNSET_ENV, files_containing
 from tests.support.fake_openai import FakeOpenAI

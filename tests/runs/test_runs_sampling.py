@@ -1,4 +1,4 @@
-"""``--limit N`` takes a representative sample: the stratified order of :mod:`finchain_tasks.sampling`, used by
+"""``--limit N`` takes a representative sample: the stratified order of :mod:`finchain_tasks.finchain.sampling`, used by
 the Inspect task's dataset, the lm-eval leaves and ``finchain bench --harness lm-eval``."""
 
 from collections import Counter
@@ -6,7 +6,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from finchain_tasks.sampling import leaf_counts, round_robin, stratified_order
+from finchain_tasks.finchain.sampling import leaf_counts, round_robin, stratified_order
 
 ITEMS = st.lists(st.tuples(st.sampled_from("ABCD"), st.sampled_from(["easy", "mid", "hard"]),
                            st.sampled_from("tuvw"), st.integers(0, 5)), unique=True, max_size=80)

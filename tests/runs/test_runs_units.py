@@ -61,7 +61,7 @@ def test_the_default_sample_has_one_template_per_domain_spread_over_levels():
 
 
 def test_fresh_seeds_are_drawn_once_and_pinned_for_a_resume():
-    from finchain_tasks.generate import FRESH_SEED_FLOOR
+    from finchain_tasks.finchain.generate import FRESH_SEED_FLOOR
     from finchain_tasks.inspect.tasks import finchain
 
     plan = TaskPlan("finchain_fresh", "finchain", {"fresh": True, "seeds": 2})

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from finchain_tasks.cli.main import app
-from finchain_tasks.generate import MAX_PROBLEMS, check_size, seed_list
+from finchain_tasks.finchain.generate import MAX_PROBLEMS, check_size, seed_list
 
 HUGE = 1_000_000_000
 

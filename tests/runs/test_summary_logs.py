@@ -238,7 +238,7 @@ def test_coverage_counts_the_templates_of_each_domain_in_taxonomy_order(summary)
     from collections import Counter
 
     from finchain_tasks.engine import all_templates
-    from finchain_tasks.taxonomy import domains
+    from finchain_tasks.finchain.taxonomy import domains
 
     counts = Counter(t.domain for t in all_templates().values())
     cov = summary["coverage"]
@@ -249,8 +249,8 @@ def test_coverage_counts_the_templates_of_each_domain_in_taxonomy_order(summary)
 
 def test_coverage_lists_a_domain_outside_the_taxonomy_after_it_and_a_domain_without_templates(monkeypatch):
     import finchain_tasks.engine
+    from finchain_tasks.finchain.taxonomy import domains
     from finchain_tasks.runs.summary import coverage
-    from finchain_tasks.taxonomy import domains
 
     known = list(domains())
     fake = {f"t{i}": SimpleNamespace(domain=d) for i, d in enumerate(["zz_new", known[1], "aa_new", known[1]])}

@@ -198,9 +198,9 @@ def test_fac_agrees_with_the_authors_rule(model, floor_all, floor_without_bugs):
     verdict, and a two-quantity question reads the results stated before its bare answer line, where their
     rule reads the answer line only (financeconnect-13b 0.9655 -> 0.9633, 2606 -> 2600 of 2699; metamath-13b
     0.917 -> 0.9085, 2475 -> 2452; without their bugs 0.9864 -> 0.9863 and 0.9582 -> 0.9627)."""
-    from finchain_tasks.reproduce import _key as key
-    from finchain_tasks.reproduce import authors_rows, their_scores
-    from finchain_tasks.reproduce_fac import fac_rows, fac_summary
+    from finchain_tasks.reproduce.authors import _key as key
+    from finchain_tasks.reproduce.authors import authors_rows, their_scores
+    from finchain_tasks.reproduce.fac import fac_rows, fac_summary
 
     root = Path(AUTHORS)
     theirs, _ = their_scores(root, model)

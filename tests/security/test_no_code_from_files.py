@@ -69,7 +69,7 @@ def test_an_lm_eval_config_file_runs_no_yaml_tag(tmp_path):
 def test_a_stored_problems_formula_is_walked_never_executed(tmp_path, formula):
     from finchain_tasks.engine import all_templates
     from finchain_tasks.engine.verify import verify as verify_problem
-    from finchain_tasks.generate import read_problems
+    from finchain_tasks.finchain.generate import read_problems
 
     marker = tmp_path / "ran"
     row = next(iter(all_templates().values())).generate(0).to_dict()

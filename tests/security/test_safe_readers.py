@@ -12,7 +12,7 @@ import signal
 
 import pytest
 
-from finchain_tasks.safe_files import UnreadableFile, expect, load_json, open_regular, read_text, walk
+from finchain_tasks.plumbing.safe_files import UnreadableFile, expect, load_json, open_regular, read_text, walk
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
 
@@ -46,7 +46,7 @@ def hostile(tmp_path):
 @pytest.mark.parametrize("name", ["answers.jsonl", "zero.jsonl", "run.json", "registry.yaml", "board.yaml"])
 @pytest.mark.parametrize("reader", ["open_regular", "read_text", "load_json", "read_jsonl"])
 def test_rule_only_regular_files_are_read_and_nothing_blocks(hostile, name, reader):
-    from finchain_tasks.jsonl import read_jsonl
+    from finchain_tasks.plumbing.jsonl import read_jsonl
 
     read = {"open_regular": lambda p: open_regular(p).close(), "read_text": read_text, "load_json": load_json,
             "read_jsonl": read_jsonl}[reader]
@@ -154,7 +154,7 @@ def test_a_regular_file_and_a_link_inside_are_read_as_before(tmp_path):
     ("[" * 100_000 + "]" * 100_000, "1: nested too deeply to be read"),
 ])
 def test_rule_the_authors_files_with_wrong_types_are_one_line_naming_file_and_row(tmp_path, row, message):
-    from finchain_tasks.reproduce import AuthorsDataError, their_scores
+    from finchain_tasks.reproduce.authors import AuthorsDataError, their_scores
 
     (tmp_path / "evals").mkdir()
     (tmp_path / "evals" / "m.jsonl").write_text(row + "\n", encoding="utf-8")

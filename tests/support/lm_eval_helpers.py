@@ -9,9 +9,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from finchain_tasks import prompts
 from finchain_tasks.engine import all_templates
-from finchain_tasks.generate import CANONICAL_SEEDS, iter_problems
+from finchain_tasks.finchain import prompts
+from finchain_tasks.finchain.generate import CANONICAL_SEEDS, iter_problems
 
 VENV_BIN = Path(sys.executable).parent
 

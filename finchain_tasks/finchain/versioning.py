@@ -18,9 +18,9 @@ import yaml
 
 @lru_cache(maxsize=1)
 def fingerprint() -> str:
-    from finchain_tasks import prompts
     from finchain_tasks.engine import all_templates
-    from finchain_tasks.generate import CANONICAL_SEEDS
+    from finchain_tasks.finchain import prompts
+    from finchain_tasks.finchain.generate import CANONICAL_SEEDS
     from scorers.params import PROFILES
 
     h = hashlib.sha256()

@@ -213,7 +213,7 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
 def fac_only(root: Path, out_dir: Path, limit: int | None = None) -> dict[str, dict[str, Any]]:
     """``finchain reproduce --fac-only``: final-answer agreement of every generation file under ``root``
     with the authors' per-sample file, every disagreement written under ``out_dir``; summary per model."""
-    from finchain_tasks.reproduce import _key, authors_rows, their_scores
+    from finchain_tasks.reproduce.authors import _key, authors_rows, their_scores
 
     per_model = {}
     for model, rows in authors_rows(root).items():

@@ -29,7 +29,7 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
 def read_jsonl(path: str | Path, error: type[Exception] = ValueError) -> list[Any]:
     """Every record of a JSONL file; a line that is not JSON raises ``error`` naming the file and line."""
     rows = []
-    from finchain_tasks.safe_files import read_text
+    from finchain_tasks.plumbing.safe_files import read_text
 
     for lineno, line in jsonl_lines(read_text(path)):  # a regular file only: a FIFO or device never blocks
         try:

@@ -66,8 +66,8 @@ def iter_problems(templates: Iterable[Template], seeds: Sequence[int]) -> Iterat
 
 def write_jsonl(rows: Iterable[dict[str, Any]], path: Path) -> int:
     """Write rows (atomically to a regular file, through to a device or link target: see
-    :mod:`finchain_tasks.output`) and return the count."""
-    from finchain_tasks.output import output_file
+    :mod:`finchain_tasks.plumbing.output`) and return the count."""
+    from finchain_tasks.plumbing.output import output_file
 
     path = Path(path)
     count = 0
