@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.timeouts import limit
+
 REPO = Path(__file__).resolve().parents[1]
 FIRST_PAGE = (REPO / "README.md").read_text(encoding="utf-8")
 README = "\n".join([FIRST_PAGE, *(p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md")))])
@@ -72,7 +74,8 @@ def offline_env(tmp: Path, **extra: str) -> dict[str, str]:
 
 
 def run(command: str, cwd: Path, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
-    done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=limit(timeout))
     assert done.returncode == 0, f"`{command}` failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
     assert "Traceback" not in done.stdout + done.stderr, (done.stdout + done.stderr)[-6000:]
     return done
@@ -174,7 +177,7 @@ for args in (["list"], ["show", "finchain/investment_analysis/irr/modified_irr/3
         assert not exc.code, (args, exc.code)
 print("LOADED", sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r})))
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=limit(300),
                           env=offline_env(tmp_path), cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip().splitlines()[-1] == "LOADED []"

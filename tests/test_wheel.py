@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.timeouts import limit
+
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,7 +30,7 @@ SKIP = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "_
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 300) -> str:
-    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=limit(timeout))
     out = done.stdout + done.stderr
     assert done.returncode == 0, f"{' '.join(args)} failed ({done.returncode}):\n{out[-4000:]}"
     assert "Traceback" not in out, out[-4000:]
@@ -47,7 +49,7 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str], Path]:
     (tmp / "build.log").write_text(built, encoding="utf-8")  # the backend's own output: its warnings
     (wheel,) = (tmp / "dist").glob("finchain_tasks-*.whl")
     venv = tmp / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=limit(120))
     py = venv / "bin" / "python"
     _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q", str(wheel)],
          tmp, env)

@@ -18,6 +18,7 @@ from scorers.chaineval import score
 from tests.explore.conftest import problem_with_steps, wrong_at
 from tests.leaderboard import browser
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.timeouts import limit
 
 pytestmark = pytest.mark.slow
 HOSTILE = ('Step 1: <img src=x onerror="window.__xss = 1"> 1 + 1 = 2\n'
@@ -75,7 +76,7 @@ def site(tmp_path_factory, problem, model_server):
         yield url
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.wait(timeout=limit(30))
 
 
 def _free_port() -> int:
@@ -87,7 +88,7 @@ def _free_port() -> int:
 
 
 def _wait_for_url(proc: subprocess.Popen, timeout: float = 120) -> str:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + limit(timeout)
     seen = []
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
@@ -113,7 +114,7 @@ def _by(driver, css: str, timeout: float = 30.0):
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
+    return WebDriverWait(driver, limit(timeout)).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
 def _choose(driver, elem_id: str, text: str, timeout: float = 30.0) -> None:
@@ -121,7 +122,7 @@ def _choose(driver, elem_id: str, text: str, timeout: float = 30.0) -> None:
     from selenium.common.exceptions import ElementClickInterceptedException
     from selenium.webdriver.common.keys import Keys
 
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + limit(timeout)
     box = _by(driver, f"#{elem_id} input")
     while time.monotonic() < deadline:
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
@@ -160,7 +161,7 @@ def _type(driver, elem_id: str, text: str) -> None:
 def _tab(driver, name: str, timeout: float = 30.0) -> None:
     from selenium.webdriver.common.by import By
 
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + limit(timeout)
     while time.monotonic() < deadline:
         tabs = [b for b in driver.find_elements(By.CSS_SELECTOR, "button[role='tab']") if b.text.strip() == name]
         if tabs:
@@ -171,7 +172,7 @@ def _tab(driver, name: str, timeout: float = 30.0) -> None:
 
 
 def _wait_text(driver, css: str, predicate, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + limit(timeout)
     text = ""
     while time.monotonic() < deadline:
         text = _by(driver, css).get_attribute("innerHTML")

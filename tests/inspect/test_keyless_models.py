@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from finchain_tasks.models.provider_keys import LOOPBACK, MOCK, is_loopback, keyless_reason, missing_provider_key
+from tests.support.timeouts import limit
 
 HEAVY = ("inspect_ai", "litellm", "torch", "sentence_transformers", "transformers", "lm_eval", "pandas")
 
@@ -68,7 +69,7 @@ print("LOADED", sorted({m.split(".")[0] for m in sys.modules} & set(HEAVY)))
 def test_a_missing_key_fails_before_inspect_litellm_or_torch_load(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     done = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n{_FAIL_FAST}"], capture_output=True,
-                          text=True, timeout=300, env=env, cwd=tmp_path)
+                          text=True, timeout=limit(300), env=env, cwd=tmp_path)
     out = done.stdout + done.stderr
     assert "CODES [2, 2, 2]" in out, out[-3000:]
     assert "cannot run: set OPENAI_API_KEY" in out and "no model can run" in out
@@ -93,7 +94,7 @@ def test_inspect_eval_with_litellms_mock_response_runs_without_a_key(no_key, tmp
     done = subprocess.run([str(inspect), "eval", "finchain_tasks/cflue", "-T", f"path={SAMPLE_PATH}", "--model",
                            "litellm/openai/always-a", "-M", 'mock_response="答案：A"', "--limit", "2", "--log-dir",
                            str(tmp_path / "logs"), "--display", "plain"], cwd=Path(__file__).resolve().parents[2],
-                          env=dict(os.environ), capture_output=True, text=True, timeout=300)
+                          env=dict(os.environ), capture_output=True, text=True, timeout=limit(300))
     out = done.stdout + done.stderr
     assert done.returncode == 0 and "needs an API key" not in out, out[-3000:]
     log = read_eval_log(list_eval_logs(str(tmp_path / "logs"))[0].name)

@@ -14,6 +14,7 @@ import pytest
 from tests.leaderboard import browser, sitedata
 from tests.leaderboard.local_runs import LOCAL
 from tests.leaderboard.runs import HOSTILE
+from tests.support.timeouts import limit
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not browser.available(), reason="chromium and chromium-driver are not installed")]
@@ -100,7 +101,7 @@ def test_sorting_and_filtering_change_the_table(chrome, lb_local_site):
 
 
 def _wait_for(path, timeout=30.0):
-    end = time.time() + timeout
+    end = time.time() + limit(timeout)
     while time.time() < end:
         if path.is_file() and path.stat().st_size > 0:
             return path.read_text("utf-8")
@@ -130,7 +131,7 @@ def test_the_csv_download_is_the_table_in_numbers(chrome, lb_local_site):
 
 
 def _wait_cards(chrome, timeout=30.0):
-    end = time.time() + timeout
+    end = time.time() + limit(timeout)
     while time.time() < end:
         cards = chrome.find_elements("css selector", ".model-output")
         if cards:
