@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
 import re
 import signal
@@ -442,7 +443,7 @@ class ModuleResult:
 
 
 def run_module(root: Path, rel: str, tests: list[str], pytest_args: list[str],
-               log=print) -> ModuleResult:
+               log=lambda line: print(line, file=sys.stderr, flush=True)) -> ModuleResult:
     """Run ``tests`` (from the copy ``root``) against each literal mutant of ``root/rel``; the copy's file is
     restored in a ``finally`` block whatever happens."""
     import pytest  # noqa: F401  (imported once in the parent, so each child only imports the project)
@@ -481,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", nargs="+", required=True)
     parser.add_argument("--root", type=Path, required=True, help="a copy of the checkout (never the checkout)")
     parser.add_argument("--list", action="store_true", help="print the mutants, run nothing")
-    parser.add_argument("--pytest-args", nargs="*", default=["-q", "-p", "no:cacheprovider", "-m", "not slow"])
+    parser.add_argument("--pytest-args", type=json.loads, default=["-q", "-p", "no:cacheprovider", "-m", "not slow"],
+                        help="pytest's arguments besides the tests, as a JSON list")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     for rel in args.files:
