@@ -407,6 +407,7 @@ def _run_forked(root: Path, args: list[str], timeout: float) -> tuple[int | None
     began = time.monotonic()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         code = 1
         try:
             code = _child(root, args)
@@ -460,6 +461,8 @@ def run_module(root: Path, rel: str, tests: list[str], pytest_args: list[str],
         raise SystemExit(f"{rel}: the tests fail without a mutant (exit {baseline}); fix them first")
     timeout = 3 * spent + 30
     killed, survivors = 0, []
+    # a SIGTERM (``kill``, a CI cancel) must still run the ``finally`` below, which restores the file
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         for n, mutant in enumerate(mutants, 1):
             path.write_text(mutant.apply(original), "utf-8")
