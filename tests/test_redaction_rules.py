@@ -64,14 +64,16 @@ def clean_env(monkeypatch):
 
 
 @pytest.mark.parametrize(("value", "expected"), [
-    ("a" * (MIN_SECRET - 1), set()),  # shorter than the minimum: a placeholder
-    ("b" * MIN_SECRET, {"b" * MIN_SECRET}),  # the minimum itself is a secret
+    # the documented minimum, written out: a test relative to MIN_SECRET would move with it
+    ("a" * 7, set()),  # shorter than the minimum: a placeholder ("EMPTY", "none")
+    ("b" * 8, {"b" * 8}),  # the minimum itself is a secret
     (" " + "c" * 10, set()),  # surrounding spaces: not a key as sent
     ("d" * 10 + "\n", set()),
-    ("e" * TAIL, {"e" * TAIL}),  # exactly TAIL long: no separate tail
+    ("e" * 12, {"e" * 12}),  # exactly TAIL long: no separate tail
     ("0123456789abcdef", {"0123456789abcdef", "456789abcdef"}),  # longer: its last TAIL characters too
 ])
 def test_rule_a_secret_is_at_least_min_secret_long_unpadded_and_its_tail_counts(clean_env, value, expected):
+    assert (MIN_SECRET, TAIL) == (8, 12)  # the figures redaction.py documents
     clean_env.setenv("SOME_API_KEY", value)
     assert configured_secrets() == expected
 
