@@ -106,6 +106,19 @@ def test_rule_redact_takes_the_json_escaped_form_of_a_key(secret):
     assert redact(f"raw {secret}", {secret}) == f"raw {REDACTED}"
 
 
+@pytest.mark.parametrize("key", ["0123-key-" + "z" * 12, "sk-" + "9" * 10 + "a" * 12, "Z" * 13])
+def test_rule_redact_takes_the_longest_form_first_whatever_their_letters(key):
+    """The whole key goes before its tail even when the tail sorts first as text: else the key's head
+    would be left beside the redaction mark."""
+    tail = key[-12:]  # the first key's tail sorts after it as text, the others' before it
+    assert redact(f"[{key}] [{tail}]", configured_secrets_of(key)) == f"[{REDACTED}] [{REDACTED}]"
+
+
+def configured_secrets_of(key: str) -> set[str]:
+    """What ``configured_secrets`` makes of one key: the key and its last ``TAIL`` characters."""
+    return {key, key[-TAIL:]}
+
+
 def test_rule_redact_without_secrets_returns_the_text_unchanged():
     assert redact("sk-0123456789abcdef", set()) == "sk-0123456789abcdef"
 
