@@ -76,9 +76,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                       "tests/cflue/test_cflue_loader_rules.py"]),
     # issue 39.1: the modules that hold the user-visible rules outside the scoring core; one group per module
     # (or per pair that shares its tests), each with the fast tests that exercise it
+    # (the rules files first: a run stops at its first failure, and they fail in a fraction of a second)
     "redaction": (["finchain_tasks/redaction.py"],
-                  ["tests/test_redaction.py", "tests/test_redaction_echo.py", "tests/test_redaction_rules.py"]),
-    "v1_rule": (["scorers/v1_rule.py"], ["tests/scorers/test_v1_rule.py"]),
+                  ["tests/test_redaction_rules.py", "tests/test_redaction.py", "tests/test_redaction_echo.py"]),
+    "v1_rule": (["scorers/v1_rule.py"], ["tests/scorers/test_v1_rule_rules.py", "tests/scorers/test_v1_rule.py"]),
     "cflue_application": (["scorers/cflue/application.py"],
                           ["tests/cflue/test_cflue_application_metrics.py", "tests/cflue/test_cflue_reference.py"]),
     "cflue_extract": (["scorers/cflue/extract.py"],
