@@ -89,11 +89,16 @@ def test_rule_a_text_final_answer_matches_by_bag_of_words_up_to_a_cosine_of_one(
     ("revenue of 2.5 million", 2.5e6),
     ("revenue of 2.5 thousand", 2.5e3),
     ("rose by 1,234 units", 1234.0),
+    ("rose by 12,345 units", 12345.0),  # a comma after the second character too
     ("rose by 1.25", 1.25),
     # a short number after ":" or ".": kept as text, with the answer words before it
     ("so: answer: 5", " answer: 5"),
     ("so: final answer: 5", " final answer: 5"),
     ("so: final answer is: 5", " final answer is: 5"),
+    ("so: 5 billion", " 5 billion"),  # a scale word stays in the text
+    ("so: 5 million", " 5 million"),
+    ("so: 5 thousand", " 5 thousand"),
+    ("so: 5,", " 5,"),  # digits and commas
     ("so. 5", " 5"),
     ("so: 5", " 5"),
 ])
