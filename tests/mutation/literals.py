@@ -413,15 +413,20 @@ def _run_forked(root: Path, args: list[str], timeout: float) -> tuple[int | None
             code = _child(root, args)
         finally:
             os._exit(code)
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status), time.monotonic() - began
-        if time.monotonic() - began > timeout:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return None, time.monotonic() - began
-        time.sleep(0.05)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status), time.monotonic() - began
+            if time.monotonic() - began > timeout:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None, time.monotonic() - began
+            time.sleep(0.05)
+    except BaseException:  # stopped (SIGTERM, Ctrl-C): the child goes too, not left running on its own
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
 
 
 def _preload(args: list[str]) -> None:
