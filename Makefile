@@ -35,7 +35,8 @@ bench: $(STAMP)
 
 # mutation testing (mutmut) of the rules the suite pins: scorers (gate, params, chaineval, kernel, numbers),
 # the verifier, the response cache and lm-eval's scoring, each group with its own fast tests; prints the kill
-# rate per module. Slow (tens of minutes on two cores), not part of CI: `make mutate GROUPS="gate cache"` for some.
+# rate per module, then the literal pass's (tests/mutation/literals.py: regex alternatives, synonym sets, escape
+# calls, thresholds). Slow (tens of minutes on two cores), not part of CI: `make mutate GROUPS="gate cache"` for some.
 GROUPS ?=
 mutate: $(STAMP)
 	$(OFFLINE) $(BIN)/python tests/mutation/mutate.py $(GROUPS)

@@ -6,7 +6,13 @@ take hours. So each group runs in its own copy of the checkout (``build/mutate/<
 pyproject names that group's files and tests; the kill rate is then printed per module. Not part
 of CI (too slow); survivors that cannot be killed are explained in ``tests/MUTANTS.md``.
 
-Usage: ``python tests/mutation/mutate.py [group ...] [--max-children N]`` (default: every group).
+Beside mutmut, each group also runs the literal pass of tests/mutation/literals.py (regex alternatives
+and character classes, synonym sets, escape calls, thresholds and their comparisons: the rules mutmut's
+operators do not reach), with the same tests, in a copy of its own; ``--mutmut-only`` or
+``--literals-only`` runs one of the two.
+
+Usage: ``python tests/mutation/mutate.py [group ...] [--max-children N] [--mutmut-only | --literals-only]``
+(default: every group).
 """
 
 from __future__ import annotations
@@ -68,6 +74,50 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "cflue_loader": (["finchain_tasks/cflue/loader.py"],
                      ["tests/cflue/test_cflue_loader.py", "tests/cflue/test_cflue_application_loader.py",
                       "tests/cflue/test_cflue_loader_rules.py"]),
+    # issue 39.1: the modules that hold the user-visible rules outside the scoring core; one group per module
+    # (or per pair that shares its tests), each with the fast tests that exercise it
+    # (the rules files first: a run stops at its first failure, and they fail in a fraction of a second)
+    "redaction": (["finchain_tasks/redaction.py"],
+                  ["tests/test_redaction_rules.py", "tests/test_redaction.py", "tests/test_redaction_echo.py"]),
+    "v1_rule": (["scorers/v1_rule.py"], ["tests/scorers/test_v1_rule_rules.py", "tests/scorers/test_v1_rule.py"]),
+    "cflue_application": (["scorers/cflue/application.py"],
+                          ["tests/cflue/test_cflue_application_metrics.py", "tests/cflue/test_cflue_reference.py"]),
+    "cflue_extract": (["scorers/cflue/extract.py"],
+                      ["tests/cflue/test_cflue_extract.py", "tests/cflue/test_cflue_vote.py",
+                       "tests/cflue/test_cflue_reference.py"]),
+    "cflue_reference": (["scorers/cflue/reference.py"], ["tests/cflue/test_cflue_reference.py"]),
+    "prm_labeling": (["finchain_tasks/prm/labeling.py"],
+                     ["tests/prm_labels/test_labeling_models.py", "tests/prm_labels/test_select.py"]),
+    "prm_labels": (["scorers/prm/labels/fusion.py", "scorers/prm/labels/exact.py"],
+                   ["tests/prm_labels/test_labels.py", "tests/prm_labels/test_labeling_models.py"]),
+    "prm_curves": (["scorers/prm/curves.py"],
+                   ["tests/prm/test_curves.py", "tests/prm/test_bon_claims.py",
+                    "tests/prm/test_synthetic_evidence.py"]),
+    "prm_judge": (["finchain_tasks/prm/judge.py"], ["tests/prm/test_judge.py"]),
+    "prm_selection": (["finchain_tasks/prm/data_selection.py"],
+                      ["tests/prm_labels/test_select.py", "tests/prm_labels/test_select_rules.py"]),
+    "board_table": (["finchain_tasks/leaderboard/table.py"],
+                    ["tests/leaderboard/test_ranks.py", "tests/leaderboard/test_stats.py"]),
+    "board_site": (["finchain_tasks/leaderboard/site.py"],
+                   ["tests/leaderboard/test_site_data.py", "tests/leaderboard/test_site_folder.py",
+                    "tests/leaderboard/test_site_redaction.py", "tests/leaderboard/test_reported_samples.py"]),
+    "board_ingest": (["finchain_tasks/leaderboard/ingest.py"],
+                     ["tests/leaderboard/test_ingest_build.py", "tests/leaderboard/test_ingest_ray_layout.py",
+                      "tests/leaderboard/test_bad_sources.py", "tests/leaderboard/test_local_board.py"]),
+    "board_publish": (["finchain_tasks/leaderboard/publish.py"],
+                      ["tests/leaderboard/test_publish.py", "tests/leaderboard/test_publish_licences.py"]),
+    "litellm": (["finchain_tasks/inspect/litellm_provider.py"], ["tests/inspect/test_inspect_litellm.py"]),
+    "runs_engine": (["finchain_tasks/runs/engine.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_plan.py"]),
+    "runs_plan": (["finchain_tasks/runs/plan.py"], ["tests/runs/test_plan.py"]),
+    "batch_mode": (["finchain_tasks/runs/batch_mode.py"],
+                   ["tests/runs/test_batch_mode.py", "tests/runs/test_runs_batch.py"]),
+    "lm_eval_harness": (["finchain_tasks/runs/lm_eval_harness.py"], ["tests/runs/test_lm_eval_cache_untrusted.py"]),
+    "explore": (["finchain_tasks/explore/problems.py", "finchain_tasks/explore/run_samples.py",
+                 "finchain_tasks/explore/views.py", "finchain_tasks/explore/guard.py"],
+                ["tests/explore/test_explore_core.py", "tests/explore/test_explore_display.py",
+                 "tests/explore/test_explore_guard.py", "tests/explore/test_explore_permalinks.py"]),
+    "reproduce": (["finchain_tasks/reproduce.py", "finchain_tasks/reproduce_fac.py"],
+                  ["tests/test_reproduce.py", "tests/test_reproduce_fac.py", "tests/scorers/test_answer_shapes.py"]),
 }
 GROUP_ENV: dict[str, dict[str, str]] = {
     # mutmut replaces each function by a trampoline that picks the mutant at call time, and numba cannot
@@ -77,9 +127,14 @@ GROUP_ENV: dict[str, dict[str, str]] = {
     "kernel": {"NUMBA_DISABLE_JIT": "1"},
 }
 """Extra environment of a group's mutmut run."""
-GROUP_DESELECT: dict[str, list[str]] = {}
-"""Tests left out of one group's runs (on top of the deselections of ``[tool.mutmut]``): none now; a test
-that can fail on a loaded machine has no place in a group (or in the suite)."""
+GROUP_DESELECT: dict[str, list[str]] = {
+    # it checks the bench tests' scan of Inspect's compressed logs in a fresh process (tens of seconds per
+    # mutant on a busy machine) and calls nothing of redaction.py
+    "redaction": ["tests/test_redaction.py::test_the_no_secrets_helper_reads_inspects_compressed_logs"],
+}
+"""Tests left out of one group's runs (on top of the deselections of ``[tool.mutmut]``): only tests that do
+not exercise the group's modules; a test that can fail on a loaded machine has no place in a group (or in
+the suite)."""
 KILLED = {1, 3, 36, 24, -24, 152, 255}
 """mutmut exit codes that count as a kill (a failing test, or a timeout: the mutant hangs)."""
 
@@ -156,6 +211,27 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     return _tally(dest, files)
 
 
+def run_literals(group: str) -> None:
+    """The literal pass (tests/mutation/literals.py) over the group's files with its tests, in a copy of its
+    own (``build/mutate/<group>-literals``); it prints its figures per module as it goes."""
+    files, tests = GROUPS[group]
+    dest = WORK / f"{group}-literals"
+    _copy_checkout(dest)
+    args = _pytest_args(dest / "pyproject.toml") + [a for t in GROUP_DESELECT.get(group, []) for a in ("--deselect", t)]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "LITELLM_OFFLINE_MODE": "true", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "TOKENIZERS_PARALLELISM": "false", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(dest),
+           **GROUP_ENV.get(group, {})}
+    with open(dest / "literals.log", "w") as log:
+        done = subprocess.run([sys.executable, str(ROOT / "tests" / "mutation" / "literals.py"), *files,
+                               "--root", str(dest), "--pytest-args", json.dumps(args), "--tests", *tests],
+                              cwd=dest, env=env, stdout=subprocess.PIPE, stderr=log, text=True, check=False)
+    print(done.stdout, end="")
+    if done.returncode:
+        print(f"{group}: the literal pass stopped (exit {done.returncode}); see {dest / 'literals.log'}")
+    sys.stdout.flush()
+
+
 def report(group: str, tally: dict[str, Counter]) -> None:
     for rel, count in tally.items():
         names = count.pop("_names", [])
@@ -172,12 +248,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("groups", nargs="*", help=f"any of {', '.join(GROUPS)} (default: all)")
     parser.add_argument("--max-children", type=int, default=2)
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--mutmut-only", action="store_true", help="skip the literal pass")
+    which.add_argument("--literals-only", action="store_true", help="skip mutmut")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.groups) - set(GROUPS))
     if unknown:
         parser.error(f"unknown group {unknown[0]!r}; choose from {', '.join(GROUPS)}")
     for group in args.groups or list(GROUPS):
-        report(group, run_group(group, args.max_children))
+        if not args.literals_only:
+            report(group, run_group(group, args.max_children))
+        if not args.mutmut_only:
+            run_literals(group)
     return 0
 
 
