@@ -1,4 +1,4 @@
-"""The rules of finchain_tasks/redaction.py, one table per rule, inputs at each rule's edges (issue 39.3).
+"""The rules of finchain_tasks/plumbing/redaction.py, one table per rule, inputs at each rule's edges (issue 39.3).
 
 Which names are secret (every key word, whole words only, ``auth`` as a prefix), which values count as secrets
 (at least ``MIN_SECRET`` characters, no surrounding spaces, plus the last ``TAIL`` characters of a longer one),
@@ -13,7 +13,7 @@ import json
 import pytest
 
 from finchain_tasks import redaction
-from finchain_tasks.redaction import (
+from finchain_tasks.plumbing.redaction import (
     MIN_SECRET,
     REDACTED,
     TAIL,

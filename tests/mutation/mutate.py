@@ -77,7 +77,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # issue 39.1: the modules that hold the user-visible rules outside the scoring core; one group per module
     # (or per pair that shares its tests), each with the fast tests that exercise it
     # (the rules files first: a run stops at its first failure, and they fail in a fraction of a second)
-    "redaction": (["finchain_tasks/redaction.py"],
+    "redaction": (["finchain_tasks/plumbing/redaction.py"],
                   ["tests/test_redaction_rules.py", "tests/test_redaction.py", "tests/test_redaction_echo.py"]),
     "v1_rule": (["scorers/v1_rule.py"], ["tests/scorers/test_v1_rule_rules.py", "tests/scorers/test_v1_rule.py"]),
     "cflue_application": (["scorers/cflue/application.py"],
@@ -116,7 +116,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                  "finchain_tasks/explore/views.py", "finchain_tasks/explore/guard.py"],
                 ["tests/explore/test_explore_core.py", "tests/explore/test_explore_display.py",
                  "tests/explore/test_explore_guard.py", "tests/explore/test_explore_permalinks.py"]),
-    "reproduce": (["finchain_tasks/reproduce.py", "finchain_tasks/reproduce_fac.py"],
+    "reproduce": (["finchain_tasks/reproduce/authors.py", "finchain_tasks/reproduce/compare.py",
+                   "finchain_tasks/reproduce/fac.py"],
                   ["tests/test_reproduce.py", "tests/test_reproduce_fac.py", "tests/scorers/test_answer_shapes.py"]),
 }
 GROUP_ENV: dict[str, dict[str, str]] = {
