@@ -13,6 +13,8 @@
 * near zero: |answer| above the declared floor in every draw (checked per problem); a template that
   declares no floor must not ask for a small difference of close numbers: its answer's sensitivity
   to any input (:func:`sensitivity`) stays at or below 50 in every draw;
+* same question (across templates): :func:`same_question_failures` compares the first questions of
+  every surveyed template (:func:`~finchain_tasks.engine.realism.same_questions`);
 * determinism in a fresh process: :func:`fresh_process_hashes` regenerates the same rows in a
   new interpreter with a different hash seed, and the hashes must agree.
 
@@ -38,6 +40,7 @@ from typing import Any
 from finchain_tasks.engine.builder import TemplateError
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, names_in, parse_formula
 from finchain_tasks.engine.problem import Problem
+from finchain_tasks.engine.realism import same_questions
 from finchain_tasks.engine.registry import Template
 from finchain_tasks.engine.verify import verify
 
@@ -47,6 +50,8 @@ VARIETY_MIN = 0.95
 VARIETY_DRAWS = 1_000
 SENSITIVITY_LIMIT = 50.0
 """Without a declared floor, a 1% change in any input may move the answer by at most 50%."""
+QUESTION_SEEDS = 3
+"""Questions per template compared across templates (rule "same question")."""
 FRESH_SEEDS = 20
 """Seeds per template regenerated in a fresh process (rule "determinism")."""
 
@@ -68,6 +73,8 @@ class Figures:
     sensitivity: float | None = None
     floor: float = 0.0
     redraw_rate: float = 0.0
+    questions: list[str] = field(default_factory=list)
+    """The first few questions drawn, for the cross-template rule "same question" (:func:`same_question_failures`)."""
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -96,6 +103,7 @@ def survey(tpl: Template, seeds: int, advance: Callable[[int], None] | None = No
         if advance is not None:
             advance(1)
     figures.redraw_rate = rejected / (rejected + len(problems)) if problems else 0.0
+    figures.questions = [p.question for p in problems[:QUESTION_SEEDS]]
     checked = problems[:seeds]
     if not problems:
         return figures
@@ -287,6 +295,11 @@ def _replay(problem: Problem, params: dict[str, Any]) -> Any:
     for step in problem.steps:
         values[step.name] = evaluate_safely(step.formula, values)
     return values[problem.steps[-1].name]
+
+
+def same_question_failures(surveys: Sequence[Figures]) -> list[str]:
+    """Rule "same question" across the surveyed templates: no two ask nearly the same question."""
+    return same_questions({f.template_id: f.questions for f in surveys if f.questions})
 
 
 # -- determinism in a fresh process ---------------------------------------------------------------

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from finchain_tasks.engine import realism
 from finchain_tasks.engine.english import PLURAL_POSSESSIVE, WRONG_ARTICLE, possessive
 from finchain_tasks.engine.formatting import _COUNTED, PERCENTAGE_POINTS, result_text
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
@@ -314,13 +315,46 @@ def check_stored_text(problem: Problem, row: dict[str, Any]) -> Iterable[str]:
     yield "stored solution has a different number of lines than its steps render (stale or edited record)"
 
 
+def _all_values(problem: Problem) -> dict[str, Any]:
+    return {**problem.params, **{s.name: s.value for s in problem.steps}}
+
+
+def check_non_negative(problem: Problem) -> Iterable[str]:
+    """Rule "non-negative" (:mod:`.realism`): amounts of something are never negative, at any step."""
+    return realism.check_non_negative(_all_values(problem), problem.signed)
+
+
+def check_repeated_words(problem: Problem, shown: Sequence[Rendered] | None = None) -> Iterable[str]:
+    """Rule "repeated word" (:mod:`.realism`): "posts posts" in the question or a step."""
+    texts = [("the question", problem.question)]
+    texts += [(f"step {k}", r.text) for k, r in enumerate(shown or problem.rendered_steps(), 1)]
+    return realism.check_repeated_words(texts)
+
+
+def check_company_kind(problem: Problem) -> Iterable[str]:
+    """Rule "company kind" (:mod:`.realism`): names drawn with ``b.company`` and fitting what they are said to be."""
+    return realism.check_company_kind(problem.question, problem.companies, problem.params)
+
+
+def check_instruments(problem: Problem) -> Iterable[str]:
+    """Rule "real instrument" (:mod:`.realism`): a real coin's price and supply inside its documented band."""
+    return realism.check_instruments(problem.question, _all_values(problem), problem.step_units())
+
+
+def check_relations(problem: Problem) -> Iterable[str]:
+    """Rule "relation" (:mod:`.realism`): bond vol below equity vol, bid below ask, part within whole, ..."""
+    return realism.check_relations(_all_values(problem), problem.step_units())
+
+
 PER_PROBLEM_RULES = {
     "formula": check_steps, "question": check_question, "shape": check_shape, "level": check_level,
     "plausible": check_bounds,
     "text": check_text, "units": check_units, "arithmetic as shown": check_arithmetic,
+    "non-negative": check_non_negative, "repeated word": check_repeated_words, "company kind": check_company_kind,
+    "real instrument": check_instruments, "relation": check_relations,
 }
 """Rule name -> check, run by :func:`verify` on every problem (stored records included)."""
-_USE_RENDERED = frozenset({"text", "units", "arithmetic as shown"})
+_USE_RENDERED = frozenset({"text", "units", "arithmetic as shown", "repeated word"})
 
 
 def verify(problem: Problem, regenerate: Any = None, floor: float | None = None) -> Report:

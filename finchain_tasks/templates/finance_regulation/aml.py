@@ -6,7 +6,6 @@ ownership prong, 31 CFR 1010.230) and the bank SAR rule (31 CFR 1020.320).
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.finance_regulation import BANKS
 
 CTR_OUTCOMES = ("cash in only", "cash out only", "both cash in and cash out", "neither")
 
@@ -75,7 +74,7 @@ def beneficial_ownership_stake(b: Builder) -> None:
 def structuring_pattern(b: Builder) -> None:
     """Structuring red flag: sub-threshold deposits whose average sits near the CTR line (31 CFR 1010.314)."""
     flag = b.pick([True, False])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.person("person")
     average = 10 * (b.rng.randint(922, 975) if flag else b.rng.randint(850, 918))
     deviations = [10 * b.rng.randint(-35, 35) for _ in range(4)]
@@ -140,7 +139,7 @@ def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
     documented source of funds; SAR dollar threshold on the unexplained excess.
     """
     ctr, sar = b.pick([True, False]), b.pick([True, False])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.company("customer")
     heavy = b.pick(["monday", "friday"]) if ctr else None
     days = {}

@@ -7,14 +7,13 @@ Amounts are in millions of dollars; the question says so.
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.finance_regulation import BANKS
 
 
 @template("easy")
 def cet1_buffer_stack(b: Builder) -> None:
     """CET1 ratio against the stacked requirement (Basel III, BCBS 189, paras 50, 129, 137; BCBS 255)."""
     meets = b.pick([True, False])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.percent("ccyb", 0, 2.5, decimals=2)
     b.choice("gsib", {"1.0%": 1.0, "1.5%": 1.5, "2.0%": 2.0})
     required = 4.5 + 2.5 + b.values["ccyb"] + b.values["gsib"]
@@ -44,7 +43,7 @@ def leverage_ratio(b: Builder) -> None:
     their credit conversion factor (here the 10% of BCBS 270 para 55 for unconditionally cancellable
     commitments, a 40% one for other commitments); the minimum is 3%.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("on_balance", 20_000, 900_000, step=100)
     v = b.values
     b.derive("derivatives", round(v["on_balance"] * b.rng.uniform(0.01, 0.06)), unit="$")
@@ -71,7 +70,7 @@ def leverage_ratio(b: Builder) -> None:
 @template("intermediate")
 def standardised_rwa(b: Builder) -> None:
     """Credit RWA under the standardised approach and the resulting ratio (BCBS 128, paras 53–79)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("sovereign", 2_000, 30_000, step=50)
     b.money("mortgages", 5_000, 60_000, step=50)
     b.money("retail", 2_000, 25_000, step=50)
@@ -99,7 +98,7 @@ def capital_raise_after_shock(b: Builder) -> None:
     Basel III (BCBS 189, paras 50, 129–137) for the requirement, with losses net of tax reducing CET1
     through retained earnings.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("rwa", 250_000, 1_500_000, step=100)
     b.bounds("rwa", lo=200_000, why="a G-SIB surcharge applies to banks with hundreds of billions of RWA")
     b.derive("cet1", round(b.values["rwa"] * b.rng.uniform(0.085, 0.115)), unit="$")
@@ -145,7 +144,7 @@ def binding_requirement_after_shock(b: Builder) -> None:
     buffer; leverage exposure with credit conversion factors; binding constraint.
     """
     binding = b.pick(REQUIREMENTS)
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     rwa_after = b.rng.uniform(60_000, 500_000)
     top = b.rng.uniform(0.004, 0.015) * rwa_after
     shortfall = {name: top - (0 if name == binding else b.rng.uniform(0.002, 0.012) * rwa_after)

@@ -149,9 +149,8 @@ def schedule_13d_or_13g(b: Builder) -> None:
             "Schedule 13D": b.pick(["activist", "passive"])}[answer]
     target = (3.0, 4.9) if answer == "no filing" else (
         (20.5, 26.0) if (answer, kind) == ("Schedule 13D", "passive") else (5.1, 19.5))
-    b.company("issuer")
-    b.company("adviser", kind="trading")
-    b.require(b.values["issuer"] != b.values["adviser"], "two different companies")
+    issuer = b.company("issuer", kind="listed")
+    b.company("adviser", kind="family office" if kind == "passive" else "trading", exclude=[issuer])
     s = b.integer("outstanding", 20_000_000, 250_000_000)
     pct = b.rng.uniform(*target)
     w = b.derive("warrants", round(s * b.rng.uniform(0.003, 0.01) / 1_000) * 1_000)

@@ -15,7 +15,7 @@ def ev_revenue_comparables(b: Builder) -> None:
     EV/Revenue is the multiple of choice when EBITDA and earnings are negative, as for early-stage software
     companies (Rosenbaum and Pearl, ch. 1, "Revenue-based multiples"); equity value = EV + net cash.
     """
-    b.company("target")
+    b.company("target", kind="software")
     centre = b.rng.uniform(2.5, 9)
     for i in range(1, 5):
         b.derive(f"m{i}", round(centre * b.rng.uniform(0.8, 1.2), 1), decimals=1)
