@@ -41,7 +41,7 @@ a result that a reader redoes a hair past a rounding boundary (a tie). Computed 
 enough digits (:mod:`finchain_tasks.engine.precision`) that their rounding stays within it."""
 CENTS_REL_TOL = 1e-4
 """A rate or ratio computed from amounts shown to the cent may be redone 0.01% away (the cents are all a
-reader has); a money result only one cent away."""
+reader has); a money result must redo to the cent from the amounts shown."""
 MATH_NOTATION = frozenset({"ln", "log", "N"})
 """Names that may stand before "(" in a rendered step: math notation, not a call (√ and e^ are not letters)."""
 
@@ -286,12 +286,15 @@ def _reproduces(recomputed: float, shown: float, decimals: int, cents: float = 0
     The display rounding of other operands excuses a hair past the rounding boundary (a tie: 43.715002
     shown as 43.71), never a result a reader would redo differently ($0.33 × 3,000 is $990.00, not
     $1,000.00). Amounts shown to the cent excuse at most one cent in a money result (a difference of two
-    rounded amounts), and at most 0.01% in a rate or ratio computed from them.
+    rounded amounts), and at most 0.01% in a rate or ratio computed from them. A money result excuses nothing
+    for amounts shown to the cent (issue 41): a reader who adds "1,340.00 + 3,350.00 − 3,046.88" gets
+    $1,643.12, so the page must not print $1,643.13; the template rounds the amount it shows
+    (``round(x, 2)``) before later lines use it.
     """
     if not math.isfinite(recomputed):
         return False
     half_unit = 0.5 * 10.0 ** -decimals
-    excused = min(other, TIE_SLACK * half_unit) + min(cents, 2 * half_unit if money else CENTS_REL_TOL * abs(shown))
+    excused = min(other, TIE_SLACK * half_unit) + (0.0 if money else min(cents, CENTS_REL_TOL * abs(shown)))
     return abs(recomputed - shown) <= half_unit * (1 + 1e-9) + 1e-12 * abs(shown) + excused
 
 

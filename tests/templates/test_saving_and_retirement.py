@@ -84,7 +84,7 @@ def test_retirement_income_by_simulating_both_phases(seed):
         balance = balance * (1 + growth / 1200) + contribution
         if month == 12 * (deposit_age - age):
             balance += deposit
-    assert p.steps[4].value == pytest.approx(balance, rel=1e-9)  # the balance at retirement
+    assert p.steps[4].value == pytest.approx(balance, abs=0.05)  # the balance at retirement
     for _ in range(12 * years_out):
         balance = balance * (1 + payout / 1200) - p.answer
     assert abs(balance) < 1e-6 * p.steps[4].value

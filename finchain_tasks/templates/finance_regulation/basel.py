@@ -187,7 +187,7 @@ def binding_requirement_after_shock(b: Builder) -> None:
         "determines the capital to raise (answer 'CET1', 'Tier 1', 'total capital' or 'leverage')?"
     )
     b.step("cet1_after", "CET1 after the after-tax loss", "cet1 - loss * (1 - tax / 100)", unit="$")
-    b.step("rwa_after", "RWA after growth", "rwa * (1 + rwa_growth / 100)", unit="$")
+    b.step("rwa_after", "RWA after growth", "round(rwa * (1 + rwa_growth / 100), 2)", unit="$")
     b.step("gap_cet1", "CET1 shortfall: 7% of RWA − CET1", "7 / 100 * rwa_after - cet1_after", unit="$")
     b.step("gap_tier1", "Tier 1 shortfall: 8.5% of RWA − (CET1 + AT1)", "8.5 / 100 * rwa_after - cet1_after - at1",
            unit="$")

@@ -97,10 +97,10 @@ def dcf_enterprise_value(b: Builder) -> None:
         "WACC of {wacc}, what is {target}'s enterprise value today?"
     )
     b.step("pv_flows", "Present value of the three projected cash flows",
-           "fcf1 / (1 + wacc / 100) + fcf2 / (1 + wacc / 100) ** 2 + fcf3 / (1 + wacc / 100) ** 3", unit="$")
+           "round(fcf1 / (1 + wacc / 100) + fcf2 / (1 + wacc / 100) ** 2 + fcf3 / (1 + wacc / 100) ** 3, 2)", unit="$")
     b.step("terminal", "Terminal value at the end of year 3: FCF₃ × (1 + g) ÷ (WACC − g)",
-           "fcf3 * (1 + growth / 100) / ((wacc - growth) / 100)", unit="$")
-    b.step("pv_terminal", "Present value of the terminal value", "terminal / (1 + wacc / 100) ** 3", unit="$")
+           "round(fcf3 * (1 + growth / 100) / ((wacc - growth) / 100), 2)", unit="$")
+    b.step("pv_terminal", "Present value of the terminal value", "round(terminal / (1 + wacc / 100) ** 3, 2)", unit="$")
     b.step("ev", "Enterprise value", "pv_flows + pv_terminal", unit="$")
 
 

@@ -59,9 +59,9 @@ def expense_ratio_drag(b: Builder) -> None:
         "{years}, how much more will the cheaper fund be worth at the end? Round to the nearest cent."
     )
     b.step("fv_low", "Ending value in the low-cost fund",
-           "principal * (1 + (gross_return - low_fee) / 100) ** years", unit="$")
+           "round(principal * (1 + (gross_return - low_fee) / 100) ** years, 2)", unit="$")
     b.step("fv_high", "Ending value in the high-cost fund",
-           "principal * (1 + (gross_return - high_fee) / 100) ** years", unit="$")
+           "round(principal * (1 + (gross_return - high_fee) / 100) ** years, 2)", unit="$")
     b.step("fee_drag", "Difference in ending value", "fv_low - fv_high", unit="$")
 
 

@@ -153,10 +153,10 @@ def abandonment_in_worst_case(b: Builder) -> None:
         "NPV when the abandonment option is used where it pays?"
     )
     b.step("factor", "Annuity factor for the project's life", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
-    b.step("npv_best", "NPV in the best case", "cf_best * factor - investment", unit="$")
-    b.step("npv_base", "NPV in the base case", "cf_base * factor - investment", unit="$")
+    b.step("npv_best", "NPV in the best case", "round(cf_best * factor - investment, 2)", unit="$")
+    b.step("npv_base", "NPV in the base case", "round(cf_base * factor - investment, 2)", unit="$")
     b.step("npv_keep", "Worst-case NPV when the project continues", "cf_worst * factor - investment", unit="$")
     b.step("npv_sell", "Worst-case NPV when abandoned after year 1",
-           "(cf_worst + salvage) / (1 + rate / 100) - investment", unit="$")
+           "round((cf_worst + salvage) / (1 + rate / 100) - investment, 2)", unit="$")
     b.step("expected", "Expected NPV, abandoning in the worst case",
            "p_best / 100 * npv_best + p_base / 100 * npv_base + p_worst / 100 * npv_sell", unit="$")

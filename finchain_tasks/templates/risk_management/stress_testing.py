@@ -96,10 +96,11 @@ def eve_rate_shock(b: Builder) -> None:
         "{shock}. Using the duration approximation ΔE = −(D_A × A − D_L × L) × Δy ÷ (1 + y), what is the change "
         "in the economic value of equity as a percentage of the bank's Tier 1 capital of {tier1}?"
     )
-    b.step("asset_change", "Change in asset value", "-dur_assets * assets * shock / 10000 / (1 + market_yield / 100)",
+    b.step("asset_change", "Change in asset value",
+           "round(-dur_assets * assets * shock / 10000 / (1 + market_yield / 100), 2)",
            unit="$")
     b.step("liability_change", "Change in liability value",
-           "-dur_liabilities * liabilities * shock / 10000 / (1 + market_yield / 100)", unit="$")
+           "round(-dur_liabilities * liabilities * shock / 10000 / (1 + market_yield / 100), 2)", unit="$")
     b.step("equity_change", "Change in economic value of equity", "asset_change - liability_change", unit="$")
     b.step("share", "Change as a percentage of Tier 1 capital", "equity_change / tier1 * 100", unit="%")
 
