@@ -66,7 +66,7 @@ def test_required_monthly_saving_reaches_the_target(seed):
     balance = current
     for _ in range(12 * number_after(p.question, r"retirement in (\d+) years?")):
         balance = balance * (1 + rate / 1200) + p.answer
-    assert balance == pytest.approx(target, rel=1e-9)
+    assert balance == pytest.approx(target, abs=0.05)  # the solution rounds amounts to the cent
 
 
 @pytest.mark.parametrize("seed", SEEDS)

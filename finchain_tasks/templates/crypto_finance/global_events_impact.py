@@ -73,7 +73,7 @@ def regulatory_news_market_cap(b: Builder) -> None:
     b.step("cap_before", "Market capitalization before the news (supply × price)", "supply * 1000000 * price",
            unit="$")
     b.step("factor", "Two-day price factor (1 − fall) × (1 + recovery)", "(1 - fall / 100) * (1 + recovery / 100)")
-    b.step("cap_after", "Market capitalization after two days", "cap_before * factor", unit="$")
+    b.step("cap_after", "Market capitalization after two days", "round(cap_before * factor, 2)", unit="$")
     b.step("change", "Change in market capitalization", "cap_after - cap_before", unit="$")
 
 

@@ -104,7 +104,7 @@ def required_monthly_saving(b: Builder) -> None:
     b.step("months", "Number of monthly deposits", "years * 12", unit="months")
     b.step("current_grown", "Future value of current savings (monthly rate = annual rate ÷ 12)",
            "current * (1 + rate / 1200) ** months", unit="$")
-    b.step("shortfall", "Amount the deposits must build", "target - current_grown", unit="$")
+    b.step("shortfall", "Amount the deposits must build", "round(target - current_grown, 2)", unit="$")
     b.step("deposit", "Required monthly deposit (sinking-fund payment)",
            "shortfall * (rate / 1200) / ((1 + rate / 1200) ** months - 1)", unit="$")
 
