@@ -24,6 +24,7 @@ from finchain_tasks.engine.standard import (
     VARIETY_MIN,
     Figures,
     check_fresh_process,
+    depth_failures,
     same_question_failures,
     survey,
 )
@@ -167,6 +168,7 @@ def verify(
             surveys.append(survey(tpl, seeds, lambda n: progress.advance(task, n)))
     failures = [line for figures in surveys for line in figures.failures]
     failures += same_question_failures(surveys)
+    failures += depth_failures(chosen)
     failures += check_fresh_process(chosen)
     if report:
         console.print(_report_table(surveys))

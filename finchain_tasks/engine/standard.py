@@ -13,6 +13,8 @@
 * near zero: |answer| above the declared floor in every draw (checked per problem); a template that
   declares no floor must not ask for a small difference of close numbers: its answer's sensitivity
   to any input (:func:`sensitivity`) stays at or below 50 in every draw;
+* depth (across templates): :func:`depth_failures`, an advanced template is at least as deep as the median
+  intermediate template of its domain;
 * same question (across templates): :func:`same_question_failures` compares the first questions of
   every surveyed template (:func:`~finchain_tasks.engine.realism.same_questions`);
 * determinism in a fresh process: :func:`fresh_process_hashes` regenerates the same rows in a
@@ -300,6 +302,60 @@ def _replay(problem: Problem, params: dict[str, Any]) -> Any:
 def same_question_failures(surveys: Sequence[Figures]) -> list[str]:
     """Rule "same question" across the surveyed templates: no two ask nearly the same question."""
     return same_questions({f.template_id: f.questions for f in surveys if f.questions})
+
+
+# -- advanced means deeper ------------------------------------------------------------------------------
+UNIT_SCALES = frozenset({12, 100, 1_000, 1_000_000, 10_000})
+"""Multiplying or dividing one value by these only changes its unit (percent, months, millions): no finance."""
+
+
+def substantive(step: Any) -> bool:
+    """Whether a step computes something: a numeric value from at least one operation that is not a rounding or
+    a unit change. Label steps (text, yes/no) and restating steps ("x", "x * 100", "round(x, 2)") do not count."""
+    if isinstance(step.value, (bool, str)):
+        return False
+    try:
+        body = parse_formula(step.formula).body
+    except FormulaError:
+        return False
+    while isinstance(body, ast.Call) and getattr(body.func, "id", "") == "round" and body.args:
+        body = body.args[0]
+    if isinstance(body, (ast.Name, ast.Constant)):
+        return False
+    if (isinstance(body, ast.BinOp) and isinstance(body.op, (ast.Mult, ast.Div))
+            and isinstance(body.right, ast.Constant) and body.right.value in UNIT_SCALES
+            and isinstance(body.left, ast.Name)):
+        return False
+    return True
+
+
+def depth(problem: Problem) -> int:
+    """Computed steps of substance in a problem (:func:`substantive`)."""
+    return sum(substantive(step) for step in problem.steps)
+
+
+def depth_failures(templates: Sequence[Template], population: Sequence[Template] | None = None) -> list[str]:
+    """Rule "depth": an advanced template has at least as many computed steps of substance as the median
+    intermediate template of its domain (TEMPLATES.md section 1: advanced combines several concepts, so it is
+    never shallower than what the domain calls intermediate). ``population`` (default: every registered
+    template) gives the medians, so verifying one template still compares it with its whole domain."""
+    from finchain_tasks.engine.registry import all_templates
+
+    population = list(all_templates().values()) if population is None else list(population)
+    by_domain: dict[str, list[int]] = {}
+    for tpl in population:
+        if tpl.level == "intermediate":
+            by_domain.setdefault(tpl.domain, []).append(depth(tpl.generate(0)))
+    lines = []
+    for tpl in templates:
+        if tpl.level != "advanced" or tpl.domain not in by_domain:
+            continue
+        mine, median = depth(tpl.generate(0)), statistics.median(by_domain[tpl.domain])
+        if mine < median:
+            lines.append(f"{tpl.id}, seed 0, rule depth: an advanced template with {mine} computed steps of "
+                         f"substance, fewer than the median intermediate template of {tpl.domain} ({median:g}); "
+                         "add a real further step of the finance, or move it to intermediate")
+    return lines
 
 
 # -- determinism in a fresh process ---------------------------------------------------------------

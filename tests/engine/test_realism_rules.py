@@ -199,3 +199,29 @@ def test_realism_rule_same_question_flags_a_reworded_copy_and_not_a_different_qu
              "the correlation is 0.59. What is the portfolio's one-day 99% value at risk on $1,000,000?"]
     flagged = same_questions({"p/a/x": a, "r/m/y": copy, "r/v/z": other})
     assert len(flagged) == 1 and flagged[0].startswith("p/a/x and r/m/y, rule same question:"), flagged
+
+
+def test_realism_rule_depth_fails_an_advanced_template_shallower_than_its_domains_median_intermediate():
+    from finchain_tasks.engine.standard import depth, depth_failures
+
+    def steps(n: int, extra_labels: int = 0):
+        def body(b: Builder) -> None:
+            b.money("amount", 100, 900)
+            b.ask("What is {amount} doubled " + "again " * n + "?")
+            previous = "amount"
+            for k in range(n):
+                b.step(f"s{k}", "Double it", f"{previous} * 2", unit="$")
+                previous = f"s{k}"
+            b.step("pct", "As a percentage", f"{previous} * 100")  # a unit change: no substance
+            for k in range(extra_labels):
+                b.step(f"label{k}", "Label", f"'big' if {previous} > 0 else 'small'")
+        return body
+
+    def tpl(name: str, level: str, n: int, labels: int = 0) -> Template:
+        return Template("d", "t", name, level, steps(n, labels), 0)
+
+    middle = [tpl("i1", "intermediate", 3), tpl("i2", "intermediate", 4), tpl("i3", "intermediate", 5)]
+    shallow, deep = tpl("a1", "advanced", 3, labels=3), tpl("a2", "advanced", 4)
+    assert depth(shallow.generate(0)) == 3  # labels and the unit change do not count
+    lines = depth_failures([shallow, deep], population=[*middle, shallow, deep])
+    assert len(lines) == 1 and lines[0].startswith("d/t/a1, seed 0, rule depth:") and "(4)" in lines[0], lines

@@ -13,7 +13,7 @@ import pytest
 
 from finchain_tasks.engine import all_templates
 from finchain_tasks.engine.realism import same_questions
-from finchain_tasks.engine.standard import QUESTION_SEEDS, check_fresh_process, survey
+from finchain_tasks.engine.standard import QUESTION_SEEDS, check_fresh_process, depth_failures, survey
 
 TEMPLATES = list(all_templates().values())
 CI_SEEDS = int(os.environ.get("FINCHAIN_CI_SEEDS", "40"))
@@ -33,3 +33,7 @@ def test_no_two_templates_ask_the_same_question():
     """Rule "same question" over every template, on the questions `finchain verify` compares."""
     questions = {t.id: [t.generate(s).question for s in range(QUESTION_SEEDS)] for t in TEMPLATES}
     assert same_questions(questions) == []
+
+
+def test_every_advanced_template_is_at_least_as_deep_as_its_domains_median_intermediate():
+    assert depth_failures(TEMPLATES) == []
