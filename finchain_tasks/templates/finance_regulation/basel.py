@@ -69,26 +69,37 @@ def leverage_ratio(b: Builder) -> None:
 
 @template("intermediate")
 def standardised_rwa(b: Builder) -> None:
-    """Credit RWA under the standardised approach and the resulting ratio (BCBS 128, paras 53–79)."""
+    """Total RWA from credit, market and operational risk, and the total capital ratio on it.
+
+    Credit RWA under the standardised approach (BCBS 128, paras 53–79); market and operational risk enter
+    total RWA as their capital requirements × 12.5, the reciprocal of the 8% minimum (BCBS 128, para 44;
+    Basel III framework RBC20.2).
+    """
     b.company("bank", kind="bank")
     b.money("sovereign", 2_000, 30_000, step=50)
     b.money("mortgages", 5_000, 60_000, step=50)
     b.money("retail", 2_000, 25_000, step=50)
     b.money("corporate", 5_000, 70_000, step=50)
-    total_rwa = 0.35 * b.values["mortgages"] + 0.75 * b.values["retail"] + b.values["corporate"]
+    credit = 0.35 * b.values["mortgages"] + 0.75 * b.values["retail"] + b.values["corporate"]
+    b.money("market", 0.004 * credit, 0.012 * credit, step=5)
+    b.money("operational", 0.006 * credit, 0.015 * credit, step=5)
+    total_rwa = credit + 12.5 * (b.values["market"] + b.values["operational"])
     b.derive("capital", round(total_rwa * b.rng.uniform(0.09, 0.17)), unit="$")
     b.ask(
         "{bank}, using the Basel standardised approach for credit risk, holds {sovereign} million of "
         "AA-rated government bonds (risk weight 0%), {mortgages} million of fully secured residential "
         "mortgages (35%), {retail} million of regulatory retail loans (75%) and {corporate} million of "
-        "unrated corporate loans (100%). Ignoring market and operational risk, what is its total capital "
-        "ratio if total regulatory capital is {capital} million?"
+        "unrated corporate loans (100%). Its capital requirements are {market} million for market risk and "
+        "{operational} million for operational risk; these enter total risk-weighted assets at 12.5 times the "
+        "requirement. What is its total capital ratio if total regulatory capital is {capital} million?"
     )
     b.step("rwa_mortgages", "Risk-weighted mortgages (35%)", "mortgages * 0.35", unit="$")
     b.step("rwa_retail", "Risk-weighted retail loans (75%)", "retail * 0.75", unit="$")
-    b.step("rwa", "Total RWA: government bonds at 0% add nothing; corporate loans count in full",
+    b.step("rwa", "Credit RWA: government bonds at 0% add nothing; corporate loans count in full",
            "rwa_mortgages + rwa_retail + corporate", unit="$")
-    b.step("ratio", "Total capital ratio (%)", "capital / rwa * 100", unit="%")
+    b.step("total_rwa", "Total RWA: credit RWA + 12.5 × (market + operational requirements)",
+           "rwa + 12.5 * (market + operational)", unit="$")
+    b.step("ratio", "Total capital ratio (%)", "capital / total_rwa * 100", unit="%")
 
 
 @template("intermediate", floor=1)
