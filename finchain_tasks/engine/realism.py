@@ -46,20 +46,33 @@ SIGNED_WORDS = frozenset({
 """…unless it also says it is a change of one (``price_change``, ``net_flow``): changes may be negative."""
 
 
+COUNTED_UNITS = frozenset({
+    "tokens", "million tokens", "shares", "coins", "BTC", "ETH", "units", "contracts", "posts", "people",
+    "employees", "customers", "accounts", "addresses", "wallets", "transactions", "barrels", "tonnes",
+})
+"""A value in one of these units counts things (holdings, supplies, shares), whatever its name."""
+
+
 def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[_\d]+", name.lower()) if w]
 
 
-def is_amount(name: str) -> bool:
-    """Whether the name says its value is an amount of something that cannot be negative."""
+def is_amount(name: str, unit: str = "") -> bool:
+    """Whether the name (or the unit: a count of tokens, shares, contracts) says the value is an amount of
+    something that cannot be negative, and the name does not say it is a change of one."""
     words = _words(name)
-    return any(w in AMOUNT_WORDS for w in words) and not any(w in SIGNED_WORDS for w in words)
+    counted = unit in COUNTED_UNITS or any(w in AMOUNT_WORDS for w in words)
+    return counted and not any(w in SIGNED_WORDS for w in words)
 
 
-def check_non_negative(values: dict[str, Any], signed: dict[str, str]) -> Iterable[str]:
-    """Rule "non-negative": every amount (:func:`is_amount`) is at least zero, unless declared signed."""
+def check_non_negative(values: dict[str, Any], signed: dict[str, str], units: dict[str, str] | None = None
+                       ) -> Iterable[str]:
+    """Rule "non-negative": every amount (:func:`is_amount`) is at least zero, unless declared signed.
+
+    ``units`` holds each value's unit (steps' units, and parameters' units read from their displays)."""
+    units = units or {}
     for name, value in values.items():
-        if name in signed or not is_amount(name) or not _number(value):
+        if name in signed or not is_amount(name, units.get(name, "")) or not _number(value):
             continue
         if value < 0:
             yield (f"{name} = {value:,.6g} is negative, but its name says it is an amount of something "

@@ -324,7 +324,14 @@ def _all_values(problem: Problem) -> dict[str, Any]:
 
 def check_non_negative(problem: Problem) -> Iterable[str]:
     """Rule "non-negative" (:mod:`.realism`): amounts of something are never negative, at any step."""
-    return realism.check_non_negative(_all_values(problem), problem.signed)
+    units = {name: _unit_shown(text) for name, text in problem.displays.items()} | problem.step_units()
+    return realism.check_non_negative(_all_values(problem), problem.signed, units)
+
+
+def _unit_shown(display: str) -> str:
+    """The unit a parameter's display ends with ("1,200 shares" -> "shares", "962.4 million tokens")."""
+    m = re.fullmatch(r"[−-]?[$€£¥]?[\d,.]+ ([A-Za-z][A-Za-z ]*)", display)
+    return m.group(1) if m else ""
 
 
 def check_repeated_words(problem: Problem, shown: Sequence[Rendered] | None = None) -> Iterable[str]:

@@ -31,6 +31,16 @@ def holdings(planted: bool):
     return body
 
 
+def opaque_holding(planted: bool):
+    """A name that says nothing ("a1"), but a unit that counts tokens."""
+    def body(b: Builder) -> None:
+        b.integer("a1", -500 if planted else 500, -400 if planted else 900, unit="tokens")
+        b.integer("b1", 100, 200, unit="tokens")
+        b.ask("A wallet holds {a1} and buys {b1}. How many tokens does it hold?")
+        b.step("after", "Tokens after the purchase", "a1 + b1", unit="tokens")
+    return body
+
+
 def posts(planted: bool):
     def body(b: Builder) -> None:
         b.integer("bullish", 100, 900, unit="posts")
@@ -139,6 +149,7 @@ def signed_holding(planted: bool):
 RULE_TABLE = [
     ("non-negative", holdings, "holding1 = "),
     ("non-negative", signed_holding, "price = "),
+    ("non-negative", opaque_holding, "a1 = "),
     ("repeated word", posts, "'posts posts'"),
     ("company kind", retailer, "described as 'a retailer'"),
     ("company kind", hardcoded_name, "not drawn with b.company"),
