@@ -101,6 +101,7 @@ KINDS_OF = {name: frozenset(kind for kind, pool in COMPANY_KINDS.items() if name
 _NAMES = "|".join(map(re.escape, sorted(KNOWN_COMPANIES, key=len, reverse=True)))
 DESCRIBED = re.compile(r"(?<![\w])(" + _NAMES + r")(?:, | is | \()(?:a|an) ([^,.;:()]{3,80})")
 """"Summit Pharmaceuticals, a retailer", "Marlin Macro Fund is a family office": a name and what it is said to be."""
+_COMPANY = re.compile(r"(?<![\w])(?:" + _NAMES + r")(?![\w])")
 
 
 def check_company_kind(question: str, companies: dict[str, str] | None, params: dict[str, Any]) -> Iterable[str]:
@@ -111,9 +112,8 @@ def check_company_kind(question: str, companies: dict[str, str] | None, params: 
     """
     if companies is not None:
         drawn = {params[p] for p in companies if p in params}
-        for name in sorted(KNOWN_COMPANIES):
-            if name not in drawn and re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", question):
-                yield f"the question names {name!r}, which was not drawn with b.company(kind=...)"
+        for name in sorted({m.group(0) for m in _COMPANY.finditer(question)} - drawn):
+            yield f"the question names {name!r}, which was not drawn with b.company(kind=...)"
     for m in DESCRIBED.finditer(question):
         name, said = m.group(1), m.group(2)
         for pattern, kinds in DESCRIPTIONS:
@@ -159,14 +159,18 @@ _PRICE_WORDS = frozenset({"price", "prices"})
 _SUPPLY_WORDS = frozenset({"supply"})
 
 
+_TICKER_OF = {key: keys[0] for keys in REAL_INSTRUMENTS for key in keys}
+_INSTRUMENT = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, sorted(_TICKER_OF, key=len, reverse=True)))
+                         + r")(?![\w])")
+_BAND_OF = {keys[0]: band for keys, band in REAL_INSTRUMENTS.items()}
+
+
 def instruments_named(question: str) -> list[tuple[str, Band]]:
-    """The real instruments the question names (by ticker or by name), each once."""
-    found = []
-    for keys, band in REAL_INSTRUMENTS.items():
-        hit = next((k for k in keys if re.search(r"(?<![\w$])" + re.escape(k) + r"(?![\w])", question)), None)
-        if hit:
-            found.append((hit, band))
-    return found
+    """The real instruments the question names (by ticker or by name), each once, as first written."""
+    found: dict[str, str] = {}
+    for m in _INSTRUMENT.finditer(question):
+        found.setdefault(_TICKER_OF[m.group(1)], m.group(1))
+    return [(said, _BAND_OF[ticker]) for ticker, said in found.items()]
 
 
 def check_instruments(question: str, values: dict[str, Any], units: dict[str, str]) -> Iterable[str]:
@@ -269,7 +273,6 @@ SIMILARITY_LIMIT = 0.45
 templates the duplicate diversification pair scored 0.57 and the next pair 0.34."""
 _NUMBER = re.compile(r"[$€£¥]?[−-]?\d[\d,]*(?:\.\d+)?%?")
 _PERSON = re.compile(r"\b(?:" + "|".join(map(re.escape, PEOPLE)) + r")\b")
-_COMPANY = re.compile(r"(?<![\w])(?:" + _NAMES + r")(?![\w])")
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 
 Shape = tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]
