@@ -17,7 +17,7 @@ def rebound_to_recover(b: Builder) -> None:
 
     Source: holding-period return arithmetic (Bodie, Kane and Marcus, Investments, ch. 5).
     """
-    b.money("price", 3_500, 95_000, step=0.5)  # where Bitcoin has traded since 2019
+    b.money("price", 5_000, 95_000, step=0.5)  # after a fall of up to 30%, still where Bitcoin has traded since 2019
     b.percent("fall", 6, 30, decimals=1)
     b.bounds("fall", hi=40, why="bitcoin's worst day fell under 40%; 40-55% came up in 32% of draws")
     shock = b.pick(SHOCKS)
