@@ -112,8 +112,8 @@ def covered_interest_arbitrage(b: Builder) -> None:
     b.step("pounds_maturity", "Pounds at maturity with interest",
            "round(pounds * (1 + gbp_rate / 100 * days / 360), 2)",
            unit="£")
-    b.step("dollars_back", "Dollars from the forward sale", "pounds_maturity * forward", unit="$")
-    b.step("owed", "Dollar loan repayment", "borrow * (1 + usd_rate / 100 * days / 360)", unit="$")
+    b.step("dollars_back", "Dollars from the forward sale", "round(pounds_maturity * forward, 2)", unit="$")
+    b.step("owed", "Dollar loan repayment", "round(borrow * (1 + usd_rate / 100 * days / 360), 2)", unit="$")
     b.step("profit", "Arbitrage profit", "dollars_back - owed", unit="$")
 
 
