@@ -24,6 +24,8 @@ from finchain_tasks.engine.standard import (
     VARIETY_MIN,
     Figures,
     check_fresh_process,
+    depth_failures,
+    same_question_failures,
     survey,
 )
 from finchain_tasks.engine.verify import check_stored_text, failure
@@ -142,7 +144,7 @@ def generate(
 def verify(
     domain: Optional[list[str]] = DomainOpt, topic: Optional[list[str]] = TopicOpt,
     level: Optional[list[str]] = LevelOpt, template: Optional[list[str]] = TemplateOpt,
-    seeds: int = typer.Option(500, "--seeds", "-n", help="Seeds per template; the variety rule draws "
+    seeds: int = typer.Option(1_000, "--seeds", "-n", help="Seeds per template; the variety rule draws "
                               "max(N, 1,000) seeds."),
     report: bool = typer.Option(False, "--report", help="Also print per template the figures behind "
                                 "each rule (how close it sits to a limit)."),
@@ -165,6 +167,8 @@ def verify(
         for tpl in chosen:
             surveys.append(survey(tpl, seeds, lambda n: progress.advance(task, n)))
     failures = [line for figures in surveys for line in figures.failures]
+    failures += same_question_failures(surveys)
+    failures += depth_failures(chosen)
     failures += check_fresh_process(chosen)
     if report:
         console.print(_report_table(surveys))

@@ -59,7 +59,8 @@ class Redraw(Exception):  # noqa: N818 - control flow, not an error a caller see
 class Builder:
     """Seeded sampler plus step recorder for one problem."""
 
-    __slots__ = ("rng", "values", "params", "displays", "steps", "question", "declared", "_pronoun")
+    __slots__ = ("rng", "values", "params", "displays", "steps", "question", "declared", "companies", "signed_names",
+                 "_pronoun")
 
     def __init__(self, seed_key: int | str) -> None:
         self.rng = random.Random(seed_key)
@@ -69,6 +70,8 @@ class Builder:
         self.steps: list[Step] = []
         self.question: str | None = None
         self.declared: list[Bound] = []
+        self.companies: dict[str, str] = {}
+        self.signed_names: dict[str, str] = {}
         self._pronoun: str | None = None
 
     # -- constraints ------------------------------------------------------------------------
@@ -101,6 +104,15 @@ class Builder:
         if lo is None and hi is None and not whole:
             raise TemplateError(f"bounds({name!r}) declares nothing: give lo, hi or whole=True")
         self.declared.append(Bound(name, lo, hi, whole, why))
+
+    def signed(self, name: str, why: str) -> None:
+        """Declare that ``name``, whose name says it is an amount (a price, a holding), may be negative, and why.
+
+        ``finchain verify`` (rule "non-negative") otherwise fails any negative amount at any step.
+        """
+        if not why.strip():
+            raise TemplateError(f"signed({name!r}) needs a reason: why may this amount be negative?")
+        self.signed_names[name] = why
 
     # -- parameters -------------------------------------------------------------------------
     def _param(self, name: str, value: Any, display: str) -> Any:
@@ -167,13 +179,20 @@ class Builder:
                 value = int(value)
         return self._param(name, value, with_unit(value, unit, decimals))
 
-    def company(self, name: str = "company", kind: str = "any") -> str:
-        """A firm's name that fits the setting: ``kind`` is one of :data:`~.names.COMPANY_KINDS` ("bank",
+    def company(self, name: str = "company", kind: str = "any", exclude: Sequence[str] = ()) -> str:
+        """A firm's name that fits the setting: ``kind`` is one of :data:`~.names.COMPANY_KINDS` ("bank", "fund",
+        "retailer", "software", "pharmaceutical", "family office", "exchange", "listed" for a quoted stock,
         "trading" for a desk or fund that arbitrages and writes options, "large" for a group with tens of
-        billions of revenue, "industrial", "any"); a farm does not run covered interest arbitrage."""
+        billions of revenue, "industrial", "any"); a farm does not run covered interest arbitrage. ``exclude``
+        names already drawn (two parties to one deal are two firms). ``finchain verify`` (rule "company kind")
+        fails a question that names a pool's firm not drawn here, or says it is something its pool is not."""
         if kind not in COMPANY_KINDS:
             raise TemplateError(f"company kind must be one of {sorted(COMPANY_KINDS)}, got {kind!r}")
-        return self.choice(name, COMPANY_KINDS[kind])
+        pool = tuple(n for n in COMPANY_KINDS[kind] if n not in set(exclude))
+        if not pool:
+            raise TemplateError(f"company {name!r}: every {kind!r} name is excluded")
+        self.companies[name] = kind
+        return self.choice(name, pool)
 
     @staticmethod
     def possessive(name: str) -> str:

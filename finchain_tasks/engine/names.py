@@ -36,9 +36,11 @@ TRADING_FIRMS = (
 """Desks and funds: who runs covered interest arbitrage, carry trades and writes option contracts."""
 
 BANKS = (
-    "First Meridian Bank", "Harbor Trust Bank", "Keystone Savings Bank", "Northern Cross Bank",
-    "Riverside Community Bank", "Summit National Bank", "Union Square Bank", "Westbridge Bank",
+    "First Harbor Bank", "Cedar Valley Bank", "Northgate Savings Bank", "Pacific Crest Bank",
+    "Union Ridge Bancorp", "Lakeshore National Bank", "Granite State Trust", "Silverline Bank",
+    "Prairie Commerce Bank", "Bayview Federal Bank", "Old Mill Bank", "Redwood Capital Bank",
 )
+"""Bank names for questions set at a bank (the general company list has textile firms and airlines)."""
 
 LARGE_GROUPS = (
     "Atlas Global Industries", "Consolidated Continental", "Crestline Industries", "Global Meridian Group",
@@ -52,6 +54,56 @@ INDUSTRIAL = (
 )
 """Firms that own machinery, plants and fleets (disposals, depreciation, capital projects)."""
 
+FUNDS = (
+    "Northstar Capital Fund", "Harborview Growth Fund", "Bluegate Capital Partners", "Crescent Investment Fund",
+    "Ironwood Global Equity Fund", "Meadowlark Partners Fund", "Summit Peak Capital", "Tallgrass Opportunities Fund",
+    "Westbrook Pension Trust", "Kestrel Macro Fund", "Oakmont Endowment", "Riverbend Absolute Return Fund",
+)
+"""Funds and portfolios (a portfolio's VaR belongs to a fund, not to an airline)."""
+
+EXCHANGES = ("Arclight Exchange", "Bitharbor", "Coinvale", "Nordchain Markets", "Quantix Exchange", "Satoria",
+             "Tessera Digital", "Veldt Exchange", "Kestrel Markets", "Lodestar Crypto")
+"""Fictional crypto venues: names that fit an exchange."""
+
+RETAILERS = (
+    "Keystone Retail", "Brightway Stores", "Corner Market Group", "Harbor Lane Outfitters", "Maple Street Retail",
+    "Northfield Home Goods", "Parkside Grocers", "Sunline Department Stores",
+)
+SOFTWARE = (
+    "Umbra Software", "Apex Analytics", "Brightloop Software", "Cloudharbor Systems", "Kernel Point Software",
+    "Nimbus Ledger", "Quillstack Technologies", "Vectorline Cloud",
+)
+PHARMACEUTICALS = (
+    "Summit Pharmaceuticals", "Falcon Biotech", "Alder Therapeutics", "Bellwether Pharma", "Corvane Biosciences",
+    "Halden Laboratories", "Meridia Therapeutics", "Novara Pharmaceuticals",
+)
+FAMILY_OFFICES = (
+    "Ashdown Family Office", "Calloway Family Office", "Everleigh Family Office", "Pemberton Family Office",
+    "Redfern Family Office", "Whitcombe Family Office",
+)
+
+LISTED = (
+    "Apex Analytics", "Cobalt Logistics", "Evergreen Solar", "Falcon Biotech", "Lumen Robotics",
+    "Orion Semiconductors", "Summit Pharmaceuticals", "Umbra Software", "Vantage Aerospace",
+    "Keystone Retail", "Meridian Shipping", "Tidewater Energy",
+)
+"""Listed companies whose shares and options a question trades."""
+
 COMPANY_KINDS = {"any": COMPANIES, "trading": TRADING_FIRMS, "bank": BANKS, "large": LARGE_GROUPS,
-                 "industrial": INDUSTRIAL}
+                 "industrial": INDUSTRIAL, "fund": FUNDS, "exchange": EXCHANGES, "retailer": RETAILERS,
+                 "software": SOFTWARE, "pharmaceutical": PHARMACEUTICALS, "family office": FAMILY_OFFICES,
+                 "listed": LISTED}
 """Name pools by setting, for ``b.company(kind=...)``: names that fit what the firm does in the question."""
+
+DESCRIPTIONS = (
+    (r"family office", ("family office",)),
+    (r"\b(?:fund|pension|endowment|asset manager|investment adviser|activist manager|hedge fund)\b",
+     ("fund", "trading")),
+    (r"\bbank\b", ("bank",)),
+    (r"\bexchange\b", ("exchange",)),
+    (r"\bretail(?:er|ers)?\b|\bstore chain\b|\bsupermarket|\bgrocer", ("retailer",)),
+    (r"\bsoftware\b|\bSaaS\b", ("software",)),
+    (r"pharmaceutical|\bdrug ?maker|\bbiotech", ("pharmaceutical",)),
+)
+"""What a question may say a firm is ("X, a retailer"), and the pools a firm so described must come from
+(rule "company kind" of :mod:`finchain_tasks.engine.realism`)."""

@@ -80,6 +80,10 @@ class Problem:
     bounds: tuple[Bound, ...] = field(default=(), compare=False)
     """What the template declared plausible: not stored in records (``finchain verify`` checks fresh draws), so
     a record read back equals the problem it was written from."""
+    companies: dict[str, str] | None = field(default=None, compare=False)
+    """Parameter -> kind for each name drawn with ``b.company``; None for a record (it cannot say)."""
+    signed: dict[str, str] = field(default_factory=dict, compare=False)
+    """Amounts the template declared may be negative (``b.signed``), with why."""
 
     @property
     def id(self) -> str:

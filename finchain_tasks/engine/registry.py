@@ -85,7 +85,8 @@ class Template:
             if b.question is None or not b.steps:
                 raise TemplateError(f"template {self.id} wrote no question or no steps")
             problem = Problem(self.domain, self.topic, self.name, self.level, seed, b.question,
-                              b.params, b.displays, tuple(b.steps), tuple(b.declared))
+                              b.params, b.displays, tuple(b.steps), tuple(b.declared),
+                              dict(b.companies), dict(b.signed_names))
             return problem, rejected
         raise TemplateError(f"template {self.id}, seed {seed}: no draw in {MAX_DRAWS} met "
                             f"require({rejected[-1]!r})")

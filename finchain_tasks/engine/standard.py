@@ -13,6 +13,10 @@
 * near zero: |answer| above the declared floor in every draw (checked per problem); a template that
   declares no floor must not ask for a small difference of close numbers: its answer's sensitivity
   to any input (:func:`sensitivity`) stays at or below 50 in every draw;
+* depth (across templates): :func:`depth_failures`, an advanced template is at least as deep as the median
+  intermediate template of its domain;
+* same question (across templates): :func:`same_question_failures` compares the first questions of
+  every surveyed template (:func:`~finchain_tasks.engine.realism.same_questions`);
 * determinism in a fresh process: :func:`fresh_process_hashes` regenerates the same rows in a
   new interpreter with a different hash seed, and the hashes must agree.
 
@@ -38,6 +42,7 @@ from typing import Any
 from finchain_tasks.engine.builder import TemplateError
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, names_in, parse_formula
 from finchain_tasks.engine.problem import Problem
+from finchain_tasks.engine.realism import same_questions
 from finchain_tasks.engine.registry import Template
 from finchain_tasks.engine.verify import verify
 
@@ -47,6 +52,8 @@ VARIETY_MIN = 0.95
 VARIETY_DRAWS = 1_000
 SENSITIVITY_LIMIT = 50.0
 """Without a declared floor, a 1% change in any input may move the answer by at most 50%."""
+QUESTION_SEEDS = 3
+"""Questions per template compared across templates (rule "same question")."""
 FRESH_SEEDS = 20
 """Seeds per template regenerated in a fresh process (rule "determinism")."""
 
@@ -68,6 +75,8 @@ class Figures:
     sensitivity: float | None = None
     floor: float = 0.0
     redraw_rate: float = 0.0
+    questions: list[str] = field(default_factory=list)
+    """The first few questions drawn, for the cross-template rule "same question" (:func:`same_question_failures`)."""
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -96,6 +105,7 @@ def survey(tpl: Template, seeds: int, advance: Callable[[int], None] | None = No
         if advance is not None:
             advance(1)
     figures.redraw_rate = rejected / (rejected + len(problems)) if problems else 0.0
+    figures.questions = [p.question for p in problems[:QUESTION_SEEDS]]
     checked = problems[:seeds]
     if not problems:
         return figures
@@ -287,6 +297,65 @@ def _replay(problem: Problem, params: dict[str, Any]) -> Any:
     for step in problem.steps:
         values[step.name] = evaluate_safely(step.formula, values)
     return values[problem.steps[-1].name]
+
+
+def same_question_failures(surveys: Sequence[Figures]) -> list[str]:
+    """Rule "same question" across the surveyed templates: no two ask nearly the same question."""
+    return same_questions({f.template_id: f.questions for f in surveys if f.questions})
+
+
+# -- advanced means deeper ------------------------------------------------------------------------------
+UNIT_SCALES = frozenset({12, 100, 1_000, 1_000_000, 10_000})
+"""Multiplying or dividing one value by these only changes its unit (percent, months, millions): no finance."""
+
+
+def substantive(step: Any) -> bool:
+    """Whether a step computes something: a numeric value from at least one operation that is not a rounding or
+    a unit change. Label steps (text, yes/no) and restating steps ("x", "x * 100", "round(x, 2)") do not count."""
+    if isinstance(step.value, (bool, str)):
+        return False
+    try:
+        body = parse_formula(step.formula).body
+    except FormulaError:
+        return False
+    while isinstance(body, ast.Call) and getattr(body.func, "id", "") == "round" and body.args:
+        body = body.args[0]
+    if isinstance(body, (ast.Name, ast.Constant)):
+        return False
+    if (isinstance(body, ast.BinOp) and isinstance(body.op, (ast.Mult, ast.Div))
+            and isinstance(body.right, ast.Constant) and body.right.value in UNIT_SCALES
+            and isinstance(body.left, ast.Name)):
+        return False
+    return True
+
+
+def depth(problem: Problem) -> int:
+    """Computed steps of substance in a problem (:func:`substantive`)."""
+    return sum(substantive(step) for step in problem.steps)
+
+
+def depth_failures(templates: Sequence[Template], population: Sequence[Template] | None = None) -> list[str]:
+    """Rule "depth": an advanced template has at least as many computed steps of substance as the median
+    intermediate template of its domain (TEMPLATES.md section 1: advanced combines several concepts, so it is
+    never shallower than what the domain calls intermediate). ``population`` (default: every registered
+    template) gives the medians, so verifying one template still compares it with its whole domain."""
+    from finchain_tasks.engine.registry import all_templates
+
+    population = list(all_templates().values()) if population is None else list(population)
+    by_domain: dict[str, list[int]] = {}
+    for tpl in population:
+        if tpl.level == "intermediate":
+            by_domain.setdefault(tpl.domain, []).append(depth(tpl.generate(0)))
+    lines = []
+    for tpl in templates:
+        if tpl.level != "advanced" or tpl.domain not in by_domain:
+            continue
+        mine, median = depth(tpl.generate(0)), statistics.median(by_domain[tpl.domain])
+        if mine < median:
+            lines.append(f"{tpl.id}, seed 0, rule depth: an advanced template with {mine} computed steps of "
+                         f"substance, fewer than the median intermediate template of {tpl.domain} ({median:g}); "
+                         "add a real further step of the finance, or move it to intermediate")
+    return lines
 
 
 # -- determinism in a fresh process ---------------------------------------------------------------

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from finchain_tasks.engine import realism
 from finchain_tasks.engine.english import PLURAL_POSSESSIVE, WRONG_ARTICLE, possessive
 from finchain_tasks.engine.formatting import _COUNTED, PERCENTAGE_POINTS, result_text
 from finchain_tasks.engine.formula import FormulaError, evaluate_safely, parse_formula
@@ -40,7 +41,7 @@ a result that a reader redoes a hair past a rounding boundary (a tie). Computed 
 enough digits (:mod:`finchain_tasks.engine.precision`) that their rounding stays within it."""
 CENTS_REL_TOL = 1e-4
 """A rate or ratio computed from amounts shown to the cent may be redone 0.01% away (the cents are all a
-reader has); a money result only one cent away."""
+reader has); a money result must redo to the cent from the amounts shown."""
 MATH_NOTATION = frozenset({"ln", "log", "N"})
 """Names that may stand before "(" in a rendered step: math notation, not a call (√ and e^ are not letters)."""
 
@@ -285,12 +286,15 @@ def _reproduces(recomputed: float, shown: float, decimals: int, cents: float = 0
     The display rounding of other operands excuses a hair past the rounding boundary (a tie: 43.715002
     shown as 43.71), never a result a reader would redo differently ($0.33 × 3,000 is $990.00, not
     $1,000.00). Amounts shown to the cent excuse at most one cent in a money result (a difference of two
-    rounded amounts), and at most 0.01% in a rate or ratio computed from them.
+    rounded amounts), and at most 0.01% in a rate or ratio computed from them. A money result excuses nothing
+    for amounts shown to the cent (issue 41): a reader who adds "1,340.00 + 3,350.00 − 3,046.88" gets
+    $1,643.12, so the page must not print $1,643.13; the template rounds the amount it shows
+    (``round(x, 2)``) before later lines use it.
     """
     if not math.isfinite(recomputed):
         return False
     half_unit = 0.5 * 10.0 ** -decimals
-    excused = min(other, TIE_SLACK * half_unit) + min(cents, 2 * half_unit if money else CENTS_REL_TOL * abs(shown))
+    excused = min(other, TIE_SLACK * half_unit) + (0.0 if money else min(cents, CENTS_REL_TOL * abs(shown)))
     return abs(recomputed - shown) <= half_unit * (1 + 1e-9) + 1e-12 * abs(shown) + excused
 
 
@@ -314,13 +318,53 @@ def check_stored_text(problem: Problem, row: dict[str, Any]) -> Iterable[str]:
     yield "stored solution has a different number of lines than its steps render (stale or edited record)"
 
 
+def _all_values(problem: Problem) -> dict[str, Any]:
+    return {**problem.params, **{s.name: s.value for s in problem.steps}}
+
+
+def check_non_negative(problem: Problem) -> Iterable[str]:
+    """Rule "non-negative" (:mod:`.realism`): amounts of something are never negative, at any step."""
+    units = {name: _unit_shown(text) for name, text in problem.displays.items()} | problem.step_units()
+    return realism.check_non_negative(_all_values(problem), problem.signed, units)
+
+
+def _unit_shown(display: str) -> str:
+    """The unit a parameter's display ends with ("1,200 shares" -> "shares", "962.4 million tokens")."""
+    m = re.fullmatch(r"[−-]?[$€£¥]?[\d,.]+ ([A-Za-z][A-Za-z ]*)", display)
+    return m.group(1) if m else ""
+
+
+def check_repeated_words(problem: Problem, shown: Sequence[Rendered] | None = None) -> Iterable[str]:
+    """Rule "repeated word" (:mod:`.realism`): "posts posts" in the question or a step."""
+    texts = [("the question", problem.question)]
+    texts += [(f"step {k}", r.text) for k, r in enumerate(shown or problem.rendered_steps(), 1)]
+    return realism.check_repeated_words(texts)
+
+
+def check_company_kind(problem: Problem) -> Iterable[str]:
+    """Rule "company kind" (:mod:`.realism`): names drawn with ``b.company`` and fitting what they are said to be."""
+    return realism.check_company_kind(problem.question, problem.companies, problem.params)
+
+
+def check_instruments(problem: Problem) -> Iterable[str]:
+    """Rule "real instrument" (:mod:`.realism`): a real coin's price and supply inside its documented band."""
+    return realism.check_instruments(problem.question, _all_values(problem), problem.step_units())
+
+
+def check_relations(problem: Problem) -> Iterable[str]:
+    """Rule "relation" (:mod:`.realism`): bond vol below equity vol, bid below ask, part within whole, ..."""
+    return realism.check_relations(_all_values(problem), problem.step_units())
+
+
 PER_PROBLEM_RULES = {
     "formula": check_steps, "question": check_question, "shape": check_shape, "level": check_level,
     "plausible": check_bounds,
     "text": check_text, "units": check_units, "arithmetic as shown": check_arithmetic,
+    "non-negative": check_non_negative, "repeated word": check_repeated_words, "company kind": check_company_kind,
+    "real instrument": check_instruments, "relation": check_relations,
 }
 """Rule name -> check, run by :func:`verify` on every problem (stored records included)."""
-_USE_RENDERED = frozenset({"text", "units", "arithmetic as shown"})
+_USE_RENDERED = frozenset({"text", "units", "arithmetic as shown", "repeated word"})
 
 
 def verify(problem: Problem, regenerate: Any = None, floor: float | None = None) -> Report:

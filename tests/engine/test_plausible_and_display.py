@@ -109,15 +109,24 @@ def test_seven_significant_digits_of_a_factor_fail_the_rule_now():
     assert found.startswith("step 2 (npv) redone from the numbers shown gives 23,517,983.50")
 
 
-def test_a_difference_of_two_rounded_amounts_may_be_a_cent_off_and_no_more():
+def test_a_money_line_redoes_to_the_cent_from_the_amounts_it_shows():
+    """Issue 41 section 4: "10,549,139,406.62 − 8,532,949,790.79" is $2,016,189,615.83 to a reader, so the page may
+    not print the exact difference's $2,016,189,615.82; amounts a later line reads are rounded to the cent first."""
     a, b = 10_549_139_406.6198, 8_532_949_790.7949        # shown .62 and .79: a − b = .8249 is shown .82
     diff = Problem("d", "t", "eve", "easy", 0, "Assets fall by $1 and liabilities by $2.", {"x": 1, "y": 2},
                    {"x": "$1", "y": "$2"},
                    (Step("a", "Asset change", "x * 0 + 10549139406.6198", a, "$"),
                     Step("b", "Liability change", "y * 0 + 8532949790.7949", b, "$"),
                     Step("d", "Difference", "a - b", a - b, "$")))
-    assert list(check_arithmetic(diff)) == []
-    off = Problem(**{**_fields(diff), "steps": diff.steps[:2] + (Step("d", "Difference", "a - b", a - b + 0.04, "$"),)})
+    assert [f.split(" redone")[0] for f in check_arithmetic(diff)] == ["step 3 (d)"]
+    ra, rb = round(a, 2), round(b, 2)
+    rounded = Problem(**{**_fields(diff), "steps": (
+        Step("a", "Asset change", "round(x * 0 + 10549139406.6198, 2)", ra, "$"),
+        Step("b", "Liability change", "round(y * 0 + 8532949790.7949, 2)", rb, "$"),
+        Step("d", "Difference", "a - b", ra - rb, "$"))})
+    assert list(check_arithmetic(rounded)) == []
+    off = Problem(**{**_fields(rounded), "steps": rounded.steps[:2] + (Step("d", "Difference", "a - b", ra - rb + 0.01,
+                                                                          "$"),)})
     assert len(list(check_arithmetic(off))) == 1
 
 

@@ -184,9 +184,11 @@ def test_a_result_a_hair_past_a_rounding_boundary_is_excused_only_by_its_rounded
     assert _reproduces(43.715002, 43.71, 2, other=1e-5)
     # the slack never buys more than a quarter of the half unit: 43.7151 is not 43.71
     assert not _reproduces(43.7163, 43.71, 2, other=1.0)
-    # amounts shown to the cent excuse one cent in a money result: $0.33 × 3,000 is $990, not $1,000.00
+    # amounts shown to the cent excuse nothing in a money result (issue 41): $0.33 × 3,000 is $990, not $1,000.00,
+    # and 15,795,097.98 − 8,352,192.21 is $7,442,905.77, not $7,442,905.78
     assert not _reproduces(990.0, 1000.0, 2, cents=15.0, money=True)
-    assert _reproduces(7_442_905.77, 7_442_905.78, 2, cents=0.01, money=True)
+    assert not _reproduces(7_442_905.77, 7_442_905.78, 2, cents=0.01, money=True)
+    assert _reproduces(7_442_905.774, 7_442_905.77, 2, cents=0.01, money=True)
     # ... and 0.01% in a rate computed from them, never more
     assert _reproduces(57.890436, 57.890314, 6, cents=2e-4)
     assert not _reproduces(57.9, 57.890314, 6, cents=1.0)

@@ -66,10 +66,13 @@ def test_layered_entity_owner(seed):
 @pytest.mark.parametrize("seed", [4, 21, 64, 250, 901, 1234])
 def test_ctr_and_sar_on_unexpected_cash(seed):
     p = get(T + "ctr_and_sar_on_unexpected_cash").generate(seed)
-    expected, mon1, mon2, wed, fri1, fri2, *_ = money(p.question)
+    expected, mon1, mon2, wed, fri1, *_ = money(p.question)
+    euros = float(re.search(r"€([\d,]+(?:\.\d+)?) in euro", p.question).group(1).replace(",", ""))
+    fri2 = round(euros * float(re.search(r"at ([\d.]+) dollars per euro", p.question).group(1)), 2)
     documented = money(p.question.split("invoice showing that")[1])[0]
     multiple = float(re.search(r"exceeds ([\d.]+) times", p.question).group(1))
     assert max(mon1, mon2, wed, fri1, fri2) < 10_000  # the question says no single deposit reaches it
+    # foreign banknotes count at their dollar equivalent, on the day they are deposited
     daily = {"Monday": mon1 + mon2, "Wednesday": wed, "Friday": fri1 + fri2}
     ctr = any(total > 10_000 for total in daily.values())
     sar = sum(daily.values()) - documented - multiple * expected >= 5_000

@@ -35,7 +35,7 @@ def test_profit_after_carbon_price(seed):
     p = get(T + "carbon_price_profit_impact").generate(seed)
     output, intensity, price, pass_through, profit = nums(p.question)[:5]
     per_tonne_margin_hit = intensity * price * (1 - pass_through / 100)
-    assert p.answer == pytest.approx(profit - output * per_tonne_margin_hit, rel=1e-9)
+    assert p.answer == pytest.approx(profit - output * per_tonne_margin_hit, abs=0.05)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -52,4 +52,4 @@ def test_cbam_margin_reduction_per_tonne_of_steel(seed):
     tonnes, intensity, benchmark, free, price, foreign, margin = nums(p.question)[:7]
     per_tonne = (intensity - benchmark * free / 100) * price - intensity * foreign
     assert p.steps[2].value == pytest.approx(tonnes * (intensity - benchmark * free / 100), rel=1e-9)
-    assert p.answer == pytest.approx(tonnes * per_tonne / margin * 100, rel=1e-9)
+    assert p.answer == pytest.approx(tonnes * per_tonne / margin * 100, rel=1e-5)

@@ -54,8 +54,11 @@ def test_owner_compensation_normalization(seed):
 @pytest.mark.parametrize("seed", [4, 14, 104, 1004])
 def test_completion_accounts_price(seed):
     p = get(T + "completion_accounts_price").generate(seed)
-    peg, reported, one_offs, debt, cash, bonuses, closing_nwc = money(p.question)
+    peg, reported, one_offs, debt, cash, trapped, bonuses, closing_nwc = money(p.question)
     multiple = number(r"pay ([\d.]+) times", p.question)
+    withholding = number(r"after an? (\d+)% withholding", p.question) / 100
+    tax = number(r"net of the (\d+)% tax deduction", p.question) / 100
     ev = multiple * (reported + one_offs)
     assert p.steps[1].value == pytest.approx(ev)
-    assert p.answer == pytest.approx(ev + cash - debt - bonuses + (closing_nwc - peg))
+    cash_counted = (cash - trapped) + trapped * (1 - withholding)  # free cash in full, trapped cash net of the tax
+    assert p.answer == pytest.approx(ev + cash_counted - debt - bonuses * (1 - tax) + (closing_nwc - peg))

@@ -57,8 +57,8 @@ def test_warranty_deferred_tax_asset_by_roll_forward(seed):
     expense = units * minor_rate * minor_cost + units * major_rate * major_cost
     closing = opening + expense - paid
     # the provision's tax base is nil, so the whole carrying amount is a deductible difference
-    assert p.answer == pytest.approx(closing * tax, rel=1e-12)
-    assert step(p, "closing") == pytest.approx(closing, rel=1e-12)
+    assert p.answer == pytest.approx(closing * tax, abs=0.005)  # the solution rounds amounts to the cent
+    assert step(p, "closing") == pytest.approx(closing, abs=0.005)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

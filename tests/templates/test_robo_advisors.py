@@ -51,7 +51,7 @@ def test_fee_drag_by_yearly_ledger(seed):
         a -= a * robo / 100
         b = b * (1 + ret / 100)
         b -= b * advisor / 100
-    assert p.answer == pytest.approx(a - b, rel=1e-9)
+    assert p.answer == pytest.approx(a - b, abs=0.05)  # the solution rounds amounts to the cent
 
 
 @pytest.mark.parametrize("seed", SEEDS)

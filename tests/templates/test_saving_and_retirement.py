@@ -66,7 +66,7 @@ def test_required_monthly_saving_reaches_the_target(seed):
     balance = current
     for _ in range(12 * number_after(p.question, r"retirement in (\d+) years?")):
         balance = balance * (1 + rate / 1200) + p.answer
-    assert balance == pytest.approx(target, rel=1e-9)
+    assert balance == pytest.approx(target, abs=0.05)  # the solution rounds amounts to the cent
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -84,7 +84,7 @@ def test_retirement_income_by_simulating_both_phases(seed):
         balance = balance * (1 + growth / 1200) + contribution
         if month == 12 * (deposit_age - age):
             balance += deposit
-    assert p.steps[4].value == pytest.approx(balance, rel=1e-9)  # the balance at retirement
+    assert p.steps[4].value == pytest.approx(balance, abs=0.05)  # the balance at retirement
     for _ in range(12 * years_out):
         balance = balance * (1 + payout / 1200) - p.answer
     assert abs(balance) < 1e-6 * p.steps[4].value

@@ -61,6 +61,9 @@ def test_schedule_13d_or_13g(seed):
     b_ = count(r"fund B holds ([\d,]+) shares", p.question)
     c = count(r"fund C holds ([\d,]+) shares", p.question)
     outstanding = count(r"has ([\d,]+) shares outstanding", p.question)
+    note = count(r"and an? \$([\d,]+) note convertible", p.question)
+    price = float(re.search(r"convertible at any time at \$([\d.]+) a share", p.question).group(1))
+    w += int(note // price)  # conversion rights count like warrants: whole shares
     owned = (a + b_ + c + w) / (outstanding + w)
     investor = p.question.split(". It has sole voting")[0]
     if owned <= 0.05:

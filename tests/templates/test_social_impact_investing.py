@@ -60,5 +60,5 @@ def test_multi_year_sroi_by_loop(seed):
     for year in (1, 2, 3):
         pv += impact / (1 + rate / 100) ** year
         impact *= 1 - dropoff / 100
-    assert p.steps[3].value == pytest.approx(impact / (1 - dropoff / 100), rel=1e-9)
-    assert p.answer == pytest.approx(pv / investment, rel=1e-9)
+    assert p.steps[3].value == pytest.approx(impact / (1 - dropoff / 100), abs=0.05)
+    assert p.answer == pytest.approx(pv / investment, rel=1e-7)  # the solution rounds amounts to the cent

@@ -40,7 +40,7 @@ def test_foreign_tax_credit(seed):
     p = get(T + "foreign_tax_credit").generate(seed)
     total, foreign, us_tax, paid = dollars(p.question)
     credit = min(paid, us_tax * foreign / total)
-    assert p.answer == pytest.approx(us_tax - credit, rel=1e-12)
+    assert p.answer == pytest.approx(us_tax - credit, abs=0.005)  # the solution rounds amounts to the cent
 
 
 def test_foreign_tax_credit_limit_binds_about_half_the_time():

@@ -76,7 +76,7 @@ def double_declining_balance(b: Builder) -> None:
         "does not reach in the early years. What is the depreciation expense for year {year}?"
     )
     b.step("ddb_rate", "Declining-balance rate (2 ÷ useful life)", "2 / life * 100", unit="%")
-    b.step("opening", "Carrying amount at the start of the year", "cost * (1 - ddb_rate / 100) ** (year - 1)",
+    b.step("opening", "Carrying amount at the start of the year", "round(cost * (1 - ddb_rate / 100) ** (year - 1), 2)",
            unit="$")
     b.step("charge", "Depreciation for the year", "opening * ddb_rate / 100", unit="$")
 
@@ -113,7 +113,7 @@ def disposal_gain_or_loss(b: Builder) -> None:
     b.step("months", "Months in use (from the month of acquisition to the month of sale, inclusive)",
            "(sale_year - 1) * 12 + month_out - month_in + 1", unit="months")
     b.step("accumulated", "Accumulated depreciation at disposal ((cost − residual) ÷ life × months ÷ 12)",
-           "(cost - residual) / life * months / 12", unit="$")
+           "round((cost - residual) / life * months / 12, 2)", unit="$")
     b.step("carrying", "Carrying amount at disposal", "cost - accumulated", unit="$")
     b.step("gain", "Gain on disposal (proceeds − carrying amount)", "proceeds - carrying", unit="$")
 
@@ -158,8 +158,8 @@ def impairment_and_reversal(b: Builder) -> None:
     b.step("revised", "Revised annual depreciation over the remaining life",
            "(carrying_test - loss) / (life - impaired_after)", unit="$")
     b.step("carrying_later", "Carrying amount at the recovery date",
-           "carrying_test - loss - (carrying_test - loss) / (life - impaired_after) * later", unit="$")
+           "round(carrying_test - loss - (carrying_test - loss) / (life - impaired_after) * later, 2)", unit="$")
     b.step("ceiling", "Carrying amount had no impairment been recognized (the reversal ceiling)",
-           "cost - cost / life * (impaired_after + later)", unit="$")
+           "round(cost - cost / life * (impaired_after + later), 2)", unit="$")
     b.step("reversal", "Impairment reversal (the lower of the new recoverable amount and the ceiling, less "
            "the carrying amount)", "min(new_recoverable, ceiling) - carrying_later", unit="$")

@@ -107,8 +107,8 @@ def warranty_deferred_tax_asset(b: Builder) -> None:
            "minor_pct / 100 * minor_cost + major_pct / 100 * major_cost")
     b.step("expense", "Warranty expense for the year (units × expected cost per unit)", "units * per_unit",
            unit="$")
-    b.step("closing", "Closing provision (opening + expense − repairs paid)", "opening + expense - claims_paid",
-           unit="$")
+    b.step("closing", "Closing provision (opening + expense − repairs paid)",
+           "round(opening + expense - claims_paid, 2)", unit="$")
     b.step("dta", "Deferred tax asset: closing provision (tax base nil) × tax rate", "closing * tax_rate / 100",
            unit="$")
 

@@ -3,10 +3,7 @@
 import math
 
 from finchain_tasks.engine import Builder
-
-EXCHANGES = ("Arclight Exchange", "Bitharbor", "Coinvale", "Nordchain Markets", "Quantix Exchange", "Satoria",
-             "Tessera Digital", "Veldt Exchange", "Kestrel Markets", "Lodestar Crypto")
-"""Fictional crypto venues: names that fit an exchange, unlike the general company list."""
+from finchain_tasks.engine.names import EXCHANGES  # noqa: F401  (b.company(kind="exchange"))
 
 
 def price_for_cap(b: Builder, name: str, tokens: float, lo_cap: float, hi_cap: float) -> float:

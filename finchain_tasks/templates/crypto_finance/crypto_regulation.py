@@ -2,7 +2,7 @@
 exchange listing costs, compliance budgets, and a MiCA multi-factor compliance cost."""
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.crypto_finance import EXCHANGES, price_for_cap
+from finchain_tasks.templates.crypto_finance import price_for_cap
 
 
 @template("easy")
@@ -55,7 +55,7 @@ def exchange_compliance_budget(b: Builder) -> None:
     Source: cost build-up by driver (activity-based costing, Kaplan and Cooper, Cost and Effect, ch. 5)
     applied to KYC and transaction-monitoring obligations (FATF Recommendations 10 and 16).
     """
-    b.choice("company", EXCHANGES)
+    b.company("company", kind="exchange")
     b.money("license", 100_000, 2_000_000, step=10_000)
     b.integer("users", 20_000, 900_000, unit="customers")
     b.money("kyc", 2, 15, step=0.25)
@@ -115,7 +115,7 @@ def mica_compliance_cost(b: Builder) -> None:
     Concepts: MiCA own-funds requirement (higher of minimum capital and a quarter of fixed overheads); cost of
     holding capital; per-customer KYC cost; expected enforcement fine; cost as a share of revenue.
     """
-    b.choice("company", EXCHANGES)
+    b.company("company", kind="exchange")
     over = b.money("overheads", 700_000, 12_000_000, step=10_000, unit="€")
     b.require(over / 4 > 150_000, "the overheads requirement binds")
     b.percent("coc", 8, 20, decimals=1)

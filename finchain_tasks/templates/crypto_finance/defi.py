@@ -103,7 +103,8 @@ def yield_farming_net_roi(b: Builder) -> None:
         "harvests, withdrawal). The stablecoin principal is returned in full. What is the farmer's net ROI "
         "on the deposit over the period?"
     )
-    b.step("rewards_at_start", "Rewards valued at the deposit-date token price", "invest * apr / 100 * months / 12",
+    b.step("rewards_at_start", "Rewards valued at the deposit-date token price",
+           "round(invest * apr / 100 * months / 12, 2)",
            unit="$")
     b.step("rewards_now", "Rewards after the token's price fall", "rewards_at_start * (1 - drop / 100)", unit="$")
     b.step("gas_total", "Total gas paid", "gas * txs", unit="$")
@@ -141,8 +142,9 @@ def impermanent_loss_vs_hold(b: Builder) -> None:
     )
     b.step("ratio", "Price ratio r = new price ÷ entry price", "p1 / p0")
     b.step("hold_value", "Value of the held tokens (the ETH half moves with the price)",
-           "deposit / 2 * (1 + ratio)", unit="$")
-    b.step("pool_value", "Value of the pool position before fees (deposit × √r)", "deposit * ratio ** 0.5", unit="$")
+           "round(deposit / 2 * (1 + ratio), 2)", unit="$")
+    b.step("pool_value", "Value of the pool position before fees (deposit × √r)", "round(deposit * ratio ** 0.5, 2)",
+           unit="$")
     b.step("impermanent_loss", "Impermanent loss, 2√r ÷ (1 + r) − 1", "(2 * ratio ** 0.5 / (1 + ratio) - 1) * 100",
            unit="%")
     b.step("advantage", "Pool position plus fees minus holding", "pool_value + fees - hold_value", unit="$")

@@ -17,7 +17,7 @@ def rebound_to_recover(b: Builder) -> None:
 
     Source: holding-period return arithmetic (Bodie, Kane and Marcus, Investments, ch. 5).
     """
-    b.money("price", 2_000, 70_000, step=0.5)
+    b.money("price", 5_000, 95_000, step=0.5)  # after a fall of up to 30%, still where Bitcoin has traded since 2019
     b.percent("fall", 6, 30, decimals=1)
     b.bounds("fall", hi=40, why="bitcoin's worst day fell under 40%; 40-55% came up in 32% of draws")
     shock = b.pick(SHOCKS)
@@ -73,7 +73,7 @@ def regulatory_news_market_cap(b: Builder) -> None:
     b.step("cap_before", "Market capitalization before the news (supply × price)", "supply * 1000000 * price",
            unit="$")
     b.step("factor", "Two-day price factor (1 − fall) × (1 + recovery)", "(1 - fall / 100) * (1 + recovery / 100)")
-    b.step("cap_after", "Market capitalization after two days", "cap_before * factor", unit="$")
+    b.step("cap_after", "Market capitalization after two days", "round(cap_before * factor, 2)", unit="$")
     b.step("change", "Change in market capitalization", "cap_after - cap_before", unit="$")
 
 

@@ -148,7 +148,7 @@ def derivatives_sentiment_regime(b: Builder) -> None:
         "the perpetual swap's funding rate, paid every 8 hours, averaged {funding} per 8-hour period today; "
         "annualize it (three payments a day, 365 days) and score it (annualized rate + 10%) ÷ 50% × 100, so "
         "−10% scores 0 and 40% scores 100. Options: open interest is {puts} in puts and {calls} in calls; "
-        "the put/call ratio reads as fear and scores (1.5 − ratio) ÷ 1.2 × 100. Social: {bullish} posts "
+        "the put/call ratio reads as fear and scores (1.5 − ratio) ÷ 1.2 × 100. Social: {bullish} "
         "were classified bullish and {bearish} bearish; the score is the bullish share × 100. The index "
         "weights funding 40%, options 30% and social 30%. Below 25 is 'extreme fear', 25 up to 45 'fear', "
         "45 up to 55 'neutral', 55 up to 75 'greed', and 75 or more 'extreme greed'. Which regime is it?"

@@ -2,7 +2,6 @@
 cross-chain bridge costs, and rollup (layer-2) fees against layer-1 fees with a bridging cost."""
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.crypto_finance import EXCHANGES
 
 
 @template("easy")
@@ -32,7 +31,7 @@ def exchange_fee_percent_plus_fixed(b: Builder) -> None:
 
     Source: fee schedules of centralized exchanges (taker fee plus flat network withdrawal fee).
     """
-    b.choice("exchange", EXCHANGES)
+    b.company("exchange", kind="exchange")
     b.money("amount", 200, 60_000, step=10)
     b.number("fee", 0.1, 1.5, decimals=2, unit="%")
     b.money("withdrawal", 1, 30, step=0.5)

@@ -3,7 +3,6 @@ volume, split transfers summed against a reporting threshold, exchange net flows
 cluster labeled from its share of supply and the dollar value of its exchange flows."""
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.crypto_finance import EXCHANGES
 
 TOKENS = ["AAVE", "UNI", "LINK", "ARB", "OP", "LDO", "MKR"]
 
@@ -83,7 +82,8 @@ def exchange_netflow(b: Builder) -> None:
 
     Source: exchange netflow = inflows − outflows (CryptoQuant and Glassnode on-chain metric definitions).
     """
-    names = b.rng.sample(list(EXCHANGES), 3)
+    for k in (1, 2, 3):
+        b.company(f"exchange{k}", kind="exchange", exclude=[b.values[f"exchange{i}"] for i in range(1, k)])
     for k in (1, 2, 3):
         b.number(f"in{k}", 100, 6_000, decimals=1, unit="BTC")
         b.number(f"out{k}", 100, 6_000, decimals=1, unit="BTC")
@@ -92,8 +92,8 @@ def exchange_netflow(b: Builder) -> None:
     net = v["in1"] + v["in2"] + v["in3"] - v["out1"] - v["out2"] - v["out3"]
     b.require(abs(net) >= 50, "a net flow of at least 50 BTC")
     b.ask(
-        f"Over one day, tracked whale wallets send {{in1}} to {names[0]} and withdraw {{out1}} from it; send "
-        f"{{in2}} to {names[1]} and withdraw {{out2}}; and send {{in3}} to {names[2]} and withdraw {{out3}}. "
+        "Over one day, tracked whale wallets send {in1} to {exchange1} and withdraw {out1} from it; send "
+        "{in2} to {exchange2} and withdraw {out2}; and send {in3} to {exchange3} and withdraw {out3}. "
         "Bitcoin trades at {price}. What is the whales' net exchange flow in dollars (positive for a net "
         "inflow onto exchanges, often read as selling pressure; negative for a net outflow)?"
     )
@@ -105,6 +105,10 @@ def exchange_netflow(b: Builder) -> None:
 
 TOKEN_PRICES = {"AAVE": (60, 350), "UNI": (5, 15), "LINK": (6, 25), "COMP": (30, 120), "MKR": (800, 3_000)}
 """Tokens with a realistic price range (above $5, so prices show in cents)."""
+TOKEN_SUPPLIES = {"AAVE": (14.0, 16.0, 2), "UNI": (580.0, 760.0, 1), "LINK": (450.0, 680.0, 1),
+                  "COMP": (8.0, 10.0, 2), "MKR": (0.87, 0.98, 3)}
+"""Each token's real circulating supply in millions (2023-25, CoinGecko), and the decimals it is shown with:
+a real ticker with ten to nine hundred times its supply was a token worth trillions."""
 CLUSTER_LABELS = ("accumulating whale", "distributing whale", "not a whale")
 
 
@@ -121,14 +125,15 @@ def cluster_whale_signal(b: Builder) -> None:
     """
     label = b.pick(CLUSTER_LABELS)
     token = b.pick(list(TOKEN_PRICES))
-    supply = b.number("supply", 80, 1_000, decimals=1, unit="million tokens")
+    s_lo, s_hi, s_decimals = TOKEN_SUPPLIES[token]
+    supply = b.number("supply", s_lo, s_hi, decimals=s_decimals, unit="million tokens")
     end_share = b.rng.uniform(1.1, 2.5) if label != "not a whale" else b.rng.uniform(0.4, 0.9)
     inflow = label == "distributing whale" or (label == "not a whale" and b.pick([True, False]))
-    net_share = b.rng.uniform(0.05, 0.6) * (-1 if inflow else 1)
+    net_share = b.rng.uniform(0.05, min(0.6, 0.8 * end_share)) * (-1 if inflow else 1)  # start holdings > 0
     start = (end_share - net_share) / 100 * supply * 1e6
     weights = [b.rng.uniform(0.5, 1.5) for _ in range(3)]
     for k, w in enumerate(weights, 1):
-        b.derive(f"a{k}", round(start * w / sum(weights)), unit="tokens")
+        b.derive(f"holding{k}", round(start * w / sum(weights)), unit="tokens")
     net = net_share / 100 * supply * 1e6
     gross = abs(net) * b.rng.uniform(1.5, 3)
     w1 = round(gross * b.rng.uniform(0.3, 0.7))
@@ -140,7 +145,7 @@ def cluster_whale_signal(b: Builder) -> None:
     for k in (1, 2, 3):
         b.derive(f"p{k}", base * b.rng.uniform(0.96, 1.04), unit="$")
     v = b.values
-    end = v["a1"] + v["a2"] + v["a3"] + v["w1"] + v["w2"] - v["d1"]
+    end = v["holding1"] + v["holding2"] + v["holding3"] + v["w1"] + v["w2"] - v["d1"]
     dollars = v["w1"] * v["p1"] + v["w2"] * v["p2"] - v["d1"] * v["p3"]
     whale = end / (supply * 1e6) * 100 >= 1
     got = ("accumulating whale" if dollars > 0 else "distributing whale") if whale else "not a whale"
@@ -148,20 +153,22 @@ def cluster_whale_signal(b: Builder) -> None:
               "the drawn label, clear of the 1% line")
     b.ask(
         f"On-chain analysts link three addresses to one fund because they co-sign transactions. At the start of "
-        f"the week they hold {{a1}}, {{a2}} and {{a3}} of {token}, whose circulating supply is {{supply}} and "
-        "does not change during the week. During the week the cluster withdraws {w1} from one exchange when "
-        f"{token} trades at {{p1}} and {{w2}} from another at {{p2}}, and deposits {{d1}} to a third at {{p3}}. "
+        f"the week they hold {{holding1}}, {{holding2}} and {{holding3}} of {token}, whose circulating supply is "
+        "{supply} and does not change during the week. During the week the cluster withdraws {w1} from one "
+        f"exchange when {token} trades at {{p1}} and {{w2}} from another at {{p2}}, and deposits {{d1}} to a "
+        "third at {p3}. "
         "The desk calls a cluster a whale if it holds at least 1% of circulating supply at the end of the week, "
         "and labels a whale 'accumulating' if the dollar value it withdrew from exchanges exceeds the dollar "
         "value it deposited, otherwise 'distributing'. What is the cluster's label ('accumulating whale', "
         "'distributing whale' or 'not a whale')?"
     )
-    b.bounds("end", lo=0, why="holdings cannot be negative")
+    b.bounds("holdings_end", lo=0, why="holdings cannot be negative")
     b.bounds("share", lo=0, hi=100, why="a share of supply")
-    b.step("start", "Cluster holdings at the start of the week", "a1 + a2 + a3", unit="tokens")
+    b.step("holdings_start", "Cluster holdings at the start of the week", "holding1 + holding2 + holding3",
+           unit="tokens")
     b.step("net_tokens", "Net withdrawals from exchanges in tokens", "w1 + w2 - d1", unit="tokens")
-    b.step("end", "Holdings at the end of the week", "start + net_tokens", unit="tokens")
-    b.step("share", "Share of circulating supply at the end", "end / (supply * 1000000) * 100", unit="%")
+    b.step("holdings_end", "Holdings at the end of the week", "holdings_start + net_tokens", unit="tokens")
+    b.step("share", "Share of circulating supply at the end", "holdings_end / (supply * 1000000) * 100", unit="%")
     b.step("net_dollars", "Net dollar flow out of exchanges (withdrawn − deposited value)",
            "w1 * p1 + w2 * p2 - d1 * p3", unit="$")
     b.step("label", "Label: a whale at 1% or more, accumulating when the net dollar flow is positive",

@@ -6,7 +6,6 @@ ownership prong, 31 CFR 1010.230) and the bank SAR rule (31 CFR 1020.320).
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.finance_regulation import BANKS
 
 CTR_OUTCOMES = ("cash in only", "cash out only", "both cash in and cash out", "neither")
 
@@ -75,7 +74,7 @@ def beneficial_ownership_stake(b: Builder) -> None:
 def structuring_pattern(b: Builder) -> None:
     """Structuring red flag: sub-threshold deposits whose average sits near the CTR line (31 CFR 1010.314)."""
     flag = b.pick([True, False])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.person("person")
     average = 10 * (b.rng.randint(922, 975) if flag else b.rng.randint(850, 918))
     deviations = [10 * b.rng.randint(-35, 35) for _ in range(4)]
@@ -136,11 +135,15 @@ def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
     day, multiple deposits aggregated); 31 CFR 1020.320(a)(2) (a SAR for suspicious activity of at least
     $5,000 when a suspect is known); the expected-activity profile kept under the CDD rule (31 CFR 1020.210).
 
-    Concepts: same-day aggregation of cash deposits for a CTR; expected-activity profile and alert limit;
-    documented source of funds; SAR dollar threshold on the unexplained excess.
+    Foreign cash counts at its dollar equivalent (31 CFR 1010.100(m): currency includes foreign coin and
+    paper money; 1010.313 aggregates it with the day's dollar deposits).
+
+    Concepts: same-day aggregation of cash deposits for a CTR; foreign cash at its dollar equivalent;
+    expected-activity profile and alert limit; documented source of funds; SAR dollar threshold on the
+    unexplained excess.
     """
     ctr, sar = b.pick([True, False]), b.pick([True, False])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.company("customer")
     heavy = b.pick(["monday", "friday"]) if ctr else None
     days = {}
@@ -153,9 +156,12 @@ def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
     b.derive("mon2", days["monday"][1], unit="$")
     b.money("wed", 2_000, 9_900, step=10)
     b.derive("fri1", days["friday"][0], unit="$")
-    b.derive("fri2", days["friday"][1], unit="$")
+    rate = b.number("eur_usd", 1.04, 1.16, decimals=4)
+    euros = b.derive("fri2_eur", 10 * round(days["friday"][1] / rate / 10), unit="€")
+    fri2 = round(euros * rate, 2)
+    b.require(fri2 < 10_000, "the euro deposit is below $10,000 too")
     v = b.values
-    week = v["mon1"] + v["mon2"] + v["wed"] + v["fri1"] + v["fri2"]
+    week = v["mon1"] + v["mon2"] + v["wed"] + v["fri1"] + fri2
     b.money("documented", 0.1 * week, 0.3 * week, step=100)
     b.number("multiple", 1.2, 2.0, decimals=1)
     excess = b.rng.uniform(5_300, 0.35 * week) if sar else b.rng.uniform(-0.3 * week, 4_700)
@@ -166,7 +172,8 @@ def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
     b.ask(
         "At onboarding, {customer} told {bank} to expect about {expected} of cash deposits a week. In one week it "
         "deposits cash of {mon1} and {mon2} at two branches on Monday, {wed} on Wednesday, and {fri1} and "
-        "{fri2} on Friday; no single deposit reaches $10,000. It gives the bank an invoice showing that "
+        "{fri2_eur} in euro banknotes (converted at {eur_usd} dollars per euro) on Friday; no single deposit "
+        "reaches $10,000. It gives the bank an invoice showing that "
         "{documented} of the week's cash came from the sale of used equipment. Under the Bank Secrecy Act a "
         "currency transaction report (CTR) is due for any business day on which the customer's cash "
         "deposits, added together, exceed $10,000. The bank's policy opens an alert when a week's cash "
@@ -176,6 +183,7 @@ def ctr_and_sar_on_unexpected_cash(b: Builder) -> None:
     )
     b.bounds("documented", lo=0, hi="week", why="documented cash is part of the week's cash")
     b.step("monday", "Cash deposited on Monday (aggregated across branches)", "mon1 + mon2", unit="$")
+    b.step("fri2", "Dollar equivalent of the euro banknotes, to the cent", "round(fri2_eur * eur_usd, 2)", unit="$")
     b.step("friday", "Cash deposited on Friday", "fri1 + fri2", unit="$")
     b.step("week", "Cash deposited during the week", "monday + wed + friday", unit="$")
     b.step("limit", "Alert limit (multiple × expected weekly cash)", "multiple * expected", unit="$")

@@ -7,14 +7,13 @@ Amounts are in millions of dollars; the question says so.
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.finance_regulation import BANKS
 
 
 @template("easy")
 def cet1_buffer_stack(b: Builder) -> None:
     """CET1 ratio against the stacked requirement (Basel III, BCBS 189, paras 50, 129, 137; BCBS 255)."""
     meets = b.pick([True, False])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.percent("ccyb", 0, 2.5, decimals=2)
     b.choice("gsib", {"1.0%": 1.0, "1.5%": 1.5, "2.0%": 2.0})
     required = 4.5 + 2.5 + b.values["ccyb"] + b.values["gsib"]
@@ -44,7 +43,7 @@ def leverage_ratio(b: Builder) -> None:
     their credit conversion factor (here the 10% of BCBS 270 para 55 for unconditionally cancellable
     commitments, a 40% one for other commitments); the minimum is 3%.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("on_balance", 20_000, 900_000, step=100)
     v = b.values
     b.derive("derivatives", round(v["on_balance"] * b.rng.uniform(0.01, 0.06)), unit="$")
@@ -70,26 +69,37 @@ def leverage_ratio(b: Builder) -> None:
 
 @template("intermediate")
 def standardised_rwa(b: Builder) -> None:
-    """Credit RWA under the standardised approach and the resulting ratio (BCBS 128, paras 53–79)."""
-    b.choice("bank", BANKS)
+    """Total RWA from credit, market and operational risk, and the total capital ratio on it.
+
+    Credit RWA under the standardised approach (BCBS 128, paras 53–79); market and operational risk enter
+    total RWA as their capital requirements × 12.5, the reciprocal of the 8% minimum (BCBS 128, para 44;
+    Basel III framework RBC20.2).
+    """
+    b.company("bank", kind="bank")
     b.money("sovereign", 2_000, 30_000, step=50)
     b.money("mortgages", 5_000, 60_000, step=50)
     b.money("retail", 2_000, 25_000, step=50)
     b.money("corporate", 5_000, 70_000, step=50)
-    total_rwa = 0.35 * b.values["mortgages"] + 0.75 * b.values["retail"] + b.values["corporate"]
+    credit = 0.35 * b.values["mortgages"] + 0.75 * b.values["retail"] + b.values["corporate"]
+    b.money("market", 0.004 * credit, 0.012 * credit, step=5)
+    b.money("operational", 0.006 * credit, 0.015 * credit, step=5)
+    total_rwa = credit + 12.5 * (b.values["market"] + b.values["operational"])
     b.derive("capital", round(total_rwa * b.rng.uniform(0.09, 0.17)), unit="$")
     b.ask(
         "{bank}, using the Basel standardised approach for credit risk, holds {sovereign} million of "
         "AA-rated government bonds (risk weight 0%), {mortgages} million of fully secured residential "
         "mortgages (35%), {retail} million of regulatory retail loans (75%) and {corporate} million of "
-        "unrated corporate loans (100%). Ignoring market and operational risk, what is its total capital "
-        "ratio if total regulatory capital is {capital} million?"
+        "unrated corporate loans (100%). Its capital requirements are {market} million for market risk and "
+        "{operational} million for operational risk; these enter total risk-weighted assets at 12.5 times the "
+        "requirement. What is its total capital ratio if total regulatory capital is {capital} million?"
     )
     b.step("rwa_mortgages", "Risk-weighted mortgages (35%)", "mortgages * 0.35", unit="$")
     b.step("rwa_retail", "Risk-weighted retail loans (75%)", "retail * 0.75", unit="$")
-    b.step("rwa", "Total RWA: government bonds at 0% add nothing; corporate loans count in full",
+    b.step("rwa", "Credit RWA: government bonds at 0% add nothing; corporate loans count in full",
            "rwa_mortgages + rwa_retail + corporate", unit="$")
-    b.step("ratio", "Total capital ratio (%)", "capital / rwa * 100", unit="%")
+    b.step("total_rwa", "Total RWA: credit RWA + 12.5 × (market + operational requirements)",
+           "rwa + 12.5 * (market + operational)", unit="$")
+    b.step("ratio", "Total capital ratio (%)", "capital / total_rwa * 100", unit="%")
 
 
 @template("intermediate", floor=1)
@@ -99,7 +109,7 @@ def capital_raise_after_shock(b: Builder) -> None:
     Basel III (BCBS 189, paras 50, 129–137) for the requirement, with losses net of tax reducing CET1
     through retained earnings.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("rwa", 250_000, 1_500_000, step=100)
     b.bounds("rwa", lo=200_000, why="a G-SIB surcharge applies to banks with hundreds of billions of RWA")
     b.derive("cet1", round(b.values["rwa"] * b.rng.uniform(0.085, 0.115)), unit="$")
@@ -145,7 +155,7 @@ def binding_requirement_after_shock(b: Builder) -> None:
     buffer; leverage exposure with credit conversion factors; binding constraint.
     """
     binding = b.pick(REQUIREMENTS)
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     rwa_after = b.rng.uniform(60_000, 500_000)
     top = b.rng.uniform(0.004, 0.015) * rwa_after
     shortfall = {name: top - (0 if name == binding else b.rng.uniform(0.002, 0.012) * rwa_after)
@@ -188,7 +198,7 @@ def binding_requirement_after_shock(b: Builder) -> None:
         "determines the capital to raise (answer 'CET1', 'Tier 1', 'total capital' or 'leverage')?"
     )
     b.step("cet1_after", "CET1 after the after-tax loss", "cet1 - loss * (1 - tax / 100)", unit="$")
-    b.step("rwa_after", "RWA after growth", "rwa * (1 + rwa_growth / 100)", unit="$")
+    b.step("rwa_after", "RWA after growth", "round(rwa * (1 + rwa_growth / 100), 2)", unit="$")
     b.step("gap_cet1", "CET1 shortfall: 7% of RWA − CET1", "7 / 100 * rwa_after - cet1_after", unit="$")
     b.step("gap_tier1", "Tier 1 shortfall: 8.5% of RWA − (CET1 + AT1)", "8.5 / 100 * rwa_after - cet1_after - at1",
            unit="$")

@@ -7,6 +7,8 @@ passive investors), s.21A(a)(2) (civil penalty up to three times the profit gain
 Securities Act Rule 144(e)(1) (affiliate resale volume) and Rule 251(d)(2)(i)(C) (Regulation A Tier 2 investment limit).
 """
 
+import math
+
 from finchain_tasks.engine import Builder, template
 
 
@@ -140,43 +142,54 @@ def schedule_13d_or_13g(b: Builder) -> None:
     institutional investors: Schedule 13G) and Rule 13d-1(c) (other passive investors: Schedule 13G while
     below 20%).
 
-    Concepts: aggregation of shares under common voting power; rights exercisable within 60 days in the
-    numerator and denominator; the 5% reporting threshold; Schedule 13G eligibility by investor type and
-    the 20% passive-investor ceiling.
+    A convertible note converts at its face ÷ the conversion price (Rule 13d-3(d)(1)(i) covers conversion
+    rights like options and warrants).
+
+    Concepts: aggregation of shares under common voting power; conversion shares of a convertible note; rights
+    exercisable within 60 days in the numerator and denominator; the 5% reporting threshold; Schedule 13G
+    eligibility by investor type and the 20% passive-investor ceiling.
     """
     answer = b.pick(["no filing", "Schedule 13G", "Schedule 13D"])
     kind = {"no filing": b.pick(list(INVESTORS)), "Schedule 13G": b.pick(["qualified", "passive"]),
             "Schedule 13D": b.pick(["activist", "passive"])}[answer]
     target = (3.0, 4.9) if answer == "no filing" else (
         (20.5, 26.0) if (answer, kind) == ("Schedule 13D", "passive") else (5.1, 19.5))
-    b.company("issuer")
-    b.company("adviser", kind="trading")
-    b.require(b.values["issuer"] != b.values["adviser"], "two different companies")
+    issuer = b.company("issuer", kind="listed")
+    b.company("adviser", kind="family office" if kind == "passive" else "trading", exclude=[issuer])
     s = b.integer("outstanding", 20_000_000, 250_000_000)
     pct = b.rng.uniform(*target)
     w = b.derive("warrants", round(s * b.rng.uniform(0.003, 0.01) / 1_000) * 1_000)
-    group = pct / 100 * (s + w) - w
+    conversion = b.money("conversion_price", 8, 60, step=0.5)
+    note = b.derive("note", 100_000 * round(s * b.rng.uniform(0.002, 0.008) * conversion / 100_000), unit="$")
+    rights = w + math.floor(note / conversion)
+    group = pct / 100 * (s + rights) - rights
     shares_a = b.derive("fund_a", round(group * b.rng.uniform(0.3, 0.5) / 100) * 100)
     shares_b = b.derive("fund_b", round(group * b.rng.uniform(0.2, 0.35) / 100) * 100)
     b.derive("fund_c", round((group - shares_a - shares_b) / 100) * 100)
     v = b.values
-    owned = (v["fund_a"] + v["fund_b"] + v["fund_c"] + w) / (s + w) * 100
+    owned = (v["fund_a"] + v["fund_b"] + v["fund_c"] + rights) / (s + rights) * 100
     b.require(min(abs(owned - 5), abs(owned - 20)) > 0.05, "ownership clear of the 5% and 20% lines")
     b.ask(
         "{adviser} is " + INVESTORS[kind] + ". It has sole voting and investment power over three funds "
         "that hold shares of {issuer}: fund A holds {fund_a} shares and warrants exercisable within 60 days "
-        "for another {warrants} shares, fund B holds {fund_b} shares and fund C holds {fund_c} shares. "
+        "for another {warrants} shares, fund B holds {fund_b} shares and a {note} note convertible at any time "
+        "at {conversion_price} a share, and fund C holds {fund_c} shares. "
         "{issuer} has {outstanding} shares outstanding. Under Rule 13d-3 the adviser beneficially owns "
         "every share over which it has voting or investment power, and shares it can acquire within 60 days "
-        "count as owned and are added to the shares outstanding for its calculation. A beneficial owner of "
-        "more than 5% must file Schedule 13D, except that a qualified institutional investor acting in the "
-        "ordinary course may file the short-form Schedule 13G, and so may any other investor without intent "
-        "to influence control while it owns less than 20%. What must {adviser} file (answer 'no filing', "
+        "count as owned (a note as the whole shares its face amount buys at the conversion price) and are added "
+        "to the shares outstanding for its calculation. A beneficial owner of more than 5% must file Schedule "
+        "13D, except that a qualified institutional investor acting in the ordinary course may file the "
+        "short-form Schedule 13G, and so may any other investor without intent to influence control while it "
+        "owns less than 20%. What must {adviser} file (answer 'no filing', "
         "'Schedule 13G' or 'Schedule 13D')?"
     )
     b.bounds("ownership", lo=0, hi=100, why="a stake is a part of the shares")
     b.step("held", "Shares held by the three funds", "fund_a + fund_b + fund_c")
-    b.step("beneficial", "Beneficially owned shares including the warrant shares", "held + warrants")
-    b.step("denominator", "Shares outstanding plus the warrant shares", "outstanding + warrants")
+    b.step("conversion_shares", "Whole shares on converting the note: face ÷ conversion price, rounded down",
+           "floor(note / conversion_price)")
+    b.step("rights", "Shares the adviser can acquire within 60 days: warrants + conversion shares",
+           "warrants + conversion_shares")
+    b.step("beneficial", "Beneficially owned shares including those it can acquire", "held + rights")
+    b.step("denominator", "Shares outstanding plus the shares it can acquire", "outstanding + rights")
     b.step("ownership", "Beneficial ownership percentage", "beneficial / denominator * 100", unit="%")
     b.step("filing", *FORMS[kind])

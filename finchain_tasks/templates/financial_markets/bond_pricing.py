@@ -76,12 +76,12 @@ def clean_and_dirty_price(b: Builder) -> None:
     )
     b.step("half_coupon", "Semi-annual coupon", "face * coupon_rate / 200", unit="$")
     b.step("value_next", "Value at the next coupon date, including that coupon: coupon + PV of the rest",
-           "half_coupon + half_coupon * (1 - (1 + yield_rate / 200) ** (1 - coupons_left)) / (yield_rate / 200) "
-           "+ face / (1 + yield_rate / 200) ** (coupons_left - 1)", unit="$")
+           "round(half_coupon + half_coupon * (1 - (1 + yield_rate / 200) ** (1 - coupons_left)) / (yield_rate / 200) "
+           "+ face / (1 + yield_rate / 200) ** (coupons_left - 1), 2)", unit="$")
     b.step("full_price", "Full (dirty) price, discounted over the fraction of a period to the next coupon",
-           "value_next / (1 + yield_rate / 200) ** ((period_days - days_since) / period_days)", unit="$")
+           "round(value_next / (1 + yield_rate / 200) ** ((period_days - days_since) / period_days), 2)", unit="$")
     b.step("accrued", "Accrued interest (coupon × days since last coupon ÷ days in period)",
-           "half_coupon * days_since / period_days", unit="$")
+           "round(half_coupon * days_since / period_days, 2)", unit="$")
     b.step("clean_price", "Clean price (full price − accrued interest)", "full_price - accrued", unit="$")
 
 

@@ -108,11 +108,12 @@ def covered_interest_arbitrage(b: Builder) -> None:
         "{bank} borrows {borrow}, buys pounds spot, deposits them, and sells the pounds plus interest forward. "
         "What arbitrage profit in dollars is locked in at maturity?"
     )
-    b.step("pounds", "Pounds bought spot", "borrow / spot", unit="£")
-    b.step("pounds_maturity", "Pounds at maturity with interest", "pounds * (1 + gbp_rate / 100 * days / 360)",
+    b.step("pounds", "Pounds bought spot", "round(borrow / spot, 2)", unit="£")
+    b.step("pounds_maturity", "Pounds at maturity with interest",
+           "round(pounds * (1 + gbp_rate / 100 * days / 360), 2)",
            unit="£")
-    b.step("dollars_back", "Dollars from the forward sale", "pounds_maturity * forward", unit="$")
-    b.step("owed", "Dollar loan repayment", "borrow * (1 + usd_rate / 100 * days / 360)", unit="$")
+    b.step("dollars_back", "Dollars from the forward sale", "round(pounds_maturity * forward, 2)", unit="$")
+    b.step("owed", "Dollar loan repayment", "round(borrow * (1 + usd_rate / 100 * days / 360), 2)", unit="$")
     b.step("profit", "Arbitrage profit", "dollars_back - owed", unit="$")
 
 
@@ -147,7 +148,7 @@ def carry_trade_pnl(b: Builder) -> None:
     )
     b.step("aud", "Australian dollars bought (yen ÷ ask)", "notional / ask")
     b.step("aud_end", "Australian dollars at maturity with interest", "aud * (1 + aud_rate / 100 * days / 365)")
-    b.step("owed", "Yen owed on the loan", "notional * (1 + jpy_rate / 100 * days / 365)", unit="¥")
+    b.step("owed", "Yen owed on the loan", "round(notional * (1 + jpy_rate / 100 * days / 365), 2)", unit="¥")
     b.step("break_even", "Break-even AUD/JPY bid (yen owed ÷ Australian dollars at maturity)", "owed / aud_end")
-    b.step("received", "Yen received at the bid", "aud_end * bid_later", unit="¥")
+    b.step("received", "Yen received at the bid", "round(aud_end * bid_later, 2)", unit="¥")
     b.step("pnl", "Profit or loss in yen", "received - owed", unit="¥")

@@ -5,9 +5,6 @@ import math
 
 from finchain_tasks.engine import Builder, template
 
-STOCKS = ["Apex Analytics", "Cobalt Logistics", "Evergreen Solar", "Falcon Biotech", "Lumen Robotics",
-          "Orion Semiconductors", "Summit Pharmaceuticals", "Umbra Software", "Vantage Aerospace"]
-
 
 @template("easy", floor=20)
 def option_profit_at_expiry(b: Builder) -> None:
@@ -16,7 +13,7 @@ def option_profit_at_expiry(b: Builder) -> None:
     Source: Hull, Options, Futures and Other Derivatives, ch. 10.
     """
     b.person("person")
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     kind = b.choice("kind", ["call", "put"])
     strike = b.money("strike", 20, 300, step=5)
     b.money("premium", 0.03 * strike, 0.1 * strike, step=0.05)
@@ -43,7 +40,7 @@ def put_from_put_call_parity(b: Builder) -> None:
 
     Source: Hull, Options, Futures and Other Derivatives, ch. 11; no dividends, continuously compounded rate.
     """
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     spot = b.money("spot", 20, 300, step=0.01)
     b.money("strike", spot * 0.9, spot * 1.1, step=1)
     b.money("call", 0.04 * spot, 0.15 * spot, step=0.01)
@@ -67,7 +64,7 @@ def one_step_binomial_call(b: Builder) -> None:
 
     Source: Cox, Ross and Rubinstein 1979; Hull, Options, Futures and Other Derivatives, ch. 13.
     """
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     spot = b.money("spot", 20, 200, step=0.5)
     b.percent("up", 8, 25, decimals=1)
     b.percent("down", 6, 20, decimals=1)
@@ -97,7 +94,7 @@ def black_scholes_call(b: Builder) -> None:
 
     Source: Black and Scholes 1973; Hull, Options, Futures and Other Derivatives, ch. 15.
     """
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     spot = b.money("spot", 20, 300, step=0.01)
     b.money("strike", spot * 0.85, spot * 1.15, step=1)
     b.percent("rate", 2, 6, decimals=2)
@@ -131,7 +128,7 @@ def two_step_tree_delta_hedge(b: Builder) -> None:
     option delta; hedge cost net of premium.
     """
     b.company("dealer", kind="trading")  # who writes calls and hedges them: a dealer, not a textile mill
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     b.require(b.values["dealer"] != b.values["stock"], "the dealer writes calls on another company")
     spot = b.money("spot", 20, 200, step=0.5)
     vol = b.percent("vol", 15, 45, decimals=1)

@@ -4,10 +4,6 @@ and alpha."""
 
 from finchain_tasks.engine import Builder, template
 
-STOCKS = ["Apex Analytics", "Cobalt Logistics", "Evergreen Solar", "Falcon Biotech", "Lumen Robotics",
-          "Orion Semiconductors", "Summit Pharmaceuticals", "Umbra Software", "Vantage Aerospace",
-          "Keystone Retail", "Meridian Shipping", "Tidewater Energy"]
-
 
 @template("easy", floor=1)
 def holding_period_return(b: Builder) -> None:
@@ -16,7 +12,7 @@ def holding_period_return(b: Builder) -> None:
     Source: Bodie, Kane and Marcus, Investments, ch. 5.
     """
     b.person("person")
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     buy = b.money("buy", 10, 400, step=0.01)
     b.derive("sell", round(buy * (1 + b.rng.uniform(-0.2, 0.35)), 2), unit="$")
     b.money("dividends", 0.005 * buy, 0.04 * buy, step=0.01)
@@ -35,7 +31,7 @@ def pe_valuation_upside(b: Builder) -> None:
 
     Source: Damodaran, Investment Valuation, ch. 18.
     """
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     eps = b.money("eps", 0.8, 15, step=0.01)
     b.number("peer_pe", 10, 35, decimals=1)
     b.derive("price", round(eps * b.values["peer_pe"] * b.rng.uniform(0.7, 1.3), 2), unit="$")
@@ -56,7 +52,7 @@ def moving_average_crossover(b: Builder) -> None:
 
     Source: Murphy, Technical Analysis of the Financial Markets, ch. 9.
     """
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     bullish = b.rng.random() < 0.5
     price = b.money("p1", 20, 300, step=0.01)
     drift = b.rng.uniform(0.003, 0.02) * (1 if bullish else -1)
@@ -82,7 +78,7 @@ def beta_and_jensens_alpha(b: Builder) -> None:
 
     Source: Jensen 1968; Bodie, Kane and Marcus, Investments, ch. 9 and 24.
     """
-    b.choice("stock", STOCKS)
+    b.company("stock", kind="listed")
     b.number("correlation", 0.35, 0.9, decimals=2)
     b.percent("stock_vol", 18, 45)
     b.percent("market_vol", 13, 20)
@@ -114,10 +110,8 @@ def portfolio_return_beta_alpha(b: Builder) -> None:
     Jensen's alpha.
     """
     b.person("person")
-    names = list(STOCKS)
     for i in (1, 2, 3):
-        stock = b.choice(f"stock{i}", names)
-        names.remove(stock)
+        b.company(f"stock{i}", kind="listed", exclude=[b.values[f"stock{k}"] for k in range(1, i)])
         b.integer(f"shares{i}", 50, 2_000, unit="shares")
         start = b.money(f"start{i}", 15, 250, step=0.01)
         b.derive(f"end{i}", round(start * (1 + b.rng.uniform(-0.2, 0.3)), 2), unit="$")

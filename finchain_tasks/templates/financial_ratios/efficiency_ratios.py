@@ -118,9 +118,9 @@ def working_capital_release(b: Builder) -> None:
     b.step("dso", "Current days sales outstanding", "receivables / sales * 365", unit="days")
     b.step("dio", "Current days inventory outstanding", "inventory / cogs * 365", unit="days")
     b.step("ar_release", "Cash released from receivables (daily sales × days saved)",
-           "sales / 365 * (dso - target_dso)", unit="$")
+           "round(sales / 365 * (dso - target_dso), 2)", unit="$")
     b.step("inv_release", "Cash released from inventory (daily cost of goods sold × days saved)",
-           "cogs / 365 * (dio - target_dio)", unit="$")
+           "round(cogs / 365 * (dio - target_dio), 2)", unit="$")
     b.step("released", "Total cash released", "ar_release + inv_release", unit="$")
     b.step("new_assets", "Total assets after repaying debt with the cash", "total_assets - released", unit="$")
     b.step("turnover", "Total asset turnover after the program", "sales / new_assets")

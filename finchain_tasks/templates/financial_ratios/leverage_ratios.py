@@ -85,7 +85,7 @@ def equity_raise_to_target(b: Builder) -> None:
     )
     b.step("current", "Current debt-to-equity ratio", "debt / equity")
     b.step("net_needed", "Net proceeds x solving (debt − x) ÷ (equity + x) = target, x = (debt − target × equity) "
-           "÷ (1 + target)", "(debt - target * equity) / (1 + target)", unit="$")
+           "÷ (1 + target)", "round((debt - target * equity) / (1 + target), 2)", unit="$")
     b.step("gross", "Gross amount to raise (net ÷ (1 − issue cost rate))", "net_needed / (1 - fees / 100)", unit="$")
 
 

@@ -11,7 +11,7 @@ def gross_profit_margin(b: Builder) -> None:
     Source: CFA Institute, Financial Statement Analysis, ch. 6 (gross profit margin = gross profit ÷ revenue)
     and ch. 9 (cost of goods sold = opening inventory + purchases − closing inventory).
     """
-    b.company("company")
+    b.company("company", kind="retailer")
     revenue = b.money("revenue", 1_000_000, 500_000_000, step=10_000)
     cogs = revenue * b.rng.uniform(0.45, 0.8)
     opening = b.money("inventory_open", 0.08 * cogs, 0.2 * cogs, step=1_000)

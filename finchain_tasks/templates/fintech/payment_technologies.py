@@ -115,7 +115,7 @@ def dynamic_currency_conversion(b: Builder) -> None:
         "network rate marked up by {dcc}, with no foreign transaction fee. How many more dollars does "
         "accepting the conversion at the terminal cost {them}?"
     )
-    b.step("converted", "Dollar amount at the network rate", "price * rate", unit="$")
+    b.step("converted", "Dollar amount at the network rate", "round(price * rate, 2)", unit="$")
     b.step("card_route", "Cost paying in euros (converted amount + foreign transaction fee)",
            "converted * (1 + ftf / 100)", unit="$")
     b.step("dcc_route", "Cost with dynamic currency conversion", "converted * (1 + dcc / 100)", unit="$")

@@ -100,9 +100,9 @@ def fee_drag_vs_advisor(b: Builder) -> None:
         "robo-advisor?"
     )
     b.step("robo_value", "Ending value with the robo-advisor, P × ((1 + r)(1 − fee))^n",
-           "amount * ((1 + ret / 100) * (1 - robo / 100)) ** years", unit="$")
+           "round(amount * ((1 + ret / 100) * (1 - robo / 100)) ** years, 2)", unit="$")
     b.step("advisor_value", "Ending value with the advisor",
-           "amount * ((1 + ret / 100) * (1 - advisor / 100)) ** years", unit="$")
+           "round(amount * ((1 + ret / 100) * (1 - advisor / 100)) ** years, 2)", unit="$")
     b.step("difference", "Extra wealth with the robo-advisor", "robo_value - advisor_value", unit="$")
 
 

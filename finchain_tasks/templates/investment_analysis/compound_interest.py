@@ -24,9 +24,10 @@ def annual_compounding(b: Builder) -> None:
         "How much more interest does account B earn over the whole term? Round to the nearest cent."
     )
     b.step("simple_interest", "Simple interest in account A", "principal * rate / 100 * years", unit="$")
-    b.step("compound_interest", "Compound interest in account B",
-           "principal * ((1 + rate / 100) ** years - 1)", unit="$")
-    b.step("extra", "Extra interest from compounding", "compound_interest - simple_interest", unit="$")
+    b.step("compound_interest", "Compound interest in account B, to the cent",
+           "round(principal * ((1 + rate / 100) ** years - 1), 2)", unit="$")
+    b.step("extra", "Extra interest from compounding, to the cent", "round(compound_interest - simple_interest, 2)",
+           unit="$")
 
 
 @template("easy", floor=1)
@@ -91,7 +92,7 @@ def inflation_adjusted_goal(b: Builder) -> None:
         "Round to the nearest cent."
     )
     b.step("future_cost", "Cost of the goal in future dollars",
-           "target * (1 + inflation / 100) ** years", unit="$")
+           "round(target * (1 + inflation / 100) ** years, 2)", unit="$")
     b.step("monthly_rate", "Monthly interest rate", "rate / 12", unit="%")
     b.step("discount", "Discount factor over the months to the goal", "(1 + monthly_rate / 100) ** (-12 * years)")
     b.step("deposit", "Deposit needed today", "future_cost * discount", unit="$")
@@ -120,7 +121,7 @@ def rate_change_midway(b: Builder) -> None:
         "(final balance plus the withdrawal, minus the deposit)? Round to the nearest cent."
     )
     b.step("balance1", "Balance after the first phase", "principal * (1 + rate1 / 100) ** years1", unit="$")
-    b.step("after_withdrawal", "Balance after the withdrawal", "balance1 - withdrawal", unit="$")
+    b.step("after_withdrawal", "Balance after the withdrawal", "round(balance1 - withdrawal, 2)", unit="$")
     b.step("quarterly_rate", "Quarterly rate in the second phase", "rate2 / 4", unit="%")
     b.step("balance2", "Balance at the end of the second phase",
            "after_withdrawal * (1 + quarterly_rate / 100) ** (4 * years2)", unit="$")

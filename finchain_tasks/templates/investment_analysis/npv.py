@@ -76,10 +76,10 @@ def rate_sensitivity(b: Builder) -> None:
     )
     b.step("factor_base", "Annuity factor at the original rate",
            "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
-    b.step("npv_base", "NPV at the original rate", "annual_cf * factor_base - cost", unit="$")
+    b.step("npv_base", "NPV at the original rate", "round(annual_cf * factor_base - cost, 2)", unit="$")
     b.step("factor_high", "Annuity factor at the higher rate",
            "(1 - (1 + rate_high / 100) ** (-years)) / (rate_high / 100)")
-    b.step("npv_high", "NPV at the higher rate", "annual_cf * factor_high - cost", unit="$")
+    b.step("npv_high", "NPV at the higher rate", "round(annual_cf * factor_high - cost, 2)", unit="$")
     b.step("npv_change", "Change in NPV", "npv_high - npv_base", unit="$")
 
 
@@ -159,10 +159,13 @@ def two_stage_growth(b: Builder) -> None:
         "(annual compounding, end-of-year flows), what is the NPV of the acquisition? Round to the nearest cent."
     )
     b.step("cf2", "Year-2 cash flow", "cf1 * (1 + growth_high / 100)", unit="$")
-    b.step("cf3", "Year-3 cash flow", "cf2 * (1 + growth_high / 100)", unit="$")
+    b.step("cf3", "Year-3 cash flow", "round(cf2 * (1 + growth_high / 100), 2)", unit="$")
     b.step("pv_explicit", "Present value of the year 1–3 cash flows",
-           "cf1 / (1 + rate / 100) + cf2 / (1 + rate / 100) ** 2 + cf3 / (1 + rate / 100) ** 3", unit="$")
+           "round(cf1 / (1 + rate / 100) + cf2 / (1 + rate / 100) ** 2 + cf3 / (1 + rate / 100) ** 3, 2)",
+           unit="$")
     b.step("terminal_value", "Terminal value at year 3, the year-4 cash flow ÷ (rate − long-run growth)",
-           "cf1 * (1 + growth_high / 100) ** 2 * (1 + growth_long / 100) / ((rate - growth_long) / 100)", unit="$")
-    b.step("pv_terminal", "Present value of the terminal value", "terminal_value / (1 + rate / 100) ** 3", unit="$")
+           "round(cf1 * (1 + growth_high / 100) ** 2 * (1 + growth_long / 100) / ((rate - growth_long) / 100), 2)",
+           unit="$")
+    b.step("pv_terminal", "Present value of the terminal value", "round(terminal_value / (1 + rate / 100) ** 3, 2)",
+           unit="$")
     b.step("npv_value", "Net present value", "pv_explicit + pv_terminal - cost", unit="$")

@@ -134,11 +134,11 @@ def deal_premium_with_earn_out(b: Builder) -> None:
         "be paid in {years}, discounted at {discount} a year compounded annually. What premium does the "
         "offer represent over {target}'s pre-announcement market value?"
     )
-    b.step("cash", "Cash paid", "cash_per_share * target_shares", unit="$")
-    b.step("stock", "Value of the stock paid", "ratio * acquirer_price * target_shares", unit="$")
+    b.step("cash", "Cash paid", "round(cash_per_share * target_shares, 2)", unit="$")
+    b.step("stock", "Value of the stock paid", "round(ratio * acquirer_price * target_shares, 2)", unit="$")
     b.step("expected", "Expected earn-out payment", "earn_out * probability / 100", unit="$")
     b.step("earn_out_pv", "Present value of the expected earn-out",
-           "expected / (1 + discount / 100) ** years", unit="$")
+           "round(expected / (1 + discount / 100) ** years, 2)", unit="$")
     b.step("offer_value", "Total value offered", "cash + stock + earn_out_pv", unit="$")
     b.step("market_value", "Pre-announcement market value", "target_price * target_shares", unit="$")
     b.step("premium", "Premium over market value (%)", "(offer_value / market_value - 1) * 100", unit="%")

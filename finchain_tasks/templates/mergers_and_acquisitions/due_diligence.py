@@ -104,13 +104,15 @@ def owner_compensation_normalization(b: Builder) -> None:
 
 @template("advanced")
 def completion_accounts_price(b: Builder) -> None:
-    """Equity purchase price from normalized EBITDA, net debt, debt-like items and a working capital peg.
+    """Equity purchase price from normalized EBITDA, net debt with trapped cash, tax-effected debt-like items and a
+    working capital peg.
 
     Rosenbaum and Pearl, ch. 1 (normalization, EV to equity bridge) and the completion-accounts
-    mechanism of share purchase agreements.
+    mechanism of share purchase agreements: cash that can only reach the buyer after a withholding tax counts
+    net of that tax (trapped cash), and a debt-like item the target may deduct counts net of its tax saving.
 
-    Concepts: EBITDA normalization; enterprise value from a multiple; net debt and debt-like items; working capital
-    peg adjustment.
+    Concepts: EBITDA normalization; enterprise value from a multiple; net debt with trapped cash; tax-effected
+    debt-like items; working capital peg adjustment.
     """
     b.company("target")
     b.money("reported", 8_000_000, 90_000_000, step=10_000)
@@ -119,7 +121,10 @@ def completion_accounts_price(b: Builder) -> None:
     b.number("multiple", 6, 11, decimals=1)
     b.derive("debt", 100_000 * round(r * b.rng.uniform(1.0, 3.0) / 100_000), unit="$")
     b.derive("cash", 100_000 * round(r * b.rng.uniform(0.1, 0.5) / 100_000), unit="$")
+    b.derive("trapped", 10_000 * round(b.values["cash"] * b.rng.uniform(0.2, 0.6) / 10_000), unit="$")
+    b.percent("withholding", 5, 15, decimals=0)
     b.derive("bonuses", 10_000 * round(r * b.rng.uniform(0.02, 0.06) / 10_000), unit="$")
+    b.percent("tax", 19, 28, decimals=0)
     b.derive("peg", 100_000 * round(r * b.rng.uniform(0.8, 1.5) / 100_000), unit="$")
     b.derive("closing_nwc", 10_000 * round(b.values["peg"] * (1 + b.pick([-1, 1]) * b.rng.uniform(0.04, 0.15))
                                            / 10_000), unit="$")
@@ -127,13 +132,20 @@ def completion_accounts_price(b: Builder) -> None:
         "A buyer agrees to pay {multiple} times normalized EBITDA for {target}, on a cash-free, debt-free "
         "basis with a net working capital peg of {peg}. Reported EBITDA is {reported}, after one-off costs "
         "of {one_offs} that will not recur. At closing the completion accounts show debt of {debt}, cash of "
-        "{cash}, accrued but unpaid bonuses for the prior year of {bonuses} (a debt-like item) and net "
-        "working capital of {closing_nwc}. What equity purchase price does the buyer pay?"
+        "{cash}, of which {trapped} sits in a foreign subsidiary and can only be paid up after a {withholding} "
+        "withholding tax (the agreement counts that cash net of the tax), accrued but unpaid bonuses for the "
+        "prior year of {bonuses} (a debt-like item, counted net of the {tax} tax deduction the target will take "
+        "when it pays them) and net working capital of {closing_nwc}. What equity purchase price does the buyer "
+        "pay?"
     )
+    b.bounds("trapped", hi="cash", why="trapped cash is part of the cash")
     b.step("normalized", "Normalized EBITDA: reported + one-off costs", "reported + one_offs", unit="$")
     b.step("ev", "Enterprise value: multiple × normalized EBITDA", "multiple * normalized", unit="$")
-    b.step("net_debt", "Net debt: debt − cash", "debt - cash", unit="$")
-    b.step("before_nwc", "EV less net debt and debt-like items", "ev - net_debt - bonuses", unit="$")
+    b.step("leakage", "Withholding tax on repatriating the trapped cash", "trapped * withholding / 100", unit="$")
+    b.step("net_debt", "Net debt: debt − (cash − withholding tax)", "debt - (cash - leakage)", unit="$")
+    b.step("bonuses_net", "Bonuses net of their tax deduction: bonuses × (1 − tax rate)",
+           "bonuses * (1 - tax / 100)", unit="$")
+    b.step("before_nwc", "EV less net debt and the tax-effected bonuses", "ev - net_debt - bonuses_net", unit="$")
     b.step("nwc_adjustment", "Working capital adjustment: closing − peg", "closing_nwc - peg", unit="$")
     b.step("price", "Equity purchase price after the working capital adjustment", "before_nwc + nwc_adjustment",
            unit="$")

@@ -67,9 +67,9 @@ def phased_synergy_present_value(b: Builder) -> None:
         "the after-tax synergies of the first three years?"
     )
     b.step("after_tax", "Run-rate synergies after tax", "run_rate * (1 - tax / 100)", unit="$")
-    b.step("pv1", "Present value of year 1", "after_tax * phase1 / 100 / (1 + discount / 100)", unit="$")
-    b.step("pv2", "Present value of year 2", "after_tax * phase2 / 100 / (1 + discount / 100) ** 2", unit="$")
-    b.step("pv3", "Present value of year 3", "after_tax / (1 + discount / 100) ** 3", unit="$")
+    b.step("pv1", "Present value of year 1", "round(after_tax * phase1 / 100 / (1 + discount / 100), 2)", unit="$")
+    b.step("pv2", "Present value of year 2", "round(after_tax * phase2 / 100 / (1 + discount / 100) ** 2, 2)", unit="$")
+    b.step("pv3", "Present value of year 3", "round(after_tax / (1 + discount / 100) ** 3, 2)", unit="$")
     b.step("total", "Present value of the three years", "pv1 + pv2 + pv3", unit="$")
 
 
@@ -138,12 +138,13 @@ def value_created_after_premium(b: Builder) -> None:
     )
     b.step("full", "Run-rate after-tax synergies: (cost + revenue × margin) × (1 − tax)",
            "(cost_synergies + revenue_synergies * margin / 100) * (1 - tax / 100)", unit="$")
-    b.step("pv1", "Present value of year 1 at the phase-in share", "full * phase1 / 100 / (1 + discount / 100)",
+    b.step("pv1", "Present value of year 1 at the phase-in share",
+           "round(full * phase1 / 100 / (1 + discount / 100), 2)",
            unit="$")
     b.step("terminal", "Value at the end of year 2 of the synergies from year 3 on",
-           "full * (1 + growth / 100) / ((discount - growth) / 100)", unit="$")
+           "round(full * (1 + growth / 100) / ((discount - growth) / 100), 2)", unit="$")
     b.step("pv2", "Present value of year 2 and the terminal value",
-           "(full + terminal) / (1 + discount / 100) ** 2", unit="$")
+           "round((full + terminal) / (1 + discount / 100) ** 2, 2)", unit="$")
     b.step("costs_after_tax", "Integration costs after tax", "costs * (1 - tax / 100)", unit="$")
     b.step("premium", "Premium paid", "market_cap * premium_pct / 100", unit="$")
     b.step("created", "Value created: PV of synergies − integration costs − premium",

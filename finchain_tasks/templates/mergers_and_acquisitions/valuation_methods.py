@@ -15,7 +15,7 @@ def ev_revenue_comparables(b: Builder) -> None:
     EV/Revenue is the multiple of choice when EBITDA and earnings are negative, as for early-stage software
     companies (Rosenbaum and Pearl, ch. 1, "Revenue-based multiples"); equity value = EV + net cash.
     """
-    b.company("target")
+    b.company("target", kind="software")
     centre = b.rng.uniform(2.5, 9)
     for i in range(1, 5):
         b.derive(f"m{i}", round(centre * b.rng.uniform(0.8, 1.2), 1), decimals=1)
@@ -97,10 +97,10 @@ def dcf_enterprise_value(b: Builder) -> None:
         "WACC of {wacc}, what is {target}'s enterprise value today?"
     )
     b.step("pv_flows", "Present value of the three projected cash flows",
-           "fcf1 / (1 + wacc / 100) + fcf2 / (1 + wacc / 100) ** 2 + fcf3 / (1 + wacc / 100) ** 3", unit="$")
+           "round(fcf1 / (1 + wacc / 100) + fcf2 / (1 + wacc / 100) ** 2 + fcf3 / (1 + wacc / 100) ** 3, 2)", unit="$")
     b.step("terminal", "Terminal value at the end of year 3: FCF₃ × (1 + g) ÷ (WACC − g)",
-           "fcf3 * (1 + growth / 100) / ((wacc - growth) / 100)", unit="$")
-    b.step("pv_terminal", "Present value of the terminal value", "terminal / (1 + wacc / 100) ** 3", unit="$")
+           "round(fcf3 * (1 + growth / 100) / ((wacc - growth) / 100), 2)", unit="$")
+    b.step("pv_terminal", "Present value of the terminal value", "round(terminal / (1 + wacc / 100) ** 3, 2)", unit="$")
     b.step("ev", "Enterprise value", "pv_flows + pv_terminal", unit="$")
 
 

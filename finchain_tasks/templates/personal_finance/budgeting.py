@@ -156,7 +156,7 @@ def budget_emergency_plan(b: Builder) -> None:
         "of each month. How many months until the fund is complete (count a partial month as a full month)?"
     )
     b.step("new_rent", "Rent after the increase", "rent * (1 + rent_increase / 100)", unit="$")
-    b.step("essentials", "Monthly essential expenses", "new_rent + other_needs", unit="$")
+    b.step("essentials", "Monthly essential expenses", "round(new_rent + other_needs, 2)", unit="$")
     b.step("needs_budget", "Needs budget (50% of take-home pay)", "income * 50 / 100", unit="$")
     b.step("savings_budget", "Savings budget (20% of take-home pay)", "income * 20 / 100", unit="$")
     b.step("monthly_saving", "Monthly deposit, the savings budget plus the unspent needs money",

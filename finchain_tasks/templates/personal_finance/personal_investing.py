@@ -1,6 +1,6 @@
 """Personal investing: asset allocation after a withdrawal, the cost of fund fees, dividend reinvestment, the
-volatility a two-fund mix saves by diversification, and a year of regular purchases (dollar-cost averaging)
-with commissions and a dividend.
+annualized return of a sale net of commissions, selling costs and tax, and a year of regular purchases
+(dollar-cost averaging) with commissions and a dividend.
 
 Monthly and quarterly prices are drawn as a walk (each within ±10% of the one before), not as
 independent draws, so a fund's price path looks like one.
@@ -59,9 +59,9 @@ def expense_ratio_drag(b: Builder) -> None:
         "{years}, how much more will the cheaper fund be worth at the end? Round to the nearest cent."
     )
     b.step("fv_low", "Ending value in the low-cost fund",
-           "principal * (1 + (gross_return - low_fee) / 100) ** years", unit="$")
+           "round(principal * (1 + (gross_return - low_fee) / 100) ** years, 2)", unit="$")
     b.step("fv_high", "Ending value in the high-cost fund",
-           "principal * (1 + (gross_return - high_fee) / 100) ** years", unit="$")
+           "round(principal * (1 + (gross_return - high_fee) / 100) ** years, 2)", unit="$")
     b.step("fee_drag", "Difference in ending value", "fv_low - fv_high", unit="$")
 
 
@@ -94,38 +94,41 @@ def dividend_reinvestment(b: Builder) -> None:
     b.step("total_return", "Total return, gain ÷ original investment", "(value_end - cost) / cost * 100", unit="%")
 
 
-@template("intermediate", floor=0.2)
-def diversification_benefit(b: Builder) -> None:
-    """How much a two-fund mix lowers volatility below the weighted average of the funds' volatilities.
+@template("intermediate", floor=0.5)
+def annualized_return_after_costs_and_tax(b: Builder) -> None:
+    """Annualized return on a sale of shares net of the buying commission, the selling costs and capital-gains tax.
 
-    Source: two-asset portfolio variance σp² = w1²σ1² + w2²σ2² + 2w1w2ρσ1σ2 (Markowitz, 1952; Bodie, Kane and
-    Marcus, Essentials of Investments, ch. 6); with ρ below 1 the portfolio's σ is below the weighted
-    average of the σs, which is the benefit of diversification.
+    Source: holding-period return and its geometric annualization (Bodie, Kane and Marcus, Essentials of
+    Investments, ch. 5); commissions enter the cost basis and reduce the amount realized, and tax falls on
+    the realized gain (IRS Publication 550, basis and amount realized).
     """
     b.person("person")
-    pair = b.pick([("a US stock index fund", "an international stock fund", 14, 20, 16, 22, 0.6, 0.9),
-                   ("a US stock index fund", "a bond index fund", 14, 20, 4, 8, -0.2, 0.4),
-                   ("a growth stock fund", "a real-estate fund", 16, 24, 15, 22, 0.4, 0.8)])
-    first, second, lo1, hi1, lo2, hi2, rlo, rhi = pair
-    b.percent("weight", 30, 80, decimals=0)
-    b.percent("vol1", lo1, hi1, decimals=1)
-    b.percent("vol2", lo2, hi2, decimals=1)
-    b.number("rho", rlo, rhi, decimals=2)
-    b.require(abs(b.values["rho"]) > 0.005, "a correlation that is not zero")
+    shares = b.integer("shares", 40, 1_500, unit="shares")
+    buy = b.money("buy_price", 12, 400, step=0.01)
+    years = b.integer("years", 2, 9, unit="years")
+    growth = b.rng.uniform(0.03, 0.14)  # a yearly price gain tied to the holding period, not a free sell price
+    b.derive("sell_price", buy * (1 + growth) ** years, unit="$")
+    b.money("commission", 5, 40, step=0.5)
+    b.percent("selling_cost", 0.5, 3, decimals=2)
+    b.percent("tax", 10, 25, decimals=0)
+    b.require(b.values["sell_price"] * shares * (1 - b.values["selling_cost"] / 100)
+              > 1.05 * (buy * shares + b.values["commission"]), "a taxable gain after costs")
     b.ask(
-        f"{{person}} puts {{weight}} of {{their}} savings in {first}, with a volatility (standard deviation of "
-        f"annual returns) of {{vol1}}, and the rest in {second}, with a volatility of {{vol2}}. The correlation "
-        "between the two funds' returns is {rho}. By how many percentage points is the portfolio's volatility "
-        "below the weighted average of the two funds' volatilities?"
+        "{person} bought {shares} at {buy_price} a share, paying a commission of {commission} on the purchase, "
+        "and sold them all {years} later at {sell_price} a share. Selling costs (commission and fees) took "
+        "{selling_cost} of the sale proceeds, and the gain after all costs was taxed at {tax}. What was "
+        "{their} annualized (compound yearly) return after costs and tax, in percent?"
     )
-    b.bounds("benefit", lo=0, why="a mix is never riskier than the weighted average")
-    b.step("average", "Weighted average volatility", "weight / 100 * vol1 + (1 - weight / 100) * vol2", unit="%")
-    b.step("variance", "Portfolio variance (in squared percent), with the correlation term",
-           "(weight / 100 * vol1) ** 2 + ((1 - weight / 100) * vol2) ** 2"
-           " + 2 * rho * (weight / 100 * vol1) * ((1 - weight / 100) * vol2)")
-    b.step("portfolio_vol", "Portfolio volatility (square root of the variance)", "sqrt(variance)", unit="%")
-    b.step("benefit", "Reduction from diversification: weighted average − portfolio volatility",
-           "average - portfolio_vol", unit="pp")
+    b.bounds("gain", lo=0, why="the draw asks for a taxable gain")
+    b.step("cost", "Total cost: shares × buy price + commission", "shares * buy_price + commission",
+           unit="$")
+    b.step("proceeds", "Net sale proceeds: shares × sell price × (1 − selling costs), to the cent",
+           "round(shares * sell_price * (1 - selling_cost / 100), 2)", unit="$")
+    b.step("gain", "Taxable gain: net proceeds − total cost", "proceeds - cost", unit="$")
+    b.step("after_tax", "Proceeds after tax: net proceeds − tax rate × gain, to the cent",
+           "round(proceeds - tax / 100 * gain, 2)", unit="$")
+    b.step("annualized", "Annualized return: (after-tax proceeds ÷ total cost)^(1 ÷ years) − 1",
+           "((after_tax / cost) ** (1 / years) - 1) * 100", unit="%")
 
 
 @template("advanced", floor=2)

@@ -104,7 +104,7 @@ def required_monthly_saving(b: Builder) -> None:
     b.step("months", "Number of monthly deposits", "years * 12", unit="months")
     b.step("current_grown", "Future value of current savings (monthly rate = annual rate ÷ 12)",
            "current * (1 + rate / 1200) ** months", unit="$")
-    b.step("shortfall", "Amount the deposits must build", "target - current_grown", unit="$")
+    b.step("shortfall", "Amount the deposits must build", "round(target - current_grown, 2)", unit="$")
     b.step("deposit", "Required monthly deposit (sinking-fund payment)",
            "shortfall * (rate / 1200) / ((1 + rate / 1200) ** months - 1)", unit="$")
 
@@ -139,12 +139,12 @@ def retirement_income(b: Builder) -> None:
     )
     b.step("saving_months", "Months until retirement", "(retire_age - age) * 12", unit="months")
     b.step("current_grown", "Current balance grown to retirement (monthly rate = annual rate ÷ 12)",
-           "current * (1 + growth_rate / 1200) ** saving_months", unit="$")
+           "round(current * (1 + growth_rate / 1200) ** saving_months, 2)", unit="$")
     b.step("contributions_grown", "Future value of the monthly contributions",
-           "contribution * ((1 + growth_rate / 1200) ** saving_months - 1) / (growth_rate / 1200)", unit="$")
+           "round(contribution * ((1 + growth_rate / 1200) ** saving_months - 1) / (growth_rate / 1200), 2)", unit="$")
     b.step("deposit_grown", "The mid-term deposit grown over the months it is invested",
-           "deposit * (1 + growth_rate / 1200) ** ((retire_age - deposit_age) * 12)", unit="$")
+           "round(deposit * (1 + growth_rate / 1200) ** ((retire_age - deposit_age) * 12), 2)", unit="$")
     b.step("nest_egg", "Balance at retirement", "current_grown + contributions_grown + deposit_grown", unit="$")
     b.step("payout_months", "Months of withdrawals", "payout_years * 12", unit="months")
-    b.step("withdrawal", "Level monthly withdrawal (annuity payment at the retirement rate ÷ 12)",
-           "nest_egg * (payout_rate / 1200) / (1 - (1 + payout_rate / 1200) ** (-payout_months))", unit="$")
+    b.step("withdrawal", "Level monthly withdrawal (annuity payment at the retirement rate ÷ 12), to the cent",
+           "round(nest_egg * (payout_rate / 1200) / (1 - (1 + payout_rate / 1200) ** (-payout_months)), 2)", unit="$")

@@ -55,7 +55,7 @@ def foreign_tax_credit(b: Builder) -> None:
         "income. How much US income tax does {person} owe after the credit?"
     )
     b.step("limit", "Credit limit, US tax × foreign income ÷ worldwide income",
-           "us_tax * foreign_income / total_income", unit="$")
+           "round(us_tax * foreign_income / total_income, 2)", unit="$")
     if binds:
         b.step("tax_due", "US tax less the credit, capped at the limit because the foreign tax paid exceeds it",
                "us_tax - limit", unit="$")

@@ -8,7 +8,6 @@ OPE25 (standardised approach for operational risk); Large exposures framework (B
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS
 
 PLUS_FACTORS = {5: 0.40, 6: 0.50, 7: 0.65, 8: 0.75, 9: 0.85}
 
@@ -16,7 +15,7 @@ PLUS_FACTORS = {5: 0.40, 6: 0.50, 7: 0.65, 8: 0.75, 9: 0.85}
 @template("easy")
 def basic_indicator_charge(b: Builder) -> None:
     """Operational risk capital under the basic indicator approach (BCBS 128, paras 649–650)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("gi1", 200_000_000, 4_000_000_000, step=1_000_000)
     b.derive("gi2", 1_000_000 * round(b.values["gi1"] * b.rng.uniform(0.85, 1.2) / 1_000_000), unit="$")
     b.derive("gi3", 1_000_000 * round(b.values["gi2"] * b.rng.uniform(0.85, 1.2) / 1_000_000), unit="$")
@@ -50,7 +49,7 @@ def expected_penalty_exposure(b: Builder) -> None:
 @template("intermediate")
 def market_risk_ima_charge(b: Builder) -> None:
     """Internal-models market risk charge with the backtesting plus factor (Basel 2.5, para 718(Lxxvi))."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("avg_var", 20_000_000, 400_000_000, step=100_000)
     b.derive("avg_svar", 100_000 * round(b.values["avg_var"] * b.rng.uniform(1.5, 3) / 100_000), unit="$")
     b.integer("exceptions", 5, 9)
@@ -73,7 +72,7 @@ def market_risk_ima_charge(b: Builder) -> None:
 @template("intermediate")
 def large_exposure_breach(b: Builder) -> None:
     """Exposure to a group of connected counterparties against 25% of Tier 1 (BCBS 283, paras 16, 31)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.company("borrower")
     b.money("tier1", 2_000_000_000, 30_000_000_000, step=10_000_000)
     limit = b.values["tier1"] / 4
@@ -105,7 +104,7 @@ def standardised_operational_risk(b: Builder) -> None:
     Concepts: business indicator; marginal-coefficient business indicator component; loss component; internal loss
     multiplier; operational risk capital and RWA.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("ildc", 800_000_000, 9_000_000_000, step=1_000_000, unit="€")
     b.derive("services", 1_000_000 * round(b.values["ildc"] * b.rng.uniform(0.3, 0.9) / 1_000_000), unit="€")
     b.derive("financial", 1_000_000 * round(b.values["ildc"] * b.rng.uniform(0.05, 0.3) / 1_000_000), unit="€")

@@ -7,7 +7,6 @@ Sources: Financial Stability Board, Principles for an Effective Risk Appetite Fr
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS
 
 DESKS = ("rates", "credit", "equities", "foreign exchange", "commodities")
 
@@ -16,7 +15,7 @@ DESKS = ("rates", "credit", "equities", "foreign exchange", "commodities")
 def limit_status(b: Builder) -> None:
     """Utilization of a desk limit and its traffic-light status (FSB Risk Appetite Principles, 2013)."""
     status = b.pick(["green", "amber", "red"])
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.choice("desk", DESKS)
     b.money("limit", 5_000_000, 80_000_000, step=500_000)
     b.integer("amber", 75, 90)
@@ -36,7 +35,7 @@ def limit_status(b: Builder) -> None:
 @template("easy")
 def proportional_risk_budget(b: Builder) -> None:
     """A firm-wide risk budget shared in proportion to planned revenue (FSB Risk Appetite Principles, 2013)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("budget", 20_000_000, 200_000_000, step=1_000_000)
     for name in ("rev_rates", "rev_credit", "rev_equities"):
         b.money(name, 50_000_000, 900_000_000, step=1_000_000)
@@ -54,7 +53,7 @@ def proportional_risk_budget(b: Builder) -> None:
 @template("intermediate")
 def diversified_limit_utilization(b: Builder) -> None:
     """Aggregate VaR of two desks with correlation against a firm limit (McNeil et al., s.2.2)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.number("var1", 5, 60, decimals=1)
     b.derive("var2", round(b.values["var1"] * b.rng.uniform(0.4, 1.6), 1), decimals=1)
     b.number("rho", -0.3, 0.8, decimals=2)
@@ -74,7 +73,7 @@ def diversified_limit_utilization(b: Builder) -> None:
 @template("intermediate", floor=100_000)
 def loss_tolerance_capacity(b: Builder) -> None:
     """Remaining capacity under a stressed-loss tolerance set as a share of capital (FSB, 2013, s.2)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("capital", 1_000_000_000, 20_000_000_000, step=10_000_000)
     b.percent("tolerance", 5, 15, decimals=1)
     appetite = b.values["capital"] * b.values["tolerance"] / 100
@@ -102,7 +101,7 @@ def euler_limit_allocation(b: Builder) -> None:
 
     Concepts: portfolio VaR with correlation; Euler risk contribution; proportional limit allocation; desk headroom.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.number("var1", 5, 60, decimals=1)
     b.derive("var2", round(b.values["var1"] * b.rng.uniform(0.4, 1.6), 1), decimals=1)
     b.number("rho", 0.1, 0.8, decimals=2)

@@ -7,7 +7,6 @@ Quantitative Risk Management (2nd ed.), s.2.3 (expected shortfall of a normal lo
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import FUNDS
 
 Z = {95: 1.645, 97.5: 1.96, 99: 2.326}
 
@@ -45,7 +44,7 @@ def drawdown_recovery(b: Builder) -> None:
 @template("intermediate")
 def annualized_sample_volatility(b: Builder) -> None:
     """Sample standard deviation of five monthly returns, annualized by √12 (Bodie, Kane and Marcus, ch. 5)."""
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     for i in range(1, 6):
         b.derive(f"r{i}", round(b.rng.gauss(0.8, 4.5), 1), unit="%", decimals=1)
     v = b.values
@@ -94,24 +93,24 @@ def portfolio_expected_shortfall(b: Builder) -> None:
     Concepts: two-asset portfolio volatility with correlation; square-root-of-time scaling; standard normal density;
     parametric expected shortfall.
     """
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.money("value", 5_000_000, 500_000_000, step=100_000)
     b.percent("w1", 30, 70, decimals=0)
-    b.percent("vol1", 10, 30, decimals=1)
-    b.percent("vol2", 4, 18, decimals=1)
+    equity_vol = b.percent("equity_vol", 10, 30, decimals=1)
+    b.percent("bond_vol", 3, min(12, 0.8 * equity_vol), decimals=1)  # bonds are the calmer asset
     b.number("rho", -0.3, 0.7, decimals=2)
     conf = b.choice("conf", {"95%": 95, "97.5%": 97.5, "99%": 99})
     b.derive("z", Z[conf], decimals=3)
     b.ask(
-        "{fund} holds a {value} portfolio, {w1} in equities with annual volatility {vol1} and the rest in "
-        "bonds with annual volatility {vol2}; the correlation is {rho}. Daily returns are normal with zero "
+        "{fund} holds a {value} portfolio, {w1} in equities with annual volatility {equity_vol} and the rest in "
+        "bonds with annual volatility {bond_vol}; the correlation is {rho}. Daily returns are normal with zero "
         "mean, and there are 252 trading days a year. Using z = {z} for the {conf} level, what is the one-day "
         "{conf} expected shortfall, ES = value × daily σ × φ(z) ÷ (1 − confidence), where φ is the standard "
         "normal density?"
     )
     b.step("variance", "Annual portfolio variance (in squared percent)",
-           "(w1 / 100 * vol1) ** 2 + ((100 - w1) / 100 * vol2) ** 2 "
-           "+ 2 * rho * (w1 / 100 * vol1) * ((100 - w1) / 100 * vol2)")
+           "(w1 / 100 * equity_vol) ** 2 + ((100 - w1) / 100 * bond_vol) ** 2 "
+           "+ 2 * rho * (w1 / 100 * equity_vol) * ((100 - w1) / 100 * bond_vol)")
     b.step("annual_vol", "Annual portfolio volatility (%)", "sqrt(variance)", unit="%")
     b.step("daily_vol", "Daily volatility as a decimal: annual ÷ 100 ÷ √252", "annual_vol / 100 / sqrt(252)")
     b.step("density", "Standard normal density at z: e^(−z²/2) ÷ √(2π)", "exp(-z ** 2 / 2) / sqrt(2 * 3.14159265)")

@@ -7,7 +7,6 @@ expected return and standard deviation); IFRS 9, para 5.5.17 (probability-weight
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS, FUNDS
 
 
 def _probabilities(b: Builder) -> None:
@@ -42,7 +41,7 @@ def expected_profit(b: Builder) -> None:
 @template("easy")
 def scenario_return_dispersion(b: Builder) -> None:
     """Expected return and standard deviation across three scenarios (Bodie, Kane and Marcus, ch. 5)."""
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.percent("r_best", 12, 35, decimals=1)
     b.percent("r_base", 3, 11, decimals=1)
     b.derive("r_worst", -round(b.rng.uniform(5, 30), 1), unit="%", decimals=1)
@@ -95,7 +94,7 @@ def choose_project_by_expected_npv(b: Builder) -> None:
 @template("intermediate")
 def probability_weighted_ecl(b: Builder) -> None:
     """Twelve-month expected credit loss weighted over macro scenarios (IFRS 9, para 5.5.17)."""
-    b.choice("lender", BANKS)
+    b.company("lender", kind="bank")
     b.money("ead", 10_000_000, 900_000_000, step=100_000)
     b.percent("lgd", 20, 60, decimals=0)
     b.percent("pd_base", 0.5, 3, decimals=2)
@@ -154,10 +153,10 @@ def abandonment_in_worst_case(b: Builder) -> None:
         "NPV when the abandonment option is used where it pays?"
     )
     b.step("factor", "Annuity factor for the project's life", "(1 - (1 + rate / 100) ** (-years)) / (rate / 100)")
-    b.step("npv_best", "NPV in the best case", "cf_best * factor - investment", unit="$")
-    b.step("npv_base", "NPV in the base case", "cf_base * factor - investment", unit="$")
+    b.step("npv_best", "NPV in the best case", "round(cf_best * factor - investment, 2)", unit="$")
+    b.step("npv_base", "NPV in the base case", "round(cf_base * factor - investment, 2)", unit="$")
     b.step("npv_keep", "Worst-case NPV when the project continues", "cf_worst * factor - investment", unit="$")
     b.step("npv_sell", "Worst-case NPV when abandoned after year 1",
-           "(cf_worst + salvage) / (1 + rate / 100) - investment", unit="$")
+           "round((cf_worst + salvage) / (1 + rate / 100) - investment, 2)", unit="$")
     b.step("expected", "Expected NPV, abandoning in the worst case",
            "p_best / 100 * npv_best + p_base / 100 * npv_base + p_worst / 100 * npv_sell", unit="$")

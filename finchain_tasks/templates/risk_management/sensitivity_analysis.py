@@ -7,7 +7,6 @@ analysis, accounting and NPV break-even); Horngren, Datar and Rajan, Cost Accoun
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import FUNDS
 
 
 def _annuity(rate: float, years: int) -> float:
@@ -84,7 +83,7 @@ def multi_factor_position_sensitivity(b: Builder) -> None:
     return (Bodie, Kane and Marcus, ch. 8); options: ΔO ≈ vega × change in implied volatility (Hull,
     Options, Futures and Other Derivatives, ch. 19).
     """
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.money("bonds", 5_000_000, 300_000_000, step=100_000)
     b.number("duration", 2, 9, decimals=2)
     b.integer("rate_move", 5, 40)  # one day: +100-150 bp with a 10-20% equity fall was a crash in 60% of draws

@@ -9,13 +9,12 @@ distributions, ratio on projected RWA; the stress capital buffer rule (12 CFR 22
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS
 
 
 @template("easy")
 def market_shock_loss(b: Builder) -> None:
     """Loss on a trading book under prescribed shocks, as a share of capital (Fed DFAST global market shock)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("equities", 100_000_000, 5_000_000_000, step=1_000_000)
     b.derive("bonds", 1_000_000 * round(b.values["equities"] * b.rng.uniform(1.5, 6) / 1_000_000), unit="$")
     b.percent("equity_shock", 15, 45, decimals=0)
@@ -36,7 +35,7 @@ def market_shock_loss(b: Builder) -> None:
 @template("easy")
 def liquidity_survival_days(b: Builder) -> None:
     """Days a liquidity buffer lasts against a stressed net outflow (BCBS Sound Liquidity Principles, 2008)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("buffer", 500_000_000, 40_000_000_000, step=10_000_000)
     b.derive("outflow", 100_000 * round(b.values["buffer"] * b.rng.uniform(0.015, 0.08) / 100_000), unit="$")
     b.derive("inflow", 100_000 * round(b.values["outflow"] * b.rng.uniform(0.1, 0.6) / 100_000), unit="$")
@@ -52,7 +51,7 @@ def liquidity_survival_days(b: Builder) -> None:
 @template("intermediate")
 def stressed_lcr(b: Builder) -> None:
     """Liquidity coverage ratio with a Level 2A haircut and regulatory run-off rates (BCBS 238)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("stable", 2_000_000_000, 60_000_000_000, step=10_000_000)
     s = b.values["stable"]
     b.derive("less_stable", 10_000_000 * round(s * b.rng.uniform(0.3, 0.9) / 10_000_000), unit="$")
@@ -78,7 +77,7 @@ def stressed_lcr(b: Builder) -> None:
 @template("intermediate", floor=0.5)
 def eve_rate_shock(b: Builder) -> None:
     """Change in economic value of equity under a parallel rate shock, by duration gap (Saunders and Cornett, ch. 9)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("assets", 5_000_000_000, 200_000_000_000, step=100_000_000)
     b.derive("liabilities", 100_000_000 * round(b.values["assets"] * b.rng.uniform(0.88, 0.94) / 100_000_000),
              unit="$")
@@ -97,10 +96,11 @@ def eve_rate_shock(b: Builder) -> None:
         "{shock}. Using the duration approximation ΔE = −(D_A × A − D_L × L) × Δy ÷ (1 + y), what is the change "
         "in the economic value of equity as a percentage of the bank's Tier 1 capital of {tier1} (negative for a fall)?"
     )
-    b.step("asset_change", "Change in asset value", "-dur_assets * assets * shock / 10000 / (1 + market_yield / 100)",
+    b.step("asset_change", "Change in asset value",
+           "round(-dur_assets * assets * shock / 10000 / (1 + market_yield / 100), 2)",
            unit="$")
     b.step("liability_change", "Change in liability value",
-           "-dur_liabilities * liabilities * shock / 10000 / (1 + market_yield / 100)", unit="$")
+           "round(-dur_liabilities * liabilities * shock / 10000 / (1 + market_yield / 100), 2)", unit="$")
     b.step("equity_change", "Change in economic value of equity", "asset_change - liability_change", unit="$")
     b.step("share", "Change as a percentage of Tier 1 capital", "equity_change / tier1 * 100", unit="%")
 
@@ -119,7 +119,7 @@ def stress_capital_buffer_headroom(b: Builder) -> None:
     benefit; projected CET1 ratio on grown RWA; stress capital buffer with dividend add-on and 2.5% floor;
     headroom over the 4.5% minimum plus buffer.
     """
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("rwa", 20_000_000_000, 95_000_000_000, step=100_000_000)
     r = b.values["rwa"]
     b.derive("cet1", 10_000_000 * round(r * b.rng.uniform(0.095, 0.135) / 10_000_000), unit="$")

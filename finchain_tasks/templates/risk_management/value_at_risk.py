@@ -8,7 +8,6 @@ multiplier of at least 3.
 """
 
 from finchain_tasks.engine import Builder, template
-from finchain_tasks.templates.risk_management import BANKS, FUNDS
 
 Z = {"95%": 1.645, "99%": 2.326}
 
@@ -16,7 +15,7 @@ Z = {"95%": 1.645, "99%": 2.326}
 @template("easy")
 def parametric_var(b: Builder) -> None:
     """One-day parametric VaR from an annual volatility (Jorion, ch. 5)."""
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.money("value", 1_000_000, 500_000_000, step=100_000)
     b.percent("vol", 8, 40, decimals=1)
     conf = b.choice("conf", {"95%": 95, "99%": 99})
@@ -32,7 +31,7 @@ def parametric_var(b: Builder) -> None:
 @template("easy")
 def historical_var(b: Builder) -> None:
     """Historical-simulation VaR from twenty daily returns, scaled to ten days (Jorion, ch. 10 and 5)."""
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.money("value", 1_000_000, 300_000_000, step=100_000)
     returns = [round(b.rng.gauss(0.05, 1.3), 2) for _ in range(20)]
     b.require(len(set(returns)) == 20 and sorted(returns)[1] < -0.3, "distinct returns with real losses")
@@ -53,7 +52,7 @@ def historical_var(b: Builder) -> None:
 @template("intermediate")
 def regulatory_var_from_95(b: Builder) -> None:
     """From a one-day 95% VaR to the 10-day 99% VaR and the capital multiplier (Jorion, ch. 5; BCBS 158)."""
-    b.choice("bank", BANKS)
+    b.company("bank", kind="bank")
     b.money("var95", 200_000, 50_000_000, step=10_000)
     b.number("multiplier", 3, 4, decimals=2)
     b.ask(
@@ -72,21 +71,21 @@ def regulatory_var_from_95(b: Builder) -> None:
 @template("intermediate")
 def diversified_portfolio_var(b: Builder) -> None:
     """VaR of two positions with correlation and the diversification benefit (Jorion, ch. 7)."""
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.money("value1", 2_000_000, 200_000_000, step=100_000)
     b.derive("value2", 100_000 * round(b.values["value1"] * b.rng.uniform(0.4, 2) / 100_000), unit="$")
-    b.percent("vol1", 0.8, 2.5, decimals=2)
-    b.percent("vol2", 0.3, 1.5, decimals=2)
+    equity_vol = b.percent("equity_vol", 0.8, 2.5, decimals=2)
+    b.percent("bond_vol", 0.3, min(1.5, 0.8 * equity_vol), decimals=2)  # bonds are the calmer asset
     b.number("rho", -0.4, 0.8, decimals=2)
     b.require(abs(b.values["rho"]) > 0.05, "a correlation that matters")
     b.ask(
-        "{fund} holds {value1} of stocks (daily volatility {vol1}) and {value2} of bonds (daily volatility "
-        "{vol2}); the correlation of their daily returns is {rho}. Using z = 2.326 for 99% and normal returns "
+        "{fund} holds {value1} of stocks (daily volatility {equity_vol}) and {value2} of bonds (daily volatility "
+        "{bond_vol}); the correlation of their daily returns is {rho}. Using z = 2.326 for 99% and normal returns "
         "with zero mean, what is the diversification benefit: the sum of the two stand-alone one-day 99% VaRs "
         "minus the portfolio's one-day 99% VaR?"
     )
-    b.step("var1", "Stand-alone VaR of the stocks", "2.326 * value1 * vol1 / 100", unit="$")
-    b.step("var2", "Stand-alone VaR of the bonds", "2.326 * value2 * vol2 / 100", unit="$")
+    b.step("var1", "Stand-alone VaR of the stocks", "2.326 * value1 * equity_vol / 100", unit="$")
+    b.step("var2", "Stand-alone VaR of the bonds", "2.326 * value2 * bond_vol / 100", unit="$")
     b.step("var_p", "Portfolio VaR: √(VaR₁² + VaR₂² + 2ρ·VaR₁·VaR₂)",
            "sqrt(var1 ** 2 + var2 ** 2 + 2 * rho * var1 * var2)", unit="$")
     b.step("benefit", "Diversification benefit", "var1 + var2 - var_p", unit="$")
@@ -103,25 +102,25 @@ def ten_day_var_with_drift(b: Builder) -> None:
     Concepts: portfolio volatility with correlation; square-root-of-time scaling; drift-adjusted parametric VaR;
     liquidity cost of the bid-ask spread.
     """
-    b.choice("fund", FUNDS)
+    b.company("fund", kind="fund")
     b.money("value", 5_000_000, 500_000_000, step=100_000)
     b.percent("w1", 30, 75, decimals=0)
-    b.percent("vol1", 12, 30, decimals=1)
+    b.percent("equity_vol", 12, 30, decimals=1)
     b.percent("mu1", 6, 12, decimals=1)
-    b.percent("vol2", 3, 10, decimals=1)
+    b.percent("bond_vol", 3, 10, decimals=1)
     b.percent("mu2", 2, 5, decimals=1)
     b.number("rho", -0.3, 0.6, decimals=2)
     b.percent("spread", 0.1, 0.8, decimals=2)
     b.ask(
-        "{fund} invests {value} with {w1} in an equity index (expected return {mu1}, volatility {vol1} a year) "
-        "and the rest in a bond index (expected return {mu2}, volatility {vol2} a year); the correlation is "
+        "{fund} invests {value} with {w1} in an equity index (expected return {mu1}, volatility {equity_vol} a year) "
+        "and the rest in a bond index (expected return {mu2}, volatility {bond_vol} a year); the correlation is "
         "{rho}. Returns are normal; use 252 trading days a year and z = 2.326. The portfolio's average bid-ask "
         "spread is {spread} of its value, and liquidating it costs half the spread. What is the "
         "liquidity-adjusted ten-day 99% VaR, including the expected return over the ten days?"
     )
     b.step("sigma", "Annual portfolio volatility (%)",
-           "sqrt((w1 / 100 * vol1) ** 2 + ((100 - w1) / 100 * vol2) ** 2 "
-           "+ 2 * rho * (w1 / 100 * vol1) * ((100 - w1) / 100 * vol2))", unit="%")
+           "sqrt((w1 / 100 * equity_vol) ** 2 + ((100 - w1) / 100 * bond_vol) ** 2 "
+           "+ 2 * rho * (w1 / 100 * equity_vol) * ((100 - w1) / 100 * bond_vol))", unit="%")
     b.step("mu", "Annual portfolio expected return (%)", "w1 / 100 * mu1 + (100 - w1) / 100 * mu2", unit="%")
     b.step("sigma_10", "Ten-day volatility as a decimal: σ ÷ 100 × √(10 ÷ 252)", "sigma / 100 * sqrt(10 / 252)")
     b.step("mu_10", "Ten-day expected return as a decimal: μ ÷ 100 × 10 ÷ 252", "mu / 100 * 10 / 252")

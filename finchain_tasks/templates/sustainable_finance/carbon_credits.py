@@ -73,8 +73,8 @@ def carbon_price_profit_impact(b: Builder) -> None:
         "{profit}. What will its operating profit be after the carbon price?"
     )
     b.step("emissions", "Annual emissions (output × intensity)", "output * intensity", unit="tonnes")
-    b.step("carbon_cost", "Carbon cost", "emissions * price", unit="$")
-    b.step("passed", "Carbon cost recovered from customers", "carbon_cost * pass_through / 100", unit="$")
+    b.step("carbon_cost", "Carbon cost", "round(emissions * price, 2)", unit="$")
+    b.step("passed", "Carbon cost recovered from customers", "round(carbon_cost * pass_through / 100, 2)", unit="$")
     b.step("new_profit", "Operating profit after the carbon price", "profit - carbon_cost + passed", unit="$")
 
 
@@ -143,7 +143,7 @@ def cbam_charge_on_imports(b: Builder) -> None:
            "tonnes * benchmark * free / 100", unit="tonnes")
     b.step("certificates", "Emissions to cover with certificates (one certificate per tonne of CO2e)",
            "embedded - free_adjust", unit="tonnes")
-    b.step("gross", "Cost of the certificates", "certificates * price", unit="€")
-    b.step("deduction", "Deduction for the carbon price paid abroad", "embedded * foreign", unit="€")
+    b.step("gross", "Cost of the certificates", "round(certificates * price, 2)", unit="€")
+    b.step("deduction", "Deduction for the carbon price paid abroad", "round(embedded * foreign, 2)", unit="€")
     b.step("charge", "Net CBAM charge", "gross - deduction", unit="€")
     b.step("reduction", "Reduction of the gross margin", "charge / margin * 100", unit="%")

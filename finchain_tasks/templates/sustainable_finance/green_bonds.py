@@ -145,7 +145,8 @@ def tax_credit_bond_after_tax_yield(b: Builder) -> None:
     b.step("cost", "Price paid (face × price ÷ 100)", "face * price / 100", unit="$")
     b.step("coupon_income", "Annual coupon (face × coupon rate)", "face * coupon / 100", unit="$")
     b.step("credit_amount", "Annual tax credit (face × credit rate)", "face * credit / 100", unit="$")
-    b.step("tax_due", "Tax on coupon and credit (both taxable)", "(coupon_income + credit_amount) * tax / 100",
+    b.step("tax_due", "Tax on coupon and credit (both taxable)",
+           "round((coupon_income + credit_amount) * tax / 100, 2)",
            unit="$")
     b.step("net_income", "After-tax income: coupon + credit − tax", "coupon_income + credit_amount - tax_due",
            unit="$")

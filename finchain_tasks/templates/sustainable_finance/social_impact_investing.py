@@ -143,9 +143,9 @@ def multi_year_sroi(b: Builder) -> None:
     )
     b.step("gross", "Gross annual value of outcomes", "outcomes * proxy", unit="$")
     b.step("year1", "Year-1 net impact (after deadweight and attribution)",
-           "gross * (1 - deadweight / 100) * (1 - attribution / 100)", unit="$")
-    b.step("year2", "Year-2 net impact after drop-off", "year1 * (1 - dropoff / 100)", unit="$")
-    b.step("year3", "Year-3 net impact after drop-off", "year2 * (1 - dropoff / 100)", unit="$")
+           "round(gross * (1 - deadweight / 100) * (1 - attribution / 100), 2)", unit="$")
+    b.step("year2", "Year-2 net impact after drop-off", "round(year1 * (1 - dropoff / 100), 2)", unit="$")
+    b.step("year3", "Year-3 net impact after drop-off", "round(year2 * (1 - dropoff / 100), 2)", unit="$")
     b.step("pv", "Present value of the three years",
            "year1 / (1 + rate / 100) + year2 / (1 + rate / 100) ** 2 + year3 / (1 + rate / 100) ** 3", unit="$")
     b.step("sroi", "SROI ratio (present value ÷ investment)", "pv / investment")
