@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from finchain_tasks import redaction
+from finchain_tasks.plumbing import redaction
 from finchain_tasks.plumbing.redaction import (
     MIN_SECRET,
     REDACTED,
