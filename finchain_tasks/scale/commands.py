@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from finchain_tasks.runs.score_file import SUMMARY_KEYS
 from finchain_tasks.scale.ray_map import RaySettings, run_blocks, state_dir
 
-SUMMARY_FIELDS = ("chaineval", "fac", "step_f1", "parse_ok", "domain", "level", "line", "error")
-"""What ``finchain score``'s summary and error list read of each row (the driver keeps only these)."""
+SUMMARY_FIELDS = (*SUMMARY_KEYS, "domain", "level", "line", "error")
+"""What ``finchain score``'s summary and error list read of each row (the driver keeps only these): the summary's
+scores are :data:`SUMMARY_KEYS`, one list for both paths."""
 
 
 def as_jsonl(source: Path, state: Path) -> Path:

@@ -82,7 +82,7 @@ def test_lm_eval_harness_scores_gold_answers_keeps_the_key_out_and_resumes_from_
     assert full["stats"]["chaineval"]["mean"] == pytest.approx(1.0)
     report = (run_dir / "report.md").read_text()
     n = row["completed"]
-    assert "| chaineval | fac | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 ±0.000 " in report
+    assert "| chaineval | fac | fac_strict | step_f1 |" in report and f"| {n}/{n} | 0 | 1.000 ±0.000 " in report
     assert len(answered) == row["completed"] and all(n == 1 for n in answered.values())
     assert all(r.headers.get("authorization") == f"Bearer {KEY}" for r in server.requests)
     assert not any(r.body["model"] == "fake-b" for r in server.requests)
