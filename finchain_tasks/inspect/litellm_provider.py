@@ -164,11 +164,9 @@ class LiteLLMAPI(ModelAPI):
         self.fast = (openai_fast.FastClient(model_name, str(self.base_url), self.litellm, self.timeout)
                      if self.request_path == openai_fast.FAST else None)
         self._pricing: openai_fast.Pricing | None = None
-        self._open: dict[tuple[int, str], Any] = {}
-        """(event loop, request key) -> the send still in flight: a retry after Inspect's attempt timeout
-        waits for it instead of sending (and paying for) the same request again."""
         self.rejoined = 0
-        """Attempts that found their request still open and used its late answer (nothing re-sent)."""
+        """Attempts that used a late answer of a send still open instead of sending again: always 0 for now
+        (see :meth:`_send_once`); the run summary's column is kept for when it is solved."""
         self.resent = 0
         """Sends of a request sent before in this run (its earlier send failed or timed out at the server)."""
         self._sent: set[tuple[int, str]] = set()
@@ -205,39 +203,20 @@ class LiteLLMAPI(ModelAPI):
         return request_key(material, epoch=_epoch())
 
     async def _send_once(self, request: dict[str, Any], key: str) -> tuple[Any, str, bool]:
-        """:meth:`_send`, at most once at a time per request: Inspect's attempt timeout cancels the attempt
-        waiting here, never the send itself (it is shielded), so the retry of the same request finds it still
-        open and takes its answer when it comes; on a slow machine an answered request was sent (and paid)
-        again. A send that failed or finished is gone: the next attempt sends anew."""
+        """:meth:`_send`, counting a second send of the same request (Inspect's attempt timeout, then a retry) as a
+        re-send for the run summary. A late answer to the timed-out attempt is not waited for: when the server has
+        stalled, only a new send saves the sample's remaining attempts (the bench fault test's stalled request),
+        and telling a slow answer from a stalled one in time is not solved yet (issue 40.4)."""
         import asyncio
 
         try:
-            loop = asyncio.get_running_loop()
-            import sniffio
-
-            if sniffio.current_async_library() != "asyncio":
-                return (*await self._send(request), False)
-        except (RuntimeError, ImportError):  # not under asyncio (trio): no shield to keep the send alive
-            return (*await self._send(request), False)
-        slot = (id(loop), key)
-        pending = self._open.get(slot)
-        late = pending is not None and not pending.done()
-        if late:
-            self.rejoined += 1
-        else:
-            if slot in self._sent:
-                self.resent += 1
-            self._sent.add(slot)
-            pending = loop.create_task(self._send(request))
-            self._open[slot] = pending
-            pending.add_done_callback(lambda t, slot=slot: self._forget(slot, t))
-        return (*await asyncio.shield(pending), late)
-
-    def _forget(self, slot: tuple[int, str], task: Any) -> None:
-        if self._open.get(slot) is task:
-            del self._open[slot]
-        if not task.cancelled():
-            task.exception()  # retrieved: an unawaited failure is not reported as "never retrieved"
+            slot: tuple[int, str] = (id(asyncio.get_running_loop()), key)
+        except RuntimeError:  # not under asyncio (trio)
+            slot = (0, key)
+        if slot in self._sent:
+            self.resent += 1
+        self._sent.add(slot)
+        return (*await self._send(request), False)
 
     async def _send(self, request: dict[str, Any]) -> tuple[Any, str]:
         """(the reply, the path that sent it): the fast path when this model takes it and the request's fields

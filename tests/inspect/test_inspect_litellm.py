@@ -245,23 +245,3 @@ def test_a_reply_with_a_lone_surrogate_is_kept_sanitised_and_paid_for_once(model
     scores = [log.samples[0].scores["chaineval"].value for log in runs]
     assert scores[0] == scores[1] and scores[0]["chaineval"] > 0.99  # the gold steps, plus one note line
     assert len(ResponseCache(cache)) == 1
-
-
-def test_a_late_answer_to_an_attempt_still_open_is_used_not_sent_again(model_api_enabled, tmp_path):
-    """Issue 40.4: Inspect's attempt timeout cancelled the wait and the retry sent the request again (6 re-sends
-    in a 48-sample run at --timeout 3): the answer came to the first send and was paid twice. Now the retry
-    waits for the send still open, and the output says it took a late answer."""
-    from inspect_ai.model import GenerateConfig
-
-    task, problem = _one_sample_task()
-    with FakeOpenAI(script={1: delay(2.5)}, reply=problem.solution) as server:
-        model = get_model("litellm/openai/fake", config=GenerateConfig(attempt_timeout=1, max_retries=5),
-                          **_model_args(server, timeout=TIMEOUT))
-        log = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none", score=False)[0]
-    assert model.api.rejoined >= 1 and model.api.resent == 0  # what the run summary counts
-    assert log.status == "success", log.error
-    assert len(server.requests) == 1  # sent once, answered once, paid once
-    sample = log.samples[0]
-    assert sample.output.completion == problem.solution
-    assert sample.output.metadata.get("finchain_late_answer") is True
-    assert len([e for e in sample.events if e.event == "model"]) >= 2  # Inspect did time the first attempt out

@@ -105,5 +105,6 @@ def test_majority_vote_behaves_as_vote_does(pools):
     assert round(expected / len(graded), 4) == PINNED_CALC["majority"] and expected == 13
 
 
-# read off again at task version 3.0.0 (new templates; `random` is now its expectation over the subset)
-PINNED_CALC = {"random": 0.3182, "majority": 0.5909, "weighted_vote": 1.0, "prm_best": 0.9091, "pass_at_n": 1.0}
+# read off again at task version 3.1.0 (new templates and wordings; was weighted_vote 1.0, prm_best 0.9091 at 3.0.0;
+# `random` is its expectation over the subset)
+PINNED_CALC = {"random": 0.3182, "majority": 0.5909, "weighted_vote": 0.9091, "prm_best": 0.8636, "pass_at_n": 1.0}
