@@ -164,12 +164,9 @@ class LiteLLMAPI(ModelAPI):
         self.fast = (openai_fast.FastClient(model_name, str(self.base_url), self.litellm, self.timeout)
                      if self.request_path == openai_fast.FAST else None)
         self._pricing: openai_fast.Pricing | None = None
-        self.rejoined = 0
-        """Attempts that used a late answer of a send still open instead of sending again: always 0 for now
-        (see :meth:`_send_once`); the run summary's column is kept for when it is solved."""
         self.resent = 0
         """Sends of a request sent before in this run (its earlier send failed or timed out at the server)."""
-        self._sent: set[tuple[int, str]] = set()
+        self._sent: set[str] = set()
 
     # -- the call ---------------------------------------------------------------------------
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
@@ -187,13 +184,12 @@ class LiteLLMAPI(ModelAPI):
         if output is not None:
             output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
             return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
-        response, path, late = await self._send_once(request, cache_key or self._request_key(request))
+        self._count_send(cache_key or self._request_key(request))
+        response, path = await self._send(request)
         output = self.output(response, path)  # raises MalformedResponse before anything is cached
         if cache is not None:
             _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
         output.metadata = {**(output.metadata or {}), "finchain_request_path": path}  # not cached: either path's
-        if late:
-            output.metadata["finchain_late_answer"] = True  # an earlier attempt's answer, not sent again
         return output, ModelCall.create(request=logged, response=sanitised_tree(response.model_dump()))
 
     def _request_key(self, request: dict[str, Any]) -> str:
@@ -202,21 +198,14 @@ class LiteLLMAPI(ModelAPI):
         material = {**request, "finchain_model": self.registry_name} if self.registry_name else request
         return request_key(material, epoch=_epoch())
 
-    async def _send_once(self, request: dict[str, Any], key: str) -> tuple[Any, str, bool]:
-        """:meth:`_send`, counting a second send of the same request (Inspect's attempt timeout, then a retry) as a
-        re-send for the run summary. A late answer to the timed-out attempt is not waited for: when the server has
-        stalled, only a new send saves the sample's remaining attempts (the bench fault test's stalled request),
-        and telling a slow answer from a stalled one in time is not solved yet (issue 40.4)."""
-        import asyncio
-
-        try:
-            slot: tuple[int, str] = (id(asyncio.get_running_loop()), key)
-        except RuntimeError:  # not under asyncio (trio)
-            slot = (0, key)
-        if slot in self._sent:
+    def _count_send(self, key: str) -> None:
+        """Count a second send of the same request (Inspect's attempt timeout, then a retry) as a re-send for the
+        run summary. A late answer to the timed-out attempt is not waited for: when the server has stalled, only a
+        new send saves the sample's remaining attempts, and telling a slow answer from a stalled one in time is not
+        solved yet (issue 40.4)."""
+        if key in self._sent:
             self.resent += 1
-        self._sent.add(slot)
-        return (*await self._send(request), False)
+        self._sent.add(key)
 
     async def _send(self, request: dict[str, Any]) -> tuple[Any, str]:
         """(the reply, the path that sent it): the fast path when this model takes it and the request's fields

@@ -417,16 +417,15 @@ def request_paths(tasks: Sequence[Any]) -> dict[str, dict[str, str]]:
 
 
 def request_counts(tasks: Sequence[Any]) -> dict[str, dict[str, int]]:
-    """{registry model: {resent, late_answers}}: requests sent again in this session (each paid again) and
-    retries that took the late answer of a send still open instead (paid once), from the providers' counters."""
+    """{registry model: {resent}}: requests sent again in this session (each paid again), from the providers'
+    counters."""
     counts: dict[str, dict[str, int]] = {}
     for task in tasks:
         api = getattr(getattr(task, "model", None), "api", None)
         name = (task.metadata or {}).get(MODEL_KEY)
         if name and isinstance(getattr(api, "resent", None), int):
-            entry = counts.setdefault(name, {"resent": 0, "late_answers": 0})
+            entry = counts.setdefault(name, {"resent": 0})
             entry["resent"] += api.resent
-            entry["late_answers"] += api.rejoined
     return counts
 
 

@@ -151,10 +151,10 @@ def markdown(summary: dict[str, Any]) -> str:
     for line in summary.get("warnings") or []:
         lines += [f"> **Warning:** {md(line)}", ""]
     resent = {m: c for m, c in (summary.get("requests_resent") or {}).items()
-              if c.get("resent") or c.get("late_answers")}
+              if c.get("resent")}
     if resent:
-        lines += ["> **Re-sends:** " + "; ".join(f"{md(m)}: {c['resent']} request(s) sent again, {c['late_answers']} "
-                                                   "late answer(s) used instead" for m, c in resent.items()), ""]
+        lines += ["> **Re-sends:** " + "; ".join(f"{md(m)}: {c['resent']} request(s) sent again"
+                                                 for m, c in resent.items()), ""]
     for title, head, body in _sections(summary):
         lines += [f"## {title}", "", "| " + " | ".join(md(h) for h in head) + " |",
                   "|" + "---|" * len(head), *("| " + " | ".join(md(c) for c in row) + " |" for row in body), ""]

@@ -286,15 +286,15 @@ def summarize(run_dir: str | Path) -> dict[str, Any]:
 
 
 def resent_counts(sessions: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """{model: {resent, late_answers}} over every session of the run (see ``engine.request_counts``): how many
-    requests were sent (and paid) again, and how many late answers were used instead of sending again."""
+    """{model: {resent}} over every session of the run (see ``engine.request_counts``): how many requests were
+    sent (and paid) again."""
     total: dict[str, dict[str, int]] = {}
     for session in sessions:
         counts = session.get("requests_resent") if isinstance(session, dict) else None
         for model, entry in (counts.items() if isinstance(counts, dict) else ()):
             if not isinstance(entry, dict):
                 continue
-            into = total.setdefault(str(model), {"resent": 0, "late_answers": 0})
+            into = total.setdefault(str(model), {"resent": 0})
             for key in into:
                 value = entry.get(key)
                 into[key] += value if isinstance(value, int) and not isinstance(value, bool) else 0
