@@ -245,3 +245,15 @@ def test_a_reply_with_a_lone_surrogate_is_kept_sanitised_and_paid_for_once(model
     scores = [log.samples[0].scores["chaineval"].value for log in runs]
     assert scores[0] == scores[1] and scores[0]["chaineval"] > 0.99  # the gold steps, plus one note line
     assert len(ResponseCache(cache)) == 1
+
+
+def test_every_send_of_a_request_after_its_first_is_counted_as_a_re_send(model_api_enabled, tmp_path):
+    """The run summary's ``requests_resent`` reads the provider's count: each retry of the same request (after a
+    server error, a rate limit or an attempt timeout) is a request paid again."""
+    task, problem = _one_sample_task()
+    with FakeOpenAI(script={1: server_error(500), 2: rate_limit(retry_after=0)}, reply=problem.solution) as server:
+        model = get_model("litellm/openai/fake", **_model_args(server, timeout=TIMEOUT))
+        log = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none", score=False)[0]
+    assert log.status == "success", log.error
+    assert len(server.requests) == 3
+    assert model.api.resent == 2  # three sends of one request: the first, then two re-sends
