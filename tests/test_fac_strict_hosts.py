@@ -89,16 +89,23 @@ def test_inspect_explanation_says_within_rounding():
     assert "within rounding: no" in explain(_result(1.0, 0.0), gold, [], "paper")
 
 
-def test_every_host_reads_a_var_template_as_a_magnitude():
-    """Inspect (sample metadata), lm-eval (the document's question) and the explorer (Problem.gold) agree
-    that a VaR answer is a size, so '-$X' answers it in every host."""
-    from finchain_tasks.engine.registry import get
+def test_every_host_reads_what_each_question_asks_for_alike():
+    """Inspect (sample metadata), lm-eval (the document) and the explorer (Problem.gold) agree, on every template,
+    on what the question decides about reading the answer: a size (a VaR: '-$X' answers it) and a two-quantity
+    question (graded on the gold's one)."""
+    from finchain_tasks.engine import all_templates
+    from finchain_tasks.finchain.generate import _flatten
     from finchain_tasks.inspect.tasks import sample_of
     from finchain_tasks.lm_eval.scoring import gold_row
     from scorers.records import MAGNITUDE
     from scorers.rows import gold_of
 
-    problem = get("risk_management/value_at_risk/parametric_var").generate(0)
-    inspect_gold = gold_of({"id": problem.id, **sample_of(problem).metadata["gold"]})
-    lm_eval_gold = gold_of(gold_row(problem.to_dict()))
-    assert inspect_gold.answer_kind == lm_eval_gold.answer_kind == problem.gold().answer_kind == MAGNITUDE
+    seen = []
+    for template in all_templates().values():
+        problem = template.generate(0)
+        golds = (gold_of({"id": problem.id, **sample_of(problem).metadata["gold"]}),
+                 gold_of(gold_row(_flatten(problem.to_dict()))), problem.gold())  # the document as arrow holds it
+        readings = {(g.answer_kind, g.asks_two) for g in golds}
+        assert len(readings) == 1, (problem.id, readings)
+        seen.append(readings.pop())
+    assert any(kind == MAGNITUDE for kind, _ in seen) and any(two for _, two in seen)  # both readings occur

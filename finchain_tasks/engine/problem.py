@@ -138,12 +138,12 @@ class Problem:
         (:func:`scorers.rows.gold_of`). Each step's text is the line the solution shows, closing period
         included (:func:`scorers.rows.as_rendered`): the reference profile embeds text as it is, so a
         bare step text scored the gold solution 0.987-0.999 there while the hosts gave 1.0 (issue 33.9)."""
-        from scorers.answers import answer_kind
+        from scorers.answers import answer_kind, asks_two
         from scorers.rows import as_rendered
 
         steps = self.gold_steps()
         return GoldSolution(as_rendered(steps, self._solution_text(steps)), self.answer, scorer_unit(self.answer_unit),
-                            self.id, answer_kind=answer_kind(self.question))
+                            self.id, answer_kind=answer_kind(self.question), asks_two=asks_two(self.question))
 
     @property
     def solution(self) -> str:

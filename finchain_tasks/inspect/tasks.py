@@ -55,11 +55,11 @@ def seeds_for(seeds: int | list[int], start_seed: int, fresh: bool, templates: i
 
 def sample_of(problem) -> Sample:
     """One problem as an Inspect sample (metadata: the problem's, plus the gold steps for re-scoring)."""
-    from scorers.answers import answer_kind
-
     row = problem.to_dict()
+    # the question too: what it asks decides how the answer is read (a VaR is a size, a two-quantity question is
+    # graded on the gold's one), and scorers.rows.gold_of reads that from it as it does for lm-eval's documents
     gold = {"steps": row["steps"], "answer": row["answer"], "answer_unit": row["answer_unit"],
-            "answer_kind": answer_kind(problem.question)}  # a VaR is a size: as lm-eval reads it from the question
+            "question": problem.question}
     return Sample(id=problem.id, input=problem.question, target=problem.solution,
                   metadata={**problem.metadata(), "gold": gold})
 
