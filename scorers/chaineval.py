@@ -16,11 +16,12 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from scorers.embeddings import Embedder, shared_embedder
-from scorers.gate import answer_correct, step_gate
+from scorers.final_answer import judge_answer
+from scorers.gate import step_gate
 from scorers.kernel import MAX_SUM, MIN_COST, align_batch
 from scorers.params import ERROR_BUCKETS, METRIC_KEYS, ChainEvalParams, resolve
 from scorers.records import GoldSolution, GoldStep
-from scorers.steps import ParsedOutput, parse_output
+from scorers.steps import ParsedOutput, parse_output, valid_text
 
 NUMERIC_FIELDS = METRIC_KEYS
 """Older name of :data:`METRIC_KEYS`."""
@@ -52,6 +53,9 @@ class ChainEvalResult:
     matrices: dict[str, list[list[float]]] | None = None
     """With ``keep_matrices``: the n × m similarity, gate and gated score matrices the alignment ran on
     (what a viewer draws as a heat map); None otherwise, so batch scoring keeps no per-pair data."""
+    answer_key: str | None = None
+    """The final answer as Best-of-N votes on it (:attr:`scorers.final_answer.AnswerVerdict.key`): its figure
+    signed as the reader reads it, the verdict of a yes/no question; not a metric, so not in :meth:`scores`."""
 
     def scores(self) -> dict[str, float | int | None]:
         """The metric fields without the alignment detail."""
@@ -59,6 +63,7 @@ class ChainEvalResult:
         out.pop("alignment")
         out.pop("pred_steps")
         out.pop("matrices")
+        out.pop("answer_key")
         return out
 
     def metrics(self) -> dict[str, float]:
@@ -76,19 +81,6 @@ def clean(value: float, digits: int = DIGITS) -> float:
 
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def valid_text(text: str | None) -> str:
-    """The text with every lone surrogate (``\\ud800`` from a JSON escape: not valid Unicode, and
-    the tokenizer refuses it, which would fail a whole batch) replaced by U+FFFD; None is ''."""
-    if not isinstance(text, str):
-        return ""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
 
 
 def embed_text(text: str, mask_numbers: bool, strip_punctuation: bool = True) -> str:
@@ -225,21 +217,18 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     ok_gold = {i for i, _ in matched}
     first_error = next((i + 1 for i in range(n) if i not in ok_gold), None)
-    read = (gold.answer, gold.answer_unit, out.final_answer, out.final_answer_text, params, out.conclusion,
-            gold.answer_kind)
-    fac = answer_correct(*read, stated=out.stated, asks_two=gold.asks_two)
-    strict = fac and answer_correct(*read, strict=True, stated=out.stated, asks_two=gold.asks_two)
+    answer = judge_answer(gold, out, params)  # the one reading every grader of a final answer shares
     alignment = [
         {"gold": i + 1, "pred": j + 1, "similarity": clean(S[i, j], 4), "gate": clean(gates[i, j]),
          "score": clean(A[i, j], 4), "matched": bool(A[i, j] >= params.match_threshold)}
         for i, j in pairs
     ]
     return ChainEvalResult(
-        chaineval=clean(min(max(chain, 0.0), 1.0)), fac=float(fac), step_precision=clean(precision),
+        chaineval=clean(min(max(chain, 0.0), 1.0)), fac=float(answer.fac), step_precision=clean(precision),
         step_recall=clean(recall), step_f1=clean(f1), first_error_step=first_error, n_gold_steps=n, n_pred_steps=m,
         parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
-        final_answer=out.final_answer_text, fac_strict=float(strict), alignment=alignment,
-        pred_steps=[s.text for s in out.steps],
+        final_answer=out.final_answer_text, fac_strict=float(answer.fac_strict), alignment=alignment,
+        pred_steps=[s.text for s in out.steps], answer_key=answer.key,
     )
 
 

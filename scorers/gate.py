@@ -111,10 +111,11 @@ def answer_names(gold: str, sentence: str) -> bool:
                    for i in range(len(words) - n + 1))
 
 
-def answer_verdict(gold: bool, answer_text: str, conclusion: str, stated: str = "") -> bool:
-    """A yes/no final answer: the verdict its answer states ("Yes, disclosure is required", "No, KYC
-    is not needed"), else its concluding sentence's, else (after a bare numeric answer line the question
-    never asked for: "... so this is structuring. The answer is: 9817") the verdict ``stated`` before it."""
+def stated_verdict(answer_text: str, conclusion: str, stated: str = "") -> bool | None:
+    """The yes/no an output answers with: the verdict its answer states ("Yes, disclosure is required",
+    "No, KYC is not needed"), else its concluding sentence's, else (after a bare numeric answer line the
+    question never asked for: "... so this is structuring. The answer is: 9817") the last verdict
+    ``stated`` before it; None when it states none."""
     said = verdict(answer_text)
     if said is None and conclusion:
         said = verdict(conclusion)
@@ -122,6 +123,12 @@ def answer_verdict(gold: bool, answer_text: str, conclusion: str, stated: str = 
         said = verdict(line)  # the last verdict the output stated
         if said is not None:
             break
+    return said
+
+
+def answer_verdict(gold: bool, answer_text: str, conclusion: str, stated: str = "") -> bool:
+    """A yes/no final answer is right when the verdict it states (:func:`stated_verdict`) is the gold's."""
+    said = stated_verdict(answer_text, conclusion, stated)
     return said is not None and said == gold
 
 

@@ -57,7 +57,7 @@ from scorers.answers import conclusion_value, reconcile_scale, reconcile_sign
 from scorers.numbers import Number, concluding_value, find_numbers, normalize, parse_number, strip_step_marker
 
 __all__ = ["MAX_READ_CHARS", "MAX_STEP_CHARS", "MAX_STEPS", "ParsedOutput", "PredStep", "extract_final_answer",
-           "parse_output", "segment"]
+           "parse_output", "segment", "valid_text"]
 
 MAX_STEPS = 200
 MAX_STEP_CHARS = 2000
@@ -485,6 +485,21 @@ def _stated(answer_text: str, steps: list[str]) -> str:
     return ""
 """An answer line that is only ``1`` or ``0``: a code the question never defined, so a categorical gold
 is read from the verdict the output stated before it (its last step is its conclusion)."""
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str | None) -> str:
+    """The text with every lone surrogate (``\\ud800`` from a JSON escape: not valid Unicode, and
+    the tokenizer refuses it, which would fail a whole batch) replaced by U+FFFD; None is ''."""
+    if not isinstance(text, str):
+        return ""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def parse_output(text: str) -> ParsedOutput:

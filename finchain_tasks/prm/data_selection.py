@@ -39,7 +39,7 @@ def question_key(item: LabelItem) -> str:
 
 def _correct(item: LabelItem) -> bool | None:
     try:
-        return answer_matches(item, item.final_answer)
+        return answer_matches(item)  # the whole trace, read as ChainEval's fac reads it
     except Unknown:
         return None
 

@@ -32,7 +32,7 @@ from finchain_tasks.plumbing.jsonl import jsonl_lines
 from scorers.chaineval import gold_from_text
 from scorers.prm.labels.recipe import FusedSignals, TraceLabels, answer_matches, label_items, summarise
 from scorers.prm.labels.signals import LabelItem, Unknown
-from scorers.steps import extract_final_answer, parse_output
+from scorers.steps import parse_output
 
 __all__ = ["LLM", "JudgeAccuracy", "JudgeConcepts", "JudgeQualitative", "RolloutImportance",
            "item_from_problem", "item_from_row", "read_items", "read_run_rows", "run_labels"]
@@ -204,7 +204,7 @@ class RolloutImportance:
         for i in range(self.n):
             text = self.llm.complete(prompt, temperature=self.temperature, max_tokens=self.max_tokens, sample=i,
                                      what="rollout")
-            hits += answer_matches(item, extract_final_answer(text)[0])
+            hits += answer_matches(item, text)
         return hits / self.n
 
 
@@ -303,9 +303,10 @@ def item_from_row(row: dict, line: int = 0) -> LabelItem:
     output = row.get("output") or _joined(row)
     parsed = parse_output(output)
     steps = tuple(row["steps"]) if isinstance(row.get("steps"), list) else tuple(s.text for s in parsed.steps)
-    gold = gold_from_text(row["gold_solution"]) if row.get("gold_solution") else None
+    question = str(row.get("question", ""))
+    gold = gold_from_text(row["gold_solution"], question=question) if row.get("gold_solution") else None
     gold_answer = row.get("gold_answer", gold.answer if gold else None)
-    return LabelItem(str(row.get("id", line)), str(row.get("question", "")), steps,
+    return LabelItem(str(row.get("id", line)), question, steps,
                      str(row.get("final_answer", parsed.final_answer_text)), output=output, gold_answer=gold_answer,
                      gold_unit=str(row.get("gold_unit", gold.answer_unit if gold else "")), gold=gold,
                      knowledge=tuple(row.get("knowledge") or ()), reference=str(row.get("reference", "")),

@@ -178,7 +178,7 @@ def _they_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> 
 def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], key, params=None) -> list[dict]:
     """Final-answer agreement only, one dict per row with gold and their score: no embeddings, so the
     whole of one file takes seconds. ``key(row)`` joins a row to ``theirs``."""
-    from scorers.gate import answer_correct
+    from scorers.final_answer import judge_answer
     from scorers.params import resolve
     from scorers.rows import RowError, gold_of
     from scorers.steps import parse_output
@@ -194,10 +194,8 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
         except RowError:
             continue  # a row without gold text (one of 2,700 has solution: null)
         parsed = parse_output(row.get("generation") or "")
-        read = (gold.answer, gold.answer_unit, parsed.final_answer, parsed.final_answer_text, params, parsed.conclusion,
-                gold.answer_kind)
-        fac = float(answer_correct(*read, stated=parsed.stated, asks_two=gold.asks_two))
-        strict = float(fac and answer_correct(*read, strict=True, stated=parsed.stated, asks_two=gold.asks_two))
+        judged = judge_answer(gold, parsed, params)  # ChainEval's own reading of the final answer
+        fac, strict = float(judged.fac), float(judged.fac_strict)
         ours = {"fac": fac, "fac_strict": strict, "gold_answer": gold.answer, "final_answer": parsed.final_answer_text,
                 "answer_value": parsed.final_answer.value if parsed.final_answer else None}
         entry = {"key": "/".join(map(str, key(row))), "ours_fac": fac, "ours_fac_strict": strict,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorers.prm.base import PRM, PRMScore, prm_input
-from scorers.prm.selectors import SELECTORS, Candidate, answer_key, select_all
+from scorers.prm.selectors import SELECTORS, Candidate, select_all
 
 __all__ = ["Graded", "candidates_of", "grade_finchain", "pool_records", "value_keys"]
 
@@ -45,12 +45,13 @@ def value_keys(with_chaineval: bool = True) -> list[str]:
 
 
 def grade_finchain(golds: Sequence, texts: Sequence[str], params=None) -> list[Graded]:
-    """ChainEval for every (gold, candidate) pair in one batched call."""
+    """ChainEval for every (gold, candidate) pair in one batched call; each candidate votes with the key of
+    the reading that graded it (:func:`scorers.final_answer.judge_answer`: "decreases by $7.88" votes with
+    -7.88, a bare ``1`` after "so it should be reported" with yes)."""
     from scorers.chaineval import score_batch
 
     results = score_batch(list(golds), list(texts), params or "paper")
-    return [Graded(t, r.final_answer, bool(r.fac), float(r.chaineval), answer_key(r.final_answer))
-            for t, r in zip(texts, results)]
+    return [Graded(t, r.final_answer, bool(r.fac), float(r.chaineval), r.answer_key) for t, r in zip(texts, results)]
 
 
 def _rng(cluster: str, ident: str) -> random.Random:

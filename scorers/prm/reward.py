@@ -1,8 +1,9 @@
 """Rewards for TRL's ``GRPOTrainer``: each one is ``fn(prompts, completions, **kwargs) -> list[float]``,
 one float per completion (TRL passes the dataset's other columns as keyword lists).
 
-* :class:`OutcomeReward`: r_out ∈ {0, 1}, the completion's final answer against the ``answer`` column
-  (FinChain's final-answer gate: numbers within tolerance, text by normalised equality).
+* :class:`OutcomeReward`: r_out ∈ {0, 1}, the completion's final answer against the ``answer`` column, read
+  as ChainEval's ``fac`` reads it (:func:`scorers.final_answer.judge_answer`; the question, from a ``question``
+  column or the prompt, gives the gold's kind).
 * :class:`PRMReward`: R = agg(step probabilities) + ζ · p_traj from any PRM.
 * :class:`FinPRMReward`: r = r_out + δ · R in one callable, or R alone with ``prm_only=True`` (the authors'
   release rewards with the PRM alone).
@@ -33,10 +34,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorers.gate import answer_correct
+from scorers.final_answer import AnswerGold, judge_answer
 from scorers.params import resolve
 from scorers.prm.base import PRM, prm_input
-from scorers.steps import extract_final_answer
 
 __all__ = ["PAPER_GRPO", "FinPRMReward", "OutcomeReward", "PRMReward", "completion_text", "paper_grpo_kwargs"]
 
@@ -69,21 +69,38 @@ def _column(kwargs: dict, name: str, n: int) -> list:
     return list(values) if len(values) == n else [values[0]] * n
 
 
-class OutcomeReward:
-    """r_out: 1.0 when the completion's final answer passes the gate against its gold answer, else 0.0."""
+def _optional(values: Sequence[Any] | None, n: int, default: Any) -> list:
+    """An optional column, one value per completion: missing is ``default`` for all, one value is shared."""
+    if not values:
+        return [default] * n
+    return list(values) if len(values) == n else [values[0]] * n
 
-    def __init__(self, answer_column: str = "answer", unit_column: str = "answer_unit", profile: str = "paper"):
+
+class OutcomeReward:
+    """r_out: 1.0 when the completion's final answer is right as ChainEval's ``fac`` reads it
+    (:func:`scorers.final_answer.judge_answer`: the whole completion, so a direction word signs a figure, a
+    verdict before a bare ``1`` counts, a magnitude gold ignores the sign convention), else 0.0.
+
+    The gold's kind comes from the ``answer_kind`` column when the dataset has one, else from the
+    ``question`` column, else from the prompt's text (the question the policy was asked)."""
+
+    def __init__(self, answer_column: str = "answer", unit_column: str = "answer_unit", profile: str = "paper",
+                 question_column: str = "question", kind_column: str = "answer_kind"):
         self.answer_column, self.unit_column = answer_column, unit_column
+        self.question_column, self.kind_column = question_column, kind_column
         self.params = resolve(profile)
         self.__name__ = "outcome"
 
     def __call__(self, prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any) -> list[float]:
-        golds = _column(kwargs, self.answer_column, len(completions))
-        units = kwargs.get(self.unit_column) or [""] * len(completions)
+        n = len(completions)
+        golds = _column(kwargs, self.answer_column, n)
+        units = _optional(kwargs.get(self.unit_column), n, "")
+        questions = _optional(kwargs.get(self.question_column) or [completion_text(p) for p in prompts], n, "")
+        kinds = _optional(kwargs.get(self.kind_column), n, None)
         out = []
-        for completion, gold, unit in zip(completions, golds, units):
-            text, number = extract_final_answer(completion_text(completion))
-            out.append(float(answer_correct(gold, unit or "", number, text, self.params)))
+        for completion, gold, unit, question, kind in zip(completions, golds, units, questions, kinds):
+            answer_gold = AnswerGold.for_question(gold, unit or "", str(question or ""), kind)
+            out.append(float(judge_answer(answer_gold, completion_text(completion), self.params).fac))
         return out
 
 

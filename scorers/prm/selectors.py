@@ -19,7 +19,7 @@ import random as _random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scorers.numbers import parse_number
+from scorers.final_answer import vote_key
 
 __all__ = ["ORACLES", "SELECTORS", "Candidate", "accuracy", "answer_key", "majority", "oracle_chaineval",
            "pass_at_n", "prm_best", "random_choice", "select_all", "weighted_vote"]
@@ -36,16 +36,11 @@ class Candidate:
 
 
 def answer_key(answer_text: str | None) -> str | None:
-    """The form of a final answer that votes compare: a number to 6 significant digits (``$5.40`` and
-    ``5.4`` agree; ``%`` kept apart), else the text lower-cased with spaces collapsed; None when empty."""
-    text = (answer_text or "").strip()
-    if not text:
-        return None
-    number = parse_number(text)
-    if number is not None:
-        unit = "%" if number.unit == "%" else ""
-        return f"{number.value:.6g}{unit}"
-    return " ".join(text.lower().rstrip(".").split()) or None
+    """The form of a final answer that votes compare, from its text alone (:func:`scorers.final_answer.vote_key`:
+    a number to 6 significant digits, ``$5.40`` and ``5.4`` agree, ``%`` kept apart; else the text lower-cased
+    with spaces collapsed; None when empty). A FinChain pool votes on the key of the whole reading
+    (:func:`scorers.prm.pool.grade_finchain`), which signs a figure by its direction word."""
+    return vote_key(answer_text)
 
 
 def _argmax(values: Sequence[float | None]) -> int | None:

@@ -49,6 +49,29 @@ def test_a_text_gold_is_matched_against_the_answer_text():
     assert OutcomeReward()(["decide"] * 2, completions, answer=["approve"] * 2) == [0.0, 1.0]
 
 
+VAR_ANSWER = ["Step 1: scale the quantile.\nThe one-day VaR is -$89,345.17."]
+
+
+def test_rule_the_gold_kind_comes_from_the_kind_column_else_the_question_column_else_the_prompt():
+    # a VaR is a magnitude: -$89,345.17 answers 89,345.17 when the question (or the kind) says what is asked
+    reward = OutcomeReward()
+    assert reward(["What is the one-day VaR of the portfolio?"], VAR_ANSWER, answer=[89345.17]) == [1.0]
+    assert reward(["Answer in steps."], VAR_ANSWER, answer=[89345.17]) == [0.0]
+    assert reward(["Answer in steps."], VAR_ANSWER, answer=[89345.17],
+                  question=["What is the one-day VaR of the portfolio?"]) == [1.0]
+    assert reward(["Answer in steps."], VAR_ANSWER, answer=[89345.17], answer_kind=["magnitude"]) == [1.0]
+    # the kind column wins over the question's reading, both ways
+    assert reward(["What is the one-day VaR of the portfolio?"], VAR_ANSWER, answer=[89345.17],
+                  answer_kind=[""]) == [0.0]
+    assert OutcomeReward(kind_column="kind", question_column="q")(
+        ["x"], VAR_ANSWER, answer=[89345.17], kind=["magnitude"], question=["ignored"]) == [1.0]
+
+
+def test_one_unit_or_kind_serves_every_completion():
+    completions = ["Step 1: spread = 25 bp\nFinal answer: 25 bp"] * 2
+    assert OutcomeReward()(["spread?"] * 2, completions, answer=[0.25], answer_unit=["%"]) == [1.0, 1.0]
+
+
 class _QuestionLength:
     """A PRM that reads the question only: its reward is the question's length."""
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from scorers.final_answer import judge_answer
 from scorers.gate import answer_correct
 from scorers.params import resolve
 from scorers.prm.calc import check_step
@@ -48,8 +49,7 @@ def _our_answer(parsed, gold):
 def test_our_fac_agrees_with_the_readers_label(row):
     gold = _gold(row)
     parsed = parse_output(row["output"])
-    fac = answer_correct(gold.answer, gold.answer_unit, parsed.final_answer, parsed.final_answer_text, REFERENCE,
-                         parsed.conclusion, gold.answer_kind)
+    fac = judge_answer(gold, parsed, REFERENCE).fac  # the reading every grader of a final answer shares
     if row["label"] != "ambiguous":
         assert fac is (row["label"] == "right"), (row["reason"], parsed.final_answer, gold.answer_kind)
     reader = row["reader_answer"]

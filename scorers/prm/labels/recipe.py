@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from scorers.gate import answer_correct
+from scorers.final_answer import AnswerGold, judge_answer
 from scorers.params import resolve
-from scorers.prm.labels.exact import ExactSignals, exact_signals
+from scorers.prm.labels.exact import ExactSignals, exact_signals, trace_text
 from scorers.prm.labels.fusion import (
     ETA,
     OMEGA,
@@ -35,9 +35,8 @@ from scorers.prm.labels.fusion import (
     trajectory_score,
 )
 from scorers.prm.labels.signals import Accuracy, Concepts, Importance, LabelItem, Qualitative, Unknown
-from scorers.steps import extract_final_answer
 
-__all__ = ["RECIPES", "FusedSignals", "TraceLabels", "answer_matches", "label_items", "summarise"]
+__all__ = ["RECIPES", "FusedSignals", "TraceLabels", "answer_gold", "answer_matches", "label_items", "summarise"]
 
 RECIPES = ("exact", "fused")
 
@@ -74,13 +73,23 @@ class FusedSignals:
     eta: float = ETA
 
 
-def answer_matches(item: LabelItem, answer_text: str) -> bool:
-    """ξ: is ``answer_text`` the gold answer (FinChain's final-answer gate; text by normalised equality)?
-    Raises :class:`Unknown` when the item has no gold answer."""
+def answer_gold(item: LabelItem) -> AnswerGold:
+    """The item's gold answer with its kind and two-quantity reading: the gold trace's where it has them,
+    else what the item's question asks for (as :func:`scorers.rows.gold_of` reads a row)."""
+    gold = item.gold
+    kind = gold.answer_kind if gold is not None and gold.answer_kind else None
+    found = AnswerGold.for_question(item.gold_answer, item.gold_unit, item.question, kind)
+    return AnswerGold(found.value, found.unit, found.kind, found.asks_two or bool(gold is not None and gold.asks_two))
+
+
+def answer_matches(item: LabelItem, output: str | None = None) -> bool:
+    """ξ: is the final answer of ``output`` (a whole text: a rollout, a candidate) the gold answer, read as
+    ChainEval's ``fac`` reads it (:func:`scorers.final_answer.judge_answer`)? ``None`` reads the item's own
+    trace (:func:`.exact.trace_text`: its output, else its steps and final answer). Raises :class:`Unknown`
+    when the item has no gold answer."""
     if item.gold_answer is None:
         raise Unknown("missing gold answer")
-    text, number = extract_final_answer(f"Final answer: {answer_text or ''}")
-    return answer_correct(item.gold_answer, item.gold_unit, number, text, resolve("paper"))
+    return judge_answer(answer_gold(item), trace_text(item) if output is None else output, resolve("paper")).fac
 
 
 def _traj(r_out: float, r_cover: float, eta: float) -> tuple[int, dict]:
@@ -113,7 +122,7 @@ def _fused_step(item: LabelItem, k: int, exact: bool | None, sig: FusedSignals) 
 
 
 def _fused_traj(item: LabelItem, ex: ExactSignals | None, sig: FusedSignals) -> tuple[int, dict]:
-    r_out = ex.r_out if ex is not None and not ex.reason else float(answer_matches(item, item.final_answer))
+    r_out = ex.r_out if ex is not None and not ex.reason else float(answer_matches(item))
     r_cover = coverage(item.knowledge_points, sig.concepts.used(item)) if item.knowledge_points else None
     if r_cover is None:
         raise Unknown("the question has no knowledge points for r_cover")
