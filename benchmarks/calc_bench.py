@@ -4,9 +4,9 @@ Reads the FinChain authors' released generations (``results/*.jsonl`` of their r
 problem with ``question``, ``solution`` (the gold) and ``generation``) from ``--results DIR`` or the
 ``FINCHAIN_AUTHORS_RESULTS`` environment variable; nothing is copied. For every generation:
 
-* **right-answer outputs** (the generation's final number within 1% of the gold's): the share that ``calc``
-  flags (a step judged wrong): the *false-alarm rate* (a right final answer can follow a slip, so this is an
-  upper bound on true false alarms; the flagged steps of a sample are printed for reading);
+* **right-answer outputs** (the generation's final answer within 1% of the gold, read as ``fac`` reads it): the
+  share that ``calc`` flags (a step judged wrong): the *false-alarm rate* (a right final answer can follow a
+  slip, so this is an upper bound on true false alarms; the flagged steps of a sample are printed for reading);
 * **wrong-answer outputs**: the share flagged (*detection*: wrong arithmetic is one cause of a wrong answer
   among many, so this is not a recall);
 * **recall on injected slips**: in each right-answer output whose steps hold a check that passes, the first
@@ -37,15 +37,23 @@ def _rows(folder: Path) -> list[dict]:
     return out
 
 
-def _final(text: str) -> float | None:
-    from scorers.steps import extract_final_answer
-
-    _, number = extract_final_answer(text or "")
-    return None if number is None else float(number.value)
+RIGHT_TOL = 0.01
+"""A generation is a right-answer output when its final answer is within 1% of the gold, read as ``fac`` reads it."""
 
 
-def _right(gen: float | None, gold: float | None) -> bool:
-    return gen is not None and gold is not None and abs(gen - gold) <= max(0.01 * abs(gold), 0.005)
+def _right(row: dict) -> bool:
+    """The generation's final answer against the row's gold, read as ChainEval's ``fac`` reads both
+    (:func:`scorers.rows.gold_of`, :func:`scorers.final_answer.judge_answer`: a direction word signs a figure, a
+    verdict before a bare answer code counts), within 1% instead of 5%. A row without a gold is wrong."""
+    from scorers.final_answer import judge_answer
+    from scorers.params import resolve
+    from scorers.rows import RowError, gold_of
+
+    try:
+        gold = gold_of(row)
+    except RowError:
+        return False
+    return judge_answer(gold, row.get("generation") or "", resolve("paper", final_tol=RIGHT_TOL)).fac
 
 
 def _bump(step: str, result: str) -> str | None:
@@ -71,9 +79,8 @@ def measure(rows: list[dict], show: int = 8) -> dict:
                            "gold_flagged", "gold_verdict"), 0)
     examples: list[str] = []
     for row in rows:
-        gold_final = _final(row.get("solution", ""))
         gen = row.get("generation") or ""
-        right = _right(_final(gen), gold_final)
+        right = _right(row)
         steps = prm_input(row.get("question", ""), gen).steps
         verdicts = [check_step(s) for s in steps]
         flagged = any(v is False for v in verdicts)

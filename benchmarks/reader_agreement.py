@@ -169,6 +169,29 @@ def readings(pairs: list[tuple[dict[str, Any], dict[str, Any]]], root: Path | No
     return out
 
 
+def their_bug_rows(pairs: list[tuple[dict[str, Any], dict[str, Any]]], root: Path) -> list[dict[str, Any]]:
+    """The corpus rows ``finchain reproduce --fac-only`` labels "their bug" (:func:`finchain_tasks.reproduce.fac.
+    fac_reason` against the authors' published per-sample ``final_answer_match``), each with the reader's label
+    and ``contradicted``: the reader (not ambiguous) sides with their rule, not with our ``fac``. Such a label
+    would blame their rule for a reading of ours; issue 38 wants none."""
+    from finchain_tasks.reproduce.fac import BUG_PREFIX, fac_rows
+
+    published = _published(pairs, root)
+    rows = [dict(row, _reader_row=label["row"]) for label, row in pairs if label["row"] in published]
+    theirs = {(row["_reader_row"],): {"final_answer_match": published[row["_reader_row"]]} for row in rows}
+    entries = {e["key"]: e for e in fac_rows(rows, theirs, lambda row: (row["_reader_row"],))}
+    out = []
+    for label, _ in pairs:
+        entry = entries.get(label["row"])
+        if entry is None or not entry["reason"].startswith(BUG_PREFIX):
+            continue
+        reader = reader_says({"label": label["label"], "within_rounding": label["within_rounding"]}, "fac")
+        out.append({"row": label["row"], "label": label["label"], "answer": label["answer"], "reason": entry["reason"],
+                    "fac": entry["ours_fac"], "our_answer": entry["our_answer"],
+                    "contradicted": reader is not None and reader != entry["ours_fac"]})
+    return out
+
+
 def reader_says(reading: dict[str, Any], metric: str) -> float | None:
     """What the reader's label makes of ``metric`` for this row: 1 or 0, None when ambiguous. For
     ``fac_strict`` a right answer counts only when within rounding (a verdict or text answer is)."""
@@ -216,13 +239,20 @@ def main(argv: list[str] | None = None) -> int:
     if not args.authors:
         parser.error("give the authors' repository with --authors or set FINCHAIN_AUTHORS_DIR")
     labels = load_labels(Path(args.labels))
-    rows = readings(join(labels, Path(args.authors)), Path(args.authors))
+    pairs = join(labels, Path(args.authors))
+    rows = readings(pairs, Path(args.authors))
     counts = {v: sum(r["label"] == v for r in rows) for v in VERDICTS}
     print(f"{len(rows)} labelled rows: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
     _print(rows, "fac", "fac (ours, 5% tolerance)")
     _print(rows, "fac_strict", "fac_strict (ours, within rounding)")
     _print(rows, "v1", "v1 (the authors' eval.py rule, scorers/v1_rule.py)")
     _print(rows, "published", "published (the authors' per-sample final_answer_match, evals/<model>.jsonl)")
+    bugs = their_bug_rows(pairs, Path(args.authors))
+    wrong = [b for b in bugs if b["contradicted"]]
+    print(f"\n'their bug' labels (finchain reproduce --fac-only) on the corpus: {len(bugs)}; "
+          f"the reader contradicts {len(wrong)}")
+    for b in wrong:
+        print(f"  x {b['row']:24s} reader {b['label']} ({b['answer']!r}); fac={b['fac']:.0f}; {b['reason']}")
     return 0
 
 

@@ -53,6 +53,9 @@ class ChainEvalResult:
     matrices: dict[str, list[list[float]]] | None = None
     """With ``keep_matrices``: the n × m similarity, gate and gated score matrices the alignment ran on
     (what a viewer draws as a heat map); None otherwise, so batch scoring keeps no per-pair data."""
+    answer_value: float | None = None
+    """The final answer's figure as read (signed by its direction word: "decreases by $7.88" is -7.88); None
+    when it states none. Not a metric, so not in :meth:`scores`."""
     answer_key: str | None = None
     """The final answer as Best-of-N votes on it (:attr:`scorers.final_answer.AnswerVerdict.key`): its figure
     signed as the reader reads it, the verdict of a yes/no question; not a metric, so not in :meth:`scores`."""
@@ -64,6 +67,7 @@ class ChainEvalResult:
         out.pop("pred_steps")
         out.pop("matrices")
         out.pop("answer_key")
+        out.pop("answer_value")
         return out
 
     def metrics(self) -> dict[str, float]:
@@ -229,6 +233,7 @@ def _metrics(gold: GoldSolution, out: ParsedOutput, params: ChainEvalParams, A, 
         parse_ok=float(m > 0 and (out.final_answer is not None or bool(out.final_answer_text))),
         final_answer=out.final_answer_text, fac_strict=float(answer.fac_strict), alignment=alignment,
         pred_steps=[s.text for s in out.steps], answer_key=answer.key,
+        answer_value=answer.answer.value if answer.answer is not None else None,
     )
 
 

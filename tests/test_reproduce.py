@@ -160,3 +160,30 @@ def test_the_command_refuses_an_unknown_profile_or_a_missing_folder_in_one_line(
     missing = CliRunner().invoke(app, ["reproduce", "finchain-v1"])
     shown = " ".join(missing.output.split())
     assert missing.exit_code != 0 and "repository with --authors DIR, or set $FINCHAIN_AUTHORS_DIR" in shown
+
+
+def test_rule_a_full_reproduce_gives_each_disagreement_the_reason_fac_only_gives(tmp_path):
+    # both paths label a row from the same reading (fac, fac_strict and the signed figure read): a pass within 5%
+    # only is "tolerance only" and a sign read from a word is "ours: direction word", never "their bug"
+    from finchain_tasks.reproduce.authors import _key, authors_rows, their_scores
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    root = tmp_path / "authors"
+    (root / "results").mkdir(parents=True)
+    (root / "evals").mkdir()
+    rows = [
+        _row(1, "Step 1: Payment = 60 + 5.7 = $65.70", "The net payment is $63.50."),          # tolerance only
+        {**_row(2, "Step 1: Change = 107.88 - 100 = 7.88", "Step 1: The value decreases by $7.88."),
+         "question": "By how much does the value change?"},                                   # direction word
+        _row(3, "Step 1: Equity = 9 - 1 = $8", "The equity is $8."),                          # their bug
+    ]
+    (root / "results" / "toy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    theirs = [{"seed": r["seed"], "id": "1", "level": "Basic", "topic": "t", "subtopic": "s", "recall": 0.0,
+               "precision": 0.0, "final_answer_match": m} for r, m in zip(rows, (0, 1, 0))]
+    (root / "evals" / "toy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in theirs))
+    (root / "evals" / "overall_results.txt").write_text("toy & 0.3 & 0.3 & 0.3 & 0.3 & 0.0 & 0.0 & 0.0 & 0.0\n")
+    [toy] = reproduce(root, ("reference",), embedder=ConstantEmbedder())
+    full = {e["key"]: e["reason"] for e in toy.fac_rows}
+    fast = {e["key"]: e["reason"] for e in fac_rows(authors_rows(root)["toy"], their_scores(root, "toy")[0], _key)}
+    assert full == fast
+    assert [r.split(":")[0].split(";")[0] for r in full.values()] == ["tolerance only", "ours", "their bug"]

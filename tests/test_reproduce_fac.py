@@ -148,6 +148,15 @@ def _reason2(generation, ours_fac, gold, answer, value, strict=None):
     # a pass within 5% but not within rounding is never their bug
     ("The net payment is $63.50.", 1, 65.7, "$63.50", 63.5, 0.0, "tolerance only; their bug: an output without"),
     ("The net payment is $65.70.", 1, 65.7, "$65.70", 65.7, 1.0, BUG_PREFIX + ": an output without"),
+    # a percent read as written against a unitless gold, where the output restates it as its fraction of one:
+    # the output means 0.4825, so our pass is a reading of ours, not their bug (a reader calls it wrong)
+    ("The ratio is 48.25%. For every $1 of equity there is $0.48 of debt.", 1, 48.34, "48.25%", 48.25, 1.0,
+     "ours: percent/ratio"),
+    # edges: no restatement, a restatement of another size, a gold below one: their bug as before
+    ("The margin is 77.5%.", 1, 77.26, "77.5%", 77.5, 1.0, BUG_PREFIX + ": an output without"),
+    ("The ratio is 48.25%. Equity is $0.20 per $1 of assets.", 1, 48.34, "48.25%", 48.25, 1.0,
+     BUG_PREFIX + ": an output without"),
+    ("The rate is 0.93%, about 0.0093 a year.", 1, 0.93, "0.93%", 0.93, 1.0, BUG_PREFIX + ": an output without"),
 ])
 def test_rule_their_bug_only_where_a_reader_reads_as_we_do(generation, ours_fac, gold, answer, value, strict, expected):
     assert _reason2(generation, ours_fac, gold, answer, value, strict).startswith(expected)

@@ -127,8 +127,9 @@ def compare_model(model: str, rows: list[dict[str, Any]], results: dict[str, lis
     """Join ``results[profile][k]`` (ChainEvalResult per row) with their per-sample rows."""
     first = next(iter(results))
     comp = ModelComparison(model, len(rows), their_file, published=published)
-    joined = [(r, {"fac": res.fac, "recall": res.step_recall, "precision": res.step_precision,
-                   "step_f1": res.step_f1, "final_answer": res.final_answer, "gold_answer": r.get("_gold_answer")},
+    joined = [(r, {"fac": res.fac, "fac_strict": res.fac_strict, "recall": res.step_recall,
+                   "precision": res.step_precision, "step_f1": res.step_f1, "final_answer": res.final_answer,
+                   "answer_value": res.answer_value, "gold_answer": r.get("_gold_answer")},
                theirs.get(_key(r))) for r, res in zip(rows, results[first])]
     for ours_key, their_key in METRICS:
         pairs = [(o[ours_key], t[their_key]) for _, o, t in joined if t is not None and t.get(their_key) is not None]

@@ -13,7 +13,9 @@ Where the two differ, :func:`fac_reason` names why, from the texts alone, in one
   step's last number;
 * ``tolerance: ...`` we read the figure the output states and it lies within the 5% both rules allow,
   where their rule read another number;
-* ``ours: ...`` / ``parser: ...`` / ``two quantities: ...`` what remains: a reading of ours differs.
+* ``ours: ...`` / ``parser: ...`` / ``two quantities: ...`` what remains: a reading of ours differs (also where
+  their rule fails by construction but our pass rests on a reading the output itself contradicts: a percent
+  figure read as written against a unitless gold, where the output restates it as its fraction of one).
 
 :func:`fac_rows` computes only final-answer agreement (no embeddings: the whole of one file in a few
 seconds); :func:`write_disagreements` writes every disagreement to CSV and Markdown.
@@ -141,8 +143,29 @@ def _sign_reason(gold: Any, value: Any, answer_text: str, they_passed: bool, gen
     return f"{BUG_PREFIX}: eval.py drops minus signs ([\\d.]+), so -X and X are one answer"
 
 
+def _fraction_restated(generation: str, answer_text: str, gold: Any, value: Any) -> bool:
+    """We pass "48.25%" against a unitless gold of 48.34 by reading the percent figure as it is written, but the
+    output goes on to state its fraction of one ("for every $1 of equity, $0.48 of debt"): it means 0.4825, a
+    reading the gold does not share. True when ``answer_text`` is a percent, our figure is close to the gold as
+    written, and the text after its last statement writes the figure over 100 (to two decimals or more)."""
+    if "%" not in answer_text or not (_is_number(gold) and _is_number(value)) or not gold:
+        return False
+    if not _close(abs(float(value)), abs(float(gold))) or abs(float(gold)) < 1:
+        return False
+    figure = _last_figure(answer_text)
+    at = generation.rfind(figure) if figure else -1
+    if at < 0:
+        return False
+    fraction = abs(float(value)) / 100
+    after = generation[at + len(figure):]
+    return any(abs(float(n.replace(",", "")) - fraction) <= 0.005 + 1e-9 for n in _NUMBER.findall(after)
+               if "." in n and float(n.replace(",", "")) < 1)
+
+
 def _we_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> str:
     generation = (row.get("generation") or "").split("\nuser\n")[0]
+    if _fraction_restated(generation, answer_text, gold, value):
+        return "ours: percent/ratio: we read 'X%' as X for a unitless gold; the output restates it as X/100"
     if not split_steps(generation):  # their step splitting, from the one re-implementation of eval.py
         return f"{BUG_PREFIX}: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0"
     if _expression_answer(generation):
