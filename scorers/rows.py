@@ -11,8 +11,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from scorers.answers import answer_kind, asks_two
 from scorers.chaineval import gold_from_text
+from scorers.final_answer import AnswerGold
 from scorers.records import GoldSolution, GoldStep
 from scorers.steps import segment
 
@@ -100,16 +100,16 @@ def _solution_steps(solution: str) -> tuple[str, ...]:
 def gold_of(row: dict[str, Any]) -> GoldSolution:
     """Gold steps from structured ``steps`` when present, else parsed from ``solution`` text. The answer's
     kind is the row's ``answer_kind`` when it has one, else what its question asks for
-    (:func:`scorers.answers.answer_kind`: ``"magnitude"`` for a VaR, a loss amount, a drawdown)."""
+    (:meth:`scorers.final_answer.AnswerGold.for_question`: ``"magnitude"`` for a VaR, a loss amount, a drawdown)."""
     gold = _gold_of(row)
     kind = row.get("answer_kind")
     if kind is not None and not isinstance(kind, str):
         raise RowError("field 'answer_kind' must be text")
     question = row.get("question")
-    question = question if isinstance(question, str) else None
-    kind = kind if kind is not None else answer_kind(question)
-    gold = replace(gold, asks_two=True) if asks_two(question) else gold
-    return replace(gold, answer_kind=kind) if kind else gold
+    reading = AnswerGold.for_question(gold.answer, gold.answer_unit, question if isinstance(question, str) else None,
+                                      kind)  # the kind and two-quantity reading every grader derives alike
+    gold = replace(gold, asks_two=True) if reading.asks_two else gold
+    return replace(gold, answer_kind=reading.kind) if reading.kind else gold
 
 
 def _gold_of(row: dict[str, Any]) -> GoldSolution:
