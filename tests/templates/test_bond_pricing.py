@@ -66,14 +66,18 @@ def test_clean_price_by_discounting_each_flow_at_its_fractional_time(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_modified_duration_as_price_sensitivity(seed):
-    p = get(T + "macaulay_and_modified_duration").generate(seed)
-    (face,) = money(p.question)
-    rate, y = percents(p.question)
-    n, h = years(p.question), 1e-6
-    p0 = price(face, face * rate, n, y)
-    slope = (price(face, face * rate, n, y + h) - price(face, face * rate, n, y - h)) / (2 * h)
-    assert p.answer == pytest.approx(-slope / p0, rel=1e-6)
+def test_one_year_realized_return_solves_the_irr_by_bisection(seed):
+    p = get(T + "one_year_realized_return").generate(seed)
+    face, paid = money(p.question)
+    coupon, reinvest = percents(p.question)
+    first = face * coupon / 2 + face * coupon / 2 * reinvest / 2  # six months of simple interest on the coupon
+    flows = [(0.0, -paid), (1.0, first + face * coupon / 2 + face)]  # everything arrives at maturity
+    lo, hi = -0.5, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if sum(cf / (1 + mid) ** t for t, cf in flows) > 0 else (lo, mid)
+    assert p.answer == pytest.approx((lo + hi) / 2 * 100, abs=1e-4)  # the line shows cash to the cent
+    assert step(p, "reinvested") == pytest.approx(first, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

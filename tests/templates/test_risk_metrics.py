@@ -38,12 +38,19 @@ def test_drawdown_recovery(seed):
     assert trough * (1 + p.answer / 100) == pytest.approx(peak)
 
 
-@pytest.mark.parametrize("seed", [2, 13, 113])
-def test_annualized_sample_volatility(seed):
-    p = get(T + "annualized_sample_volatility").generate(seed)
+@pytest.mark.parametrize("seed", [2, 13, 113, 1130])
+def test_sample_volatility_band(seed):
+    p = get(T + "sample_volatility_band").generate(seed)
     returns = percents(p.question)
+    (value,) = money(p.question)
+    k = after("a band of", p.question)
+    months = after("value,", p.question)
     assert len(returns) == 5
-    assert p.answer == pytest.approx(statistics.stdev(returns) * math.sqrt(12))
+    annual = statistics.stdev(returns) * math.sqrt(12)
+    assert p.steps[3].value == pytest.approx(annual)
+    # the variance of the value grows linearly in time: k standard deviations over `months` of 12
+    low = value - k * math.sqrt(value**2 * (annual / 100) ** 2 * months / 12)
+    assert p.answer == pytest.approx(low, abs=0.5)  # the question asks for whole dollars
 
 
 def two_asset_vol(w1: float, s1: float, s2: float, rho: float) -> float:

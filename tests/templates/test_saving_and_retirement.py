@@ -85,6 +85,11 @@ def test_retirement_income_by_simulating_both_phases(seed):
         if month == 12 * (deposit_age - age):
             balance += deposit
     assert p.steps[4].value == pytest.approx(balance, abs=0.05)  # the balance at retirement
-    for _ in range(12 * years_out):
-        balance = balance * (1 + payout / 1200) - p.answer
-    assert abs(balance) < 1e-6 * p.steps[4].value
+    drawn = number_after(q, r"the first (\d+) years? of retirement")
+    withdrawal = p.steps[6].value
+    assert withdrawal == round(withdrawal, 2)  # a payment to the cent
+    for month in range(1, 12 * years_out + 1):
+        balance = balance * (1 + payout / 1200) - withdrawal
+        if month == 12 * drawn:
+            assert p.answer == pytest.approx(balance, abs=0.1)  # what is left after those withdrawals
+    assert abs(balance) < 1e-4 * p.steps[4].value  # the withdrawal, to the cent, exhausts the account

@@ -56,14 +56,14 @@ def test_halving_supply_by_daily_blocks(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_vesting_dilution_month_by_month(seed):
     p = get(T + "vesting_unlock_dilution").generate(seed)
-    circ, team, cliff_share, cliff, vest, emission, months = nums(p.question)[:7]
-    supply = circ
+    circ, team, cliff_share, cliff, vest, locked_share, emission, months = nums(p.question)[:8]
+    supply = circ * (1 - locked_share / 100)  # the staked tokens leave the tradable supply today
     for month in range(1, int(months) + 1):
         if month == cliff:
             supply += team * cliff_share / 100
         if month > cliff:
             supply += team * (1 - cliff_share / 100) / vest
         supply += circ * emission / 100 / 12
-    assert p.steps[3].value == pytest.approx(supply * 1e6, rel=1e-9)
-    price_now = 1.0  # any price: the cap circ × 1 must equal supply × new price
-    assert p.answer == pytest.approx((price_now - circ * price_now / supply) / price_now * 100, rel=1e-9)
+    assert p.steps[4].value == pytest.approx(supply * 1e6, rel=1e-9)
+    value_now = circ * 1.0  # any price: the tradable value circ × 1 must equal supply × new price
+    assert p.answer == pytest.approx((value_now / supply - 1.0) * 100, rel=1e-9)

@@ -1,5 +1,6 @@
 """Tokenomics: market capitalization and fully diluted valuation, a fee-funded buyback and burn,
-staking inflation and dilution, halving emission schedules, vesting unlocks and their dilution of price."""
+staking inflation and dilution, halving emission schedules, and vesting unlocks against a staking lock-up and
+their effect on the price."""
 
 from finchain_tasks.engine import Builder, template
 from finchain_tasks.templates.crypto_finance import price_for_cap
@@ -107,40 +108,54 @@ def halving_emission_supply(b: Builder) -> None:
     b.step("new_supply", "Circulating supply at the horizon", "supply * 1000000 + before + after", unit="coins")
 
 
-@template("advanced")
+@template("advanced", floor=1)
 def vesting_unlock_dilution(b: Builder) -> None:
-    """Circulating supply after a cliff-and-linear vesting unlock plus staking emissions, and the price
-    fall that leaves the market capitalization unchanged.
+    """Tradable supply after a cliff-and-linear vesting unlock, staking emissions and a staking lock-up, and the
+    price change that keeps the market value of the tradable supply unchanged.
 
     Source: cliff-and-linear vesting as used in token warrants and SAFTs (Cooley, "Token Vesting", practice
-    note) and market cap = price × circulating supply (CoinMarketCap methodology).
+    note); market cap = price × circulating supply (CoinMarketCap methodology), where tokens locked in staking
+    are not circulating while the lock lasts; holding the float's dollar value fixed, the price moves by
+    old tradable supply ÷ new tradable supply − 1, so a lock-up supports the price as unlocks dilute it.
 
-    Concepts: cliff-and-linear vesting; staking emissions; circulating supply dilution; price fall that keeps market
-    capitalization.
+    Concepts: cliff-and-linear vesting; staking emissions; staking lock-up removing tokens from circulation;
+    net change in tradable supply; price change that keeps the tradable market value.
     """
     circ = b.number("circ", 100, 900, decimals=1, unit="million tokens")
     b.number("team", circ * 0.2, circ * 0.8, decimals=1, unit="million tokens")
     b.percent("cliff_share", 10, 30, decimals=0)
     cliff = b.integer("cliff", 6, 12, unit="months")
     vest = b.integer("vest", 18, 36, unit="months")
-    b.integer("months", cliff + 1, cliff + vest - 1, unit="months")
+    months = b.integer("months", cliff + 1, cliff + vest - 1, unit="months")
+    b.percent("locked_share", 8, 40, decimals=0)
     b.percent("emission", 3, 10, decimals=1)
+    v = b.values
+    added = (v["team"] * (v["cliff_share"] / 100 + (1 - v["cliff_share"] / 100) * (months - cliff) / vest)
+             + circ * v["emission"] / 100 * months / 12)
+    tradable = circ + added - circ * v["locked_share"] / 100
+    b.require(abs(circ / tradable - 1) > 0.015, "a price change of more than 1.5% either way")
     b.ask(
         "A token has {circ} circulating. The team holds {team}, locked under a vesting plan: "
         "{cliff_share} of the team tokens unlock at the cliff, {cliff} after today, and the remainder unlocks "
-        "in equal monthly amounts over the {vest} that follow the cliff. Separately, staking rewards add new "
-        "tokens at {emission} of today's circulating supply per year, accruing evenly month by month. "
-        "Assuming every unlocked or emitted token is circulating, by how much will the circulating supply have "
-        "grown {months} from today, and by what percentage must the price fall over that time for the market "
-        "capitalization to stay at its current level? Give the percentage fall."
+        "in equal monthly amounts over the {vest} that follow the cliff. Separately, a staking program opens "
+        "today: holders lock {locked_share} of today's circulating supply in it, and locked tokens cannot be "
+        "sold for longer than the period considered here. Its rewards add new tokens at {emission} of today's "
+        "circulating supply per year, accruing evenly month by month and paid out unlocked. Counting as tradable "
+        "every token that is unlocked and not staked, by what percentage will the tradable supply have changed "
+        "{months} from today, and by what percentage must the price change over that time for the market value "
+        "of the tradable supply to stay at its current level? Give the percentage change of the price, negative "
+        "for a fall."
     )
     b.step("cliff_tokens", "Tokens unlocked at the cliff", "team * 1000000 * cliff_share / 100", unit="tokens")
     b.step("linear_tokens", "Tokens vested monthly since the cliff",
            "team * 1000000 * (1 - cliff_share / 100) * (months - cliff) / vest", unit="tokens")
-    b.step("emitted", "Staking emissions over the period", "circ * 1000000 * emission / 100 * months / 12",
+    b.step("emitted", "Staking rewards over the period", "circ * 1000000 * emission / 100 * months / 12",
            unit="tokens")
-    b.step("new_circ", "Circulating supply at that date",
-           "circ * 1000000 + cliff_tokens + linear_tokens + emitted", unit="tokens")
-    b.step("dilution", "Increase in circulating supply", "(new_circ / (circ * 1000000) - 1) * 100", unit="%")
-    b.step("price_fall", "Price fall that keeps the market capitalization (1 − old supply ÷ new supply)",
-           "(1 - circ * 1000000 / new_circ) * 100", unit="%")
+    b.step("staked", "Tokens locked in staking, out of circulation", "circ * 1000000 * locked_share / 100",
+           unit="tokens")
+    b.step("tradable_supply", "Tradable supply at that date: today's + unlocked + rewards − staked",
+           "circ * 1000000 + cliff_tokens + linear_tokens + emitted - staked", unit="tokens")
+    b.step("supply_change", "Change in tradable supply",
+           "(tradable_supply / (circ * 1000000) - 1) * 100", unit="%")
+    b.step("price_change", "Price change that keeps the tradable market value (old supply ÷ new supply − 1)",
+           "(circ * 1000000 / tradable_supply - 1) * 100", unit="%")

@@ -1,6 +1,6 @@
 """Bond pricing: current yield, zero-coupon prices, the present value of the coupons inside full (dirty) and
-clean prices between coupon dates, yield to maturity, Macaulay and modified duration, convexity and the
-duration-convexity price estimate."""
+clean prices between coupon dates, the realized one-year return with a reinvested coupon, yield to maturity,
+Macaulay and modified duration, convexity and the duration-convexity price estimate."""
 
 from finchain_tasks.engine import Builder, template
 
@@ -85,27 +85,40 @@ def clean_and_dirty_price(b: Builder) -> None:
     b.step("clean_price", "Clean price (full price − accrued interest)", "full_price - accrued", unit="$")
 
 
-@template("intermediate")
-def macaulay_and_modified_duration(b: Builder) -> None:
-    """Macaulay and modified duration of an annual-coupon bond.
+@template("intermediate", floor=0.5)
+def one_year_realized_return(b: Builder) -> None:
+    """Realized one-year return (IRR) of a bond held its last year to maturity, the first semi-annual coupon
+    reinvested until maturity.
 
-    Source: Macaulay 1938; Fabozzi, Bond Markets, ch. 4.
+    Source: Fabozzi, Bond Markets, Analysis and Strategies, ch. 3 (total return: coupons, reinvestment income
+    and principal at the horizon against the price paid); with every cash amount collected at one date a
+    year out, the IRR is total cash ÷ price − 1. The price is the bond's value at a market yield near its
+    coupon, and the reinvestment rate a short rate near that yield.
     """
+    b.person("investor")
     b.company("issuer")
-    b.money("face", 1_000, 1_000)
-    b.percent("coupon_rate", 2, 9, decimals=2)
-    years = b.integer("years", 3, 6, unit="years")
-    b.percent("ytm", 2.5, 9, decimals=2)
+    face = b.money("face", 5_000, 100_000, step=1_000)
+    coupon_rate = b.percent("coupon_rate", 2, 9, decimals=2)
+    market = coupon_rate + b.rng.uniform(-1.5, 1.5)  # not shown: the yield that prices the bond
+    b.require(market > 1.5, "a positive market yield")
+    half = face * coupon_rate / 200
+    b.derive("price", half / (1 + market / 200) + (face + half) / (1 + market / 200) ** 2, unit="$")
+    b.percent("reinvest_rate", max(0.5, market - 2.5), market + 1, decimals=2)
     b.ask(
-        "A bond issued by {issuer} with a face value of {face} pays a {coupon_rate} coupon annually and matures in "
-        "{years}. Its yield to maturity is {ytm} (annual compounding). What is its modified duration?"
+        "{investor} buys a bond issued by {issuer} with a face value of {face} for {price}, exactly one year "
+        "before it matures. It pays a {coupon_rate} annual coupon in two semi-annual installments: the first in six "
+        "months, the second at maturity together with the face value. {They} deposits the first coupon for the "
+        "remaining six months at {reinvest_rate} a year (simple interest for the half year). What is {their} "
+        "realized one-year return, the internal rate of return of the price paid and the cash held at maturity, "
+        "in percent?"
     )
-    b.step("coupon", "Annual coupon", "face * coupon_rate / 100", unit="$")
-    b.step("price", "Price (present value of all cash flows)", _cash_flow_sum(years, "ytm"), unit="$")
-    b.step("weighted", "Time-weighted present values, sum of t × CF ÷ (1 + y)^t",
-           _cash_flow_sum(years, "ytm", lambda t: t))
-    b.step("macaulay", "Macaulay duration (time-weighted sum ÷ price)", "weighted / price", unit="years")
-    b.step("modified", "Modified duration (Macaulay ÷ (1 + y))", "macaulay / (1 + ytm / 100)")
+    b.step("half_coupon", "Semi-annual coupon (face × coupon rate ÷ 2)", "face * coupon_rate / 200", unit="$")
+    b.step("reinvested", "First coupon with six months of interest (coupon × (1 + reinvestment rate ÷ 2))",
+           "half_coupon * (1 + reinvest_rate / 200)", unit="$")
+    b.step("cash_at_maturity", "Cash held at maturity: face value + second coupon + reinvested first coupon",
+           "face + half_coupon + reinvested", unit="$")
+    b.step("realized", "Realized return, the IRR of one year: cash at maturity ÷ price − 1",
+           "(cash_at_maturity / price - 1) * 100", unit="%")
 
 
 @template("advanced")

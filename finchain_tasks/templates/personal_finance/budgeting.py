@@ -1,5 +1,6 @@
-"""Budgeting: a small business's departmental budget, savings rate, an emergency fund, how price and pay
-changes move the savings rate, and an emergency-fund plan funded from a 50/30/20 budget."""
+"""Budgeting: a small business's departmental budget, and that budget after a cut and years of growth, savings
+rate, how price and pay changes move the savings rate, and an emergency-fund plan funded from a 50/30/20
+budget."""
 
 import math
 
@@ -56,37 +57,37 @@ def savings_rate(b: Builder) -> None:
     b.step("rate", "Savings rate, savings ÷ take-home pay", "savings / income * 100", unit="%")
 
 
-@template("intermediate", floor=0.5)
-def emergency_fund(b: Builder) -> None:
-    """Months of fixed saving needed to complete an emergency fund.
+@template("intermediate", floor=100)
+def budget_cut_and_growth(b: Builder) -> None:
+    """A small business's departmental budget after a cut to the total and years of planned growth.
 
-    Source: an emergency fund of three to six months of essential expenses, Kapoor, Dlabay & Hughes,
-    Personal Finance, ch. 3.
+    Source: the master budget's departmental allocation as shares of the total, revised for a budget cut and
+    projected with compound growth (Horngren, Datar and Rajan, Cost Accounting, ch. 6). The cut and the growth
+    both apply in every draw, and the shares stay fixed, so the operations budget moves with the total.
     """
-    b.person("person")
-    b.money("rent", 900, 2_200, step=25)
-    b.money("utilities", 100, 300, step=5)
-    b.money("food", 300, 800, step=10)
-    b.money("insurance", 100, 400, step=5)
-    b.integer("months_cover", 3, 6, unit="months")
-    b.money("saved", 500, 4_000, step=100)
-    b.money("contribution", 300, 1_500, step=50)
-    v = b.values
-    months = math.ceil((v["months_cover"] * (v["rent"] + v["utilities"] + v["food"] + v["insurance"]) - v["saved"])
-                       / v["contribution"])
-    b.require(months not in (v["months_cover"],), "the answer is not the number of months covered")
+    b.person("owner")
+    business = b.pick(["design studio", "bakery", "bike repair shop", "software consultancy", "dental practice"])
+    b.money("budget", 150_000, 2_400_000, step=5_000)
+    b.percent("marketing", 12, 30, decimals=0)
+    b.percent("development", 10, 25, decimals=0)
+    b.percent("cut", 5, 20, decimals=0)
+    b.percent("growth", 3, 12, decimals=1)
+    b.integer("years", 2, 5, unit="years")
     b.ask(
-        "{person} wants an emergency fund covering {months_cover} of essential expenses. The "
-        "essentials each month are rent of {rent}, utilities of {utilities}, food of {food} and "
-        "insurance of {insurance}. {They} already has {saved} set aside and will add {contribution} at "
-        "the end of every month. How many months will it take to reach the target (count a partial "
-        "month as a full month)?"
+        f"{{owner}} runs a {business} with an annual budget of {{budget}}: {{marketing}} for marketing, "
+        "{development} for product development and the rest for operations. A slow year forces a {cut} cut to "
+        "next year's total budget, shared out in the same proportions. From then on {they} plans to let the total "
+        "grow {growth} a year, compounded, keeping the same shares. What will the operations budget be {years} "
+        "after the cut year? Round to the nearest cent."
     )
-    b.step("essentials", "Monthly essential expenses", "rent + utilities + food + insurance", unit="$")
-    b.step("target", "Emergency-fund target", "months_cover * essentials", unit="$")
-    b.step("shortfall", "Amount still to save", "target - saved", unit="$")
-    b.step("months_needed", "Months of contributions needed, rounded up", "ceil(shortfall / contribution)",
-           unit="months")
+    b.bounds("operations_share", lo=0, hi=100, why="operations get part of the budget")
+    b.step("cut_budget", "Total budget in the cut year: budget × (1 − cut)", "budget * (1 - cut / 100)", unit="$")
+    b.step("grown_budget", "Total budget after the years of growth: cut budget × (1 + growth)^years, to the cent",
+           "round(cut_budget * (1 + growth / 100) ** years, 2)", unit="$")
+    b.step("operations_share", "Operations share: 100% − marketing − development", "100 - marketing - development",
+           unit="%")
+    b.step("operations", "Operations budget: total × operations share, to the cent",
+           "round(grown_budget * operations_share / 100, 2)", unit="$")
 
 
 @template("intermediate", floor=0.1)

@@ -1,6 +1,6 @@
 """Saving and retirement: future value of contributions, the nest egg a withdrawal rate needs, an
 employer match, the monthly saving a target needs, and retirement income from savings that include a
-one-off deposit made partway through.
+one-off deposit made partway through, with the balance left after years of those withdrawals.
 
 Monthly rates are written as the annual rate ÷ 1,200 (annual percent ÷ 12 months ÷ 100) so that no
 rounded monthly rate enters a long power.
@@ -111,13 +111,16 @@ def required_monthly_saving(b: Builder) -> None:
 
 @template("advanced", floor=50)
 def retirement_income(b: Builder) -> None:
-    """Monthly retirement income from savings (with a one-off mid-term deposit) drawn down as an annuity.
+    """Savings (with a one-off mid-term deposit) drawn down as an annuity, and the balance left after years of
+    withdrawals.
 
     Source: accumulation as future values of a lump sum, an annuity and a deposit made partway through,
-    then decumulation as an annuity payment, Kapoor, Dlabay & Hughes, Personal Finance, ch. 14.
+    then decumulation as an annuity payment, Kapoor, Dlabay & Hughes, Personal Finance, ch. 14; the balance
+    after k years of withdrawals W is B·(1 + i)^n − W·((1 + i)^n − 1)/i with n = 12k monthly periods (the
+    remaining balance of an annuity, Brealey, Myers & Allen, Principles of Corporate Finance, ch. 2).
 
     Concepts: future value of monthly contributions; lump-sum deposit growth; balance at retirement; annuity payout
-    over retirement.
+    over retirement; balance remaining after years of withdrawals.
     """
     b.person("person")
     age = b.integer("age", 25, 45)
@@ -128,14 +131,17 @@ def retirement_income(b: Builder) -> None:
     b.money("deposit", 10_000, 100_000, step=1_000)
     b.percent("growth_rate", 5, 8)
     b.percent("payout_rate", 3, 5)
-    b.integer("payout_years", 20, 30, unit="years")
+    payout = b.integer("payout_years", 20, 30, unit="years")
+    b.integer("drawn_years", 5, payout - 5, unit="years")
     b.ask(
         "{person} is {age} years old, has {current} in a retirement account and will add {contribution} at "
         "the end of every month until retiring at age {retire_age}. On {their} birthday at age {deposit_age} "
         "{they} also deposits a one-off inheritance of {deposit}. Until retirement the account earns "
         "{growth_rate} per year compounded monthly; afterwards it is moved to a fund earning {payout_rate} "
-        "per year compounded monthly. What level monthly withdrawal, taken at the end of each month, "
-        "exhausts the account exactly over {payout_years} of retirement? Round to the nearest cent."
+        "per year compounded monthly. {They} then withdraws, at the end of each month, the level amount, "
+        "rounded to the cent, that exhausts the account over {payout_years} of retirement. How much is left in "
+        "the account right after the withdrawals of the first {drawn_years} of retirement? Round to the nearest "
+        "cent."
     )
     b.step("saving_months", "Months until retirement", "(retire_age - age) * 12", unit="months")
     b.step("current_grown", "Current balance grown to retirement (monthly rate = annual rate ÷ 12)",
@@ -148,3 +154,7 @@ def retirement_income(b: Builder) -> None:
     b.step("payout_months", "Months of withdrawals", "payout_years * 12", unit="months")
     b.step("withdrawal", "Level monthly withdrawal (annuity payment at the retirement rate ÷ 12), to the cent",
            "round(nest_egg * (payout_rate / 1200) / (1 - (1 + payout_rate / 1200) ** (-payout_months)), 2)", unit="$")
+    b.step("balance_left", "Balance left after those withdrawals: balance at retirement grown at the monthly "
+           "rate less the future value of the withdrawals made, to the cent",
+           "round(nest_egg * (1 + payout_rate / 1200) ** (drawn_years * 12) "
+           "- withdrawal * ((1 + payout_rate / 1200) ** (drawn_years * 12) - 1) / (payout_rate / 1200), 2)", unit="$")

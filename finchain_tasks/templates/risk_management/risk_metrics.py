@@ -1,8 +1,8 @@
-"""Risk metrics: beta, drawdown and recovery, sample volatility, diversification with correlation, and
-expected shortfall of a normal portfolio.
+"""Risk metrics: beta, drawdown and recovery, sample volatility and the volatility band it implies,
+diversification with correlation, and expected shortfall of a normal portfolio.
 
-Sources: Bodie, Kane and Marcus, Investments (12th ed.), ch. 5 (sample standard deviation,
-annualizing by √12) and ch. 7–8 (portfolio variance, beta = Cov/Var); McNeil, Frey and Embrechts,
+Sources: Bodie, Kane and Marcus, Investments (12th ed.), ch. 5 (sample standard deviation, annualizing
+by √12, volatility over t years as σ·√t) and ch. 7–8 (portfolio variance, beta = Cov/Var); McNeil, Frey and Embrechts,
 Quantitative Risk Management (2nd ed.), s.2.3 (expected shortfall of a normal loss: σ·φ(z)/(1 − α)).
 """
 
@@ -41,24 +41,38 @@ def drawdown_recovery(b: Builder) -> None:
            "(1 / (1 + drawdown / 100) - 1) * 100", unit="%")
 
 
-@template("intermediate")
-def annualized_sample_volatility(b: Builder) -> None:
-    """Sample standard deviation of five monthly returns, annualized by √12 (Bodie, Kane and Marcus, ch. 5)."""
+@template("intermediate", floor=1_000)
+def sample_volatility_band(b: Builder) -> None:
+    """Sample standard deviation of five monthly returns, annualized by √12, and the volatility band it gives
+    the fund's value over a horizon of a few months: value × (1 ± k·σ·√t), no drift (Bodie, Kane and Marcus,
+    ch. 5: the sample standard deviation, and volatility growing with the square root of time)."""
     b.company("fund", kind="fund")
     for i in range(1, 6):
         b.derive(f"r{i}", round(b.rng.gauss(0.8, 4.5), 1), unit="%", decimals=1)
+    b.money("value", 5_000_000, 900_000_000, step=100_000)
+    b.choice("k", [1.5, 2, 2.5])
+    b.integer("horizon", 2, 9, unit="months")
     v = b.values
     returns = [v[f"r{i}"] for i in range(1, 6)]
+    mean = sum(returns) / 5
+    annual = (sum((r - mean) ** 2 for r in returns) / 4) ** 0.5 * 12 ** 0.5
     b.require(max(returns) - min(returns) > 3, "returns that vary")
+    b.require(v["k"] * annual / 100 * (v["horizon"] / 12) ** 0.5 < 0.6, "a band whose lower end stays well above 0")
     b.ask(
-        "{fund}'s monthly returns over the last five months were {r1}, {r2}, {r3}, {r4} and {r5}. Using the "
-        "sample standard deviation (dividing by n − 1) and scaling by √12, what is the annualized volatility?"
+        "{fund}'s monthly returns over the last five months were {r1}, {r2}, {r3}, {r4} and {r5}, and its "
+        "portfolio is now worth {value}. Using the sample standard deviation (dividing by n − 1) and scaling by "
+        "√12, estimate the annualized volatility. Assuming no drift and volatility that grows with the square "
+        "root of time, what is the lower end of a band of {k} standard deviations either side of today's value, "
+        "{horizon} from now? Round to the nearest dollar."
     )
     b.step("mean", "Mean monthly return (%)", "(r1 + r2 + r3 + r4 + r5) / 5", unit="%")
     b.step("squares", "Sum of squared deviations from the mean",
            "(r1 - mean) ** 2 + (r2 - mean) ** 2 + (r3 - mean) ** 2 + (r4 - mean) ** 2 + (r5 - mean) ** 2")
     b.step("monthly_sd", "Monthly sample standard deviation (%)", "sqrt(squares / 4)", unit="%")
     b.step("annual_sd", "Annualized volatility: monthly × √12 (%)", "monthly_sd * sqrt(12)", unit="%")
+    b.step("band_low", "Lower end of the band: value × (1 − standard deviations × annual volatility × √(months ÷ 12)), "
+           "to the dollar",
+           "round(value * (1 - k * annual_sd / 100 * sqrt(horizon / 12)))", unit="$")
 
 
 @template("intermediate")
