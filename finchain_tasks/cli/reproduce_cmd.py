@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from finchain_tasks.cli.main import app, console, friendly
+from finchain_tasks.cli.main import app, console, err_console, friendly
 from finchain_tasks.reproduce.authors import AUTHORS_ENV
 
 
@@ -42,9 +42,14 @@ def reproduce(
         raise ValueError(f"unknown target {target!r}: expected finchain-v1")
     root = authors_dir(authors, "--authors DIR")
     if fac_only:
+        from finchain_tasks.plumbing.safe_files import skipped_lines
         from finchain_tasks.reproduce.fac import fac_only as run_fac
 
-        for model, s in run_fac(root, out_dir, limit).items():
+        skipped: list = []
+        summaries = run_fac(root, out_dir, limit, skipped)
+        for line in skipped_lines(skipped):  # a link out of the authors' folder, a FIFO, a device
+            err_console.print(line, markup=False, highlight=False)
+        for model, s in summaries.items():
             console.print(f"{escape(model)}: fac agrees on {s['agree']}/{s['n']} ({s['share']:.2%}); "
                           f"{s['share_without_bugs']:.2%} where their rule is not wrong by construction",
                           highlight=False, soft_wrap=True)

@@ -91,3 +91,164 @@ def test_bon_reads_again_over_a_damaged_cache(bon_run):
     (bon_run / CACHE_FILE).write_text(json.dumps({"sources": stamp, "pools": [{"c": "x"}]}), encoding="utf-8")
     pools, _ = load_pools(bon_run)
     assert [p.cluster for p in pools] == ["inside"]
+
+
+# ------------------------------------------------------------------------------ prm label / select candidates
+def test_prm_candidates_from_a_fifo_or_a_device_link_are_refused_at_once(tmp_path):
+    from finchain_tasks.prm.labeling import read_items
+
+    os.mkfifo(tmp_path / "fifo.jsonl")
+    (tmp_path / "null.jsonl").symlink_to("/dev/null")
+    for name, kind in (("fifo.jsonl", "a FIFO"), ("null.jsonl", "a character device")):
+        with deadline(), pytest.raises(ValueError, match=f"{name}: {kind}, not a regular file"):
+            read_items(tmp_path / name)
+
+
+def test_prm_candidates_of_a_run_folder_never_come_through_a_link_out_of_it(tmp_path):
+    from finchain_tasks.prm.labeling import read_items
+
+    line = json.dumps({"doc": {"id": "d", "question": "q", "answer": 4}, "resps": [["Final answer: 4"]]})
+    (tmp_path / "run" / "m").mkdir(parents=True)
+    (tmp_path / "run" / "m" / "samples_a.jsonl").write_text(line + "\n", encoding="utf-8")
+    (tmp_path / "outside.jsonl").write_text(line.replace('"d"', '"outside"') + "\n", encoding="utf-8")
+    (tmp_path / "run" / "m" / "samples_out.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    os.mkfifo(tmp_path / "run" / "m" / "samples_fifo.jsonl")
+    skipped: list = []
+    with deadline():
+        items = read_items(tmp_path / "run", skipped)
+    assert [i.id.split("#")[0] for i in items] == ["d"]
+    assert sorted(p.name for p, _ in skipped) == ["samples_fifo.jsonl", "samples_out.jsonl"]
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ('{"question": "q", "output": ["x"]}', ":1: output: expected a string or null, got a list"),
+    ('{"problem_id": 5}', ":1: problem_id: expected a string, got a whole number"),
+    ('{"output": "x", "gold_solution": 5}', ":1: gold_solution: expected a string or null, got a whole number"),
+    ('{"output": "x", "knowledge": 5}', ":1: knowledge: expected a list or null, got a whole number"),
+    ('{"output": "x", "steps": [{"a": 1}]}', ":1: steps item: expected a string, got a mapping"),
+    (BOMB, ":1: nested too deeply to be read"),
+])
+def test_rule_a_wrong_typed_or_bombed_candidate_is_one_line_naming_file_line_and_field(tmp_path, row, message):
+    from finchain_tasks.prm.labeling import read_items
+    from finchain_tasks.scale.jobs import LabelJob
+
+    path = tmp_path / "cands.jsonl"
+    path.write_text(row + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        read_items(path)
+    assert str(err.value) == f"{path}{message}"
+    with pytest.raises(ValueError) as err:  # the same rows as a --ray block
+        LabelJob(str(path), "exact").run((None, None), [(1, row.encode())])
+    assert str(err.value) == f"{path}{message}"
+
+
+# ------------------------------------------------------------------------------ finchain score and --ray blocks
+def test_score_input_and_ray_blocks_refuse_a_fifo_or_a_device_link(tmp_path):
+    from finchain_tasks.runs.score_file import count_rows, read_blocks
+    from finchain_tasks.scale.ray_map import plan_blocks
+
+    os.mkfifo(tmp_path / "fifo.jsonl")
+    (tmp_path / "null.jsonl").symlink_to("/dev/null")
+    readers = {"count_rows": count_rows, "read_blocks": lambda p: list(read_blocks(p)),
+               "plan_blocks": lambda p: list(plan_blocks(p, 10))}
+    for name, kind in (("fifo.jsonl", "a FIFO"), ("null.jsonl", "a character device")):
+        for reader in readers.values():
+            with deadline(), pytest.raises(ValueError, match=f"{name}: {kind}, not a regular file"):
+                reader(tmp_path / name)
+
+
+# ------------------------------------------------------------------------------ finchain-lm-eval --config, scrub
+@pytest.mark.parametrize(("text", "message"), [
+    ("- model_args\n", "the file: expected a mapping, got a list"),
+    ("[" * 800 + "]" * 800, "nested too deeply to be read"),
+    ("model_args: [\n", "not valid YAML"),
+])
+def test_rule_a_bad_lm_eval_config_file_is_one_line_naming_it(tmp_path, text, message):
+    from types import SimpleNamespace
+
+    from finchain_tasks.lm_eval.cli import secret_values
+
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError) as err:
+        secret_values(SimpleNamespace(model_args=None, metadata=None, config=str(path)))
+    assert str(err.value).startswith(f"{path}: {message}") and "\n" not in str(err.value)
+
+
+def test_lm_eval_config_fifo_is_refused_and_scrub_never_writes_out_of_the_output_folder(tmp_path):
+    from types import SimpleNamespace
+
+    from finchain_tasks.lm_eval.cli import _snapshot, scrub, secret_values
+
+    os.mkfifo(tmp_path / "config.yaml")
+    with deadline(), pytest.raises(ValueError, match="config.yaml: a FIFO, not a regular file"):
+        secret_values(SimpleNamespace(model_args=None, metadata=None, config=str(tmp_path / "config.yaml")))
+    out = tmp_path / "out"
+    out.mkdir()
+    before = _snapshot(out)
+    (tmp_path / "elsewhere.txt").write_text("key sk-secret-1234 kept", encoding="utf-8")
+    (out / "linked.json").symlink_to(tmp_path / "elsewhere.txt")
+    (out / "results.json").write_text('{"k": "sk-secret-1234"}', encoding="utf-8")
+    os.mkfifo(out / "samples.jsonl")
+    with deadline():
+        touched = scrub(out, before, {"sk-secret-1234"})
+    assert [p.name for p in touched] == ["results.json"]
+    assert (tmp_path / "elsewhere.txt").read_text(encoding="utf-8") == "key sk-secret-1234 kept"
+
+
+# ------------------------------------------------------------------------------ finchain explore --export-space
+@pytest.mark.parametrize("make", ["fifo", "link"])
+def test_a_space_export_refuses_a_fifo_or_a_link_in_place_of_its_files(tmp_path, make):
+    from finchain_tasks.explore.space import HEADER, write_space
+
+    space = tmp_path / "space"
+    space.mkdir()
+    target = tmp_path / "elsewhere.py"
+    target.write_text(HEADER + "\nkept = True\n", encoding="utf-8")  # looks like an earlier export's app.py
+    os.mkfifo(space / "app.py") if make == "fifo" else (space / "app.py").symlink_to(target)
+    with deadline(), pytest.raises(ValueError, match="app.py exists and was not written by finchain"):
+        write_space(space, "git+https://example.org/o/r@v1")
+    assert target.read_text(encoding="utf-8") == HEADER + "\nkept = True\n"
+
+
+# ------------------------------------------------------------------------------ the authors' folder
+def _authors_line(**over) -> str:
+    row = {"seed": 1, "id": "t", "topic": "d", "subtopic": "s", "level": "basic", "final_answer_match": 1,
+           "recall": 0.5, "precision": 0.5, **over}
+    return json.dumps(row)
+
+
+def test_the_authors_evals_skip_a_link_out_and_a_fifo_and_name_a_bomb(tmp_path):
+    from finchain_tasks.leaderboard.authors_evals import AuthorsEvalsError, read_authors_evals
+
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "m.jsonl").write_text(_authors_line() + "\n", encoding="utf-8")
+    (tmp_path / "other.jsonl").write_text(_authors_line(model="other") + "\n", encoding="utf-8")
+    (tmp_path / "evals" / "out.jsonl").symlink_to(tmp_path / "other.jsonl")
+    os.mkfifo(tmp_path / "evals" / "fifo.jsonl")
+    skipped: list = []
+    with deadline():
+        assert list(read_authors_evals(tmp_path, skipped)) == ["m"]
+    assert sorted(p.name for p, _ in skipped) == ["fifo.jsonl", "out.jsonl"]
+    (tmp_path / "evals" / "m.jsonl").write_text(BOMB + "\n", encoding="utf-8")
+    with pytest.raises(AuthorsEvalsError, match=r"^evals/m.jsonl:1: nested too deeply to be read$"):
+        read_authors_evals(tmp_path)
+
+
+def test_fac_only_skips_a_link_out_of_results_and_names_a_wrong_typed_score(tmp_path):
+    from finchain_tasks.reproduce.fac import fac_only
+
+    gen = {"seed": 1, "id": "t", "topic": "d", "subtopic": "s", "level": "basic",
+           "solution": "Step 1: 2 + 2 = 4\nFinal answer: 4", "generation": "Step 1: 2 + 2 = 4\nFinal answer: 4"}
+    (tmp_path / "results").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "results" / "m.jsonl").write_text(json.dumps(gen) + "\n", encoding="utf-8")
+    (tmp_path / "outside.jsonl").write_text(json.dumps(gen) + "\n", encoding="utf-8")
+    (tmp_path / "results" / "x.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    (tmp_path / "evals" / "m.jsonl").write_text(_authors_line(final_answer_match="yes") + "\n", encoding="utf-8")
+    skipped: list = []
+    with pytest.raises(ValueError) as err:
+        fac_only(tmp_path, tmp_path / "out", skipped=skipped)
+    assert str(err.value) == (f"{tmp_path / 'evals' / 'm.jsonl'}: sample 1/t/d/s/basic: final_answer_match: expected a "
+                              "whole number or a number or true or false, got a string")
+    assert [p.name for p, _ in skipped] == ["x.jsonl"]
