@@ -77,7 +77,7 @@ def authors_problems(root: Path) -> list[dict[str, Any]]:
     if not testset.is_dir():
         raise AuthorsDataError(f"{root}: no data/testset/ folder (expected the FinChain authors' repository)")
     rows = []
-    for path in sorted(testset.glob("*/*.jsonl")):
+    for path in [p for p in walk(testset, ("*.jsonl",)).files if p.parent.parent == testset]:  # no link out
         domain, topic = path.parent.name, path.stem
         for r in _read_jsonl(path):
             level = _LEVELS.get(str(r.get("level", "")).lower(), str(r.get("level", "")).lower())

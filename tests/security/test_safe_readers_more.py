@@ -252,3 +252,55 @@ def test_fac_only_skips_a_link_out_of_results_and_names_a_wrong_typed_score(tmp_
     assert str(err.value) == (f"{tmp_path / 'evals' / 'm.jsonl'}: sample 1/t/d/s/basic: final_answer_match: expected a "
                               "whole number or a number or true or false, got a string")
     assert [p.name for p, _ in skipped] == ["x.jsonl"]
+
+
+# ------------------------------------------------------------------------------ the sweep: CFLUE outputs, summaries
+def test_cflue_predictions_and_a_site_marker_that_are_fifos_never_block(tmp_path):
+    from finchain_tasks.cflue.score import read_rows
+    from finchain_tasks.cli.cflue_cmd import _records
+    from finchain_tasks.leaderboard.site import MARKER, SiteFolderError, claim_folder
+
+    os.mkfifo(tmp_path / "outputs.jsonl")
+    for reader in (read_rows, _records):
+        with deadline(), pytest.raises(ValueError, match="outputs.jsonl: a FIFO, not a regular file"):
+            reader(tmp_path / "outputs.jsonl")
+    site = tmp_path / "site"
+    site.mkdir()
+    os.mkfifo(site / MARKER)
+    with deadline(), pytest.raises(SiteFolderError, match="not empty and was not written"):
+        claim_folder(site)
+
+
+def test_a_cflue_predictions_list_nested_too_deeply_is_one_line_naming_it(tmp_path):
+    from finchain_tasks.cflue.score import read_rows
+
+    (tmp_path / "outputs.json").write_text(BOMB, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"outputs.json: nested too deeply to be read$"):
+        read_rows(tmp_path / "outputs.json")
+
+
+def test_the_run_summary_reads_no_samples_file_through_a_link_out_and_names_a_wrong_typed_doc(tmp_path):
+    from finchain_tasks.runs.summary import lm_eval_rows
+
+    folder = tmp_path / "run" / "lm_eval" / "m"
+    folder.mkdir(parents=True)
+    results = folder / "results_s.json"
+    results.write_text("{}", encoding="utf-8")
+    line = {"doc": {"id": "inside"}, "metrics": ["chaineval"], "chaineval": 0.5}
+    (folder / "samples_finchain_s.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    (tmp_path / "outside.jsonl").write_text(json.dumps({**line, "doc": {"id": "outside"}}) + "\n", encoding="utf-8")
+    (folder / "samples_other_s.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    assert [r["id"] for r in lm_eval_rows(results)] == ["inside"]
+    (folder / "samples_finchain_s.jsonl").write_text(json.dumps({**line, "doc": [1]}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^samples_finchain_s.jsonl:1: doc: expected a mapping, got a list$"):
+        lm_eval_rows(results)
+
+
+@pytest.mark.parametrize("summary", [
+    [1, 2], {"results": [{"model": ["m"], "task_set": "t", "completed": 4, "output_tokens": 100}]},
+])
+def test_a_wrong_typed_earlier_summary_falls_back_to_the_defaults(tmp_path, summary):
+    from finchain_tasks.runs.plan import earlier_from_summary
+
+    (tmp_path / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    assert earlier_from_summary(tmp_path, {}) == {}
