@@ -304,3 +304,11 @@ def test_a_wrong_typed_earlier_summary_falls_back_to_the_defaults(tmp_path, summ
 
     (tmp_path / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
     assert earlier_from_summary(tmp_path, {}) == {}
+
+
+def test_stored_problems_from_a_fifo_are_refused_at_once(tmp_path):
+    from finchain_tasks.finchain.generate import read_problems
+
+    os.mkfifo(tmp_path / "problems.jsonl")
+    with deadline(), pytest.raises(ValueError, match="problems.jsonl: a FIFO, not a regular file"):
+        list(read_problems(tmp_path / "problems.jsonl"))
