@@ -74,7 +74,7 @@ def bon(
     skipped: list = []
     pools, prms = load_pools(run_dir, rescore=rescore, skipped=skipped)
     for line in skipped_lines(skipped):
-        err_console.print(line, markup=False, highlight=False)
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     note = _note(rescore)
     rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed, protocol=protocol,
                   interval=interval)

@@ -62,7 +62,7 @@ def _items(source: Path) -> list:
     skipped: list = []
     items = read_items(source, skipped)
     for line in skipped_lines(skipped):
-        err_console.print(line, markup=False, highlight=False)
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     return items
 
 

@@ -312,3 +312,23 @@ def test_stored_problems_from_a_fifo_are_refused_at_once(tmp_path):
     os.mkfifo(tmp_path / "problems.jsonl")
     with deadline(), pytest.raises(ValueError, match="problems.jsonl: a FIFO, not a regular file"):
         list(read_problems(tmp_path / "problems.jsonl"))
+
+
+def test_reproduce_lists_what_it_skipped_in_the_authors_folder_and_goes_on(tmp_path):
+    from typer.testing import CliRunner
+
+    from finchain_tasks.cli.main import app
+
+    gen = {"seed": 1, "id": "t", "topic": "d", "subtopic": "s", "level": "basic",
+           "solution": "Step 1: 2 + 2 = 4\nFinal answer: 4", "generation": "Step 1: 2 + 2 = 4\nFinal answer: 4"}
+    for folder in ("results", "evals"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "results" / "m.jsonl").write_text(json.dumps(gen) + "\n", encoding="utf-8")
+    (tmp_path / "evals" / "m.jsonl").write_text(_authors_line() + "\n", encoding="utf-8")
+    (tmp_path / "results" / "x.jsonl").symlink_to("/dev/zero")
+    with deadline(60):
+        result = CliRunner().invoke(app, ["reproduce", "finchain-v1", "--authors", str(tmp_path), "--fac-only",
+                                          "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert f"skipped {tmp_path / 'results' / 'x.jsonl'}: a link out of the folder" in result.output
+    assert "m: fac agrees on 1/1" in result.output
