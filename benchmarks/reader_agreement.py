@@ -25,13 +25,14 @@ Run: ``python benchmarks/reader_agreement.py --authors /path/to/FinChain-Reasoni
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from finchain_tasks.plumbing.jsonl import jsonl_records
 
 LABELS = Path(__file__).resolve().parents[1] / "tests" / "data" / "reader_labels" / "authors" / "labels.jsonl"
 """The corpus: one JSON object per labelled row."""
@@ -80,14 +81,8 @@ def load_labels(path: Path = LABELS) -> list[dict[str, Any]]:
     """Every label of ``path``, checked against the schema; one-line :class:`LabelError` naming the
     file, line and field otherwise, and on a duplicate row id."""
     out, seen = [], set()
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, label in jsonl_records(path, LabelError):
         where = f"{path}:{n}"
-        try:
-            label = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LabelError(f"{where}: not JSON ({exc.msg})") from None
         label = _check(label, where)
         if label["row"] in seen:
             raise LabelError(f"{where}: row {label['row']} is labelled twice")
@@ -99,7 +94,7 @@ def load_labels(path: Path = LABELS) -> list[dict[str, Any]]:
 def join(labels: Iterable[dict[str, Any]], root: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(label, authors' row) pairs: ``row`` is ``<file stem>:<line index>`` of ``root/results``; the
     row's ``seed`` must equal the label's, so a changed file is caught, not silently mislabelled."""
-    files: dict[str, list[str]] = {}
+    files: dict[str, tuple[int, dict[int, Any]]] = {}
     out = []
     for label in labels:
         model, _, line = label["row"].partition(":")
@@ -107,11 +102,14 @@ def join(labels: Iterable[dict[str, Any]], root: Path) -> list[tuple[dict[str, A
             path = Path(root) / "results" / f"{model}.jsonl"
             if not path.is_file():
                 raise LabelError(f"{path}: no such results file (label {label['row']})")
-            files[model] = path.read_text(encoding="utf-8").splitlines()
-        lines = files[model]
-        if int(line) >= len(lines):
-            raise LabelError(f"{label['row']}: the results file has {len(lines)} lines")
-        row = json.loads(lines[int(line)])
+            records = list(jsonl_records(path, LabelError))  # line index = line number - 1
+            files[model] = (records[-1][0] if records else 0, {n - 1: row for n, row in records})
+        count, rows = files[model]
+        if int(line) >= count:
+            raise LabelError(f"{label['row']}: the results file has {count} lines")
+        row = rows.get(int(line))
+        if not isinstance(row, dict):
+            raise LabelError(f"{label['row']}: not a JSON object in the results file")
         if row.get("seed") != label["seed"]:
             raise LabelError(f"{label['row']}: seed {row.get('seed')} in the results file, "
                              f"{label['seed']} in the label")

@@ -30,12 +30,16 @@ KNOWLEDGE_TYPES = ("单项选择题", "多项选择题", "判断题")
 def read_rows(path: Path) -> list[Any]:
     """Rows of a JSON list or JSONL file; the authors' ``{"outputs": [...]}`` wrapper is unwrapped. A line that is
     not JSON is kept as an error row (a ValueError in its place)."""
-    text = Path(path).read_text(encoding="utf-8-sig")
+    from finchain_tasks.plumbing.jsonl import jsonl_lines
+    from finchain_tasks.plumbing.safe_files import parse_json, read_text
+
+    text = read_text(path).removeprefix("\ufeff")  # a regular file only: a FIFO or a device is refused at once
     if text.lstrip().startswith("["):
-        rows = json.loads(text)
+        rows = parse_json(text, str(path))
+        rows = rows if isinstance(rows, list) else [rows]
     else:
         rows = []
-        for lineno, line in enumerate(text.splitlines(), 1):
+        for lineno, line in jsonl_lines(text):  # at \n only: U+2028 in an answer does not tear its row
             if line.strip():
                 try:
                     rows.append(json.loads(line))

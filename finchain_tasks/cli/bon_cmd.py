@@ -61,6 +61,7 @@ def bon(
 ) -> None:
     """Accuracy and ChainEval against N for every selector, and each selector minus majority and minus random on
     the same problems (the paired claim): bon_curves.csv, bon_curves.md, bon_curves.png."""
+    from finchain_tasks.plumbing.safe_files import skipped_lines
     from finchain_tasks.prm.runs import load_pools, write_csv, write_markdown, write_plot
     from scorers.prm.curves import curves
 
@@ -70,7 +71,10 @@ def bon(
         if rescore is None:
             raise ValueError("--ray scores candidates again: it needs --prm SPEC")
         rescore.ray = ray_settings(ray, ray_workers, ray_gpus_per_worker, ray_block_rows)
-    pools, prms = load_pools(run_dir, rescore=rescore)
+    skipped: list = []
+    pools, prms = load_pools(run_dir, rescore=rescore, skipped=skipped)
+    for line in skipped_lines(skipped):
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     note = _note(rescore)
     rows = curves(pools, wanted, subsamples=subsamples, bootstrap=bootstrap, seed=seed, protocol=protocol,
                   interval=interval)

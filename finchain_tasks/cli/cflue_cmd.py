@@ -52,8 +52,9 @@ def cflue_score(
 def _records(path: Path):
     from finchain_tasks.cflue.application import load_application
     from finchain_tasks.cflue.loader import CflueDataError, load_cflue
+    from finchain_tasks.plumbing.safe_files import read_text
 
-    head = path.read_text(encoding="utf-8-sig")[:4000]
+    head = read_text(path, errors="replace")[:4000]  # a regular file only: a FIFO is refused, never blocks
     if '"sub_task"' in head:
         return load_application(path).records
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Optional
@@ -39,7 +38,7 @@ from finchain_tasks.finchain.generate import (
     to_hf_dataset,
     write_jsonl,
 )
-from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_records
 
 DomainOpt = typer.Option(None, "--domain", "-d", help="Domain id (repeatable), e.g. investment_analysis.")
 TopicOpt = typer.Option(None, "--topic", "-t", help="Topic id (repeatable), e.g. compound_interest.")
@@ -187,7 +186,7 @@ def verify(
 def _verify_file(file: Path, every: bool = False) -> None:
     """Per-problem rules on stored records: formulas are walked, never executed."""
     problems = list(read_problems(file))
-    rows = [json.loads(line) for _, line in jsonl_lines(file.read_text(encoding="utf-8"))]
+    rows = [row for _, row in jsonl_records(file)]  # read_problems has checked every line
     failures, failing = [], 0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("verifying", total=len(problems))

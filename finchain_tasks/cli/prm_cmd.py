@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from finchain_tasks.cli.main import app, console, friendly
+from finchain_tasks.cli.main import app, console, err_console, friendly
 from finchain_tasks.cli.ray_options import RayBlockRowsOpt, RayGpusOpt, RayOpt, RayWorkersOpt, ray_settings
 
 prm_app = typer.Typer(help="Fin-PRM: build step/trajectory labels, train a PRM, select SFT data with one.",
@@ -36,7 +36,7 @@ def label(
     ray_block_rows: int = RayBlockRowsOpt,
 ) -> None:
     """Step and trajectory labels for candidate traces."""
-    from finchain_tasks.prm.labeling import Models, read_items, run_labels
+    from finchain_tasks.prm.labeling import Models, run_labels
 
     models = None
     if recipe == "fused":
@@ -49,8 +49,21 @@ def label(
         settings = ray_settings(ray, ray_workers, ray_gpus_per_worker, ray_block_rows)
         console.print_json(json.dumps(label_on_ray(candidates, out, recipe, models, cache, settings)))
         return
-    summary = run_labels(read_items(candidates), out, recipe, models, cache, dry_run)
+    summary = run_labels(_items(candidates), out, recipe, models, cache, dry_run)
     console.print_json(json.dumps(summary))
+
+
+def _items(source: Path) -> list:
+    """The candidates of a JSONL file or a run folder, listing on stderr what a run folder's walk passed over (a
+    link out of it, a FIFO, a device)."""
+    from finchain_tasks.plumbing.safe_files import skipped_lines
+    from finchain_tasks.prm.labeling import read_items
+
+    skipped: list = []
+    items = read_items(source, skipped)
+    for line in skipped_lines(skipped):
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return items
 
 
 @prm_app.command("train")
@@ -115,8 +128,6 @@ def select_cmd(
     """Keep the top-K candidates by PRM reward as an SFT dataset and compare with random and outcome-only."""
     from finchain_tasks.prm import check_spec, load_prm
     from finchain_tasks.prm.data_selection import run_select
-    from finchain_tasks.prm.labeling import read_items
-
     mode = "overall" if overall else "per-question"
     if ray is not None:
         from finchain_tasks.scale.commands import select_on_ray
@@ -127,6 +138,6 @@ def select_cmd(
         summary = select_on_ray(pool, prm, agg, zeta, options, out, k, mode, settings, log=console.print)
     else:
         scorer = load_prm(prm, agg=agg, zeta=zeta, trust_remote_code=trust_remote_code, allow_pickle=allow_pickle)
-        summary = run_select(read_items(pool), scorer, prm, out, k, mode, log=console.print)
+        summary = run_select(_items(pool), scorer, prm, out, k, mode, log=console.print)
     console.print((Path(out) / "selection.md").read_text())
     console.print(f"kept {summary['kept']} of {summary['pool']} -> {out / 'sft.jsonl'}")

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from finchain_tasks.cli.main import app, console, friendly
+from finchain_tasks.cli.main import app, console, err_console, friendly
 from finchain_tasks.reproduce.authors import AUTHORS_ENV
 
 
@@ -28,6 +28,7 @@ def reproduce(
                                   "every disagreement to fac_disagreements.csv/.md."),
 ) -> None:
     """Score the authors' generation files and compare with their per-sample and published means."""
+    from finchain_tasks.plumbing.safe_files import skipped_lines
     from finchain_tasks.reproduce.authors import authors_dir
     from finchain_tasks.reproduce.compare import (
         TABLE_COLUMNS,
@@ -41,16 +42,22 @@ def reproduce(
     if target != "finchain-v1":
         raise ValueError(f"unknown target {target!r}: expected finchain-v1")
     root = authors_dir(authors, "--authors DIR")
+    skipped: list = []  # what a walk of the authors' folder passed over: a link out of it, a FIFO, a device
     if fac_only:
         from finchain_tasks.reproduce.fac import fac_only as run_fac
 
-        for model, s in run_fac(root, out_dir, limit).items():
+        summaries = run_fac(root, out_dir, limit, skipped)
+        for line in skipped_lines(skipped):
+            err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+        for model, s in summaries.items():
             console.print(f"{escape(model)}: fac agrees on {s['agree']}/{s['n']} ({s['share']:.2%}); "
                           f"{s['share_without_bugs']:.2%} where their rule is not wrong by construction",
                           highlight=False, soft_wrap=True)
         console.print(f"wrote {escape(str(out_dir / 'fac_disagreements.csv'))} and .md")
         return
-    comparisons = run(root, check_profiles(tuple(profile or ("reference", "paper"))), limit)
+    comparisons = run(root, check_profiles(tuple(profile or ("reference", "paper"))), limit, skipped=skipped)
+    for line in skipped_lines(skipped):
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     for c in comparisons:
         table = Table(title=f"{c.model}: {c.n} samples vs {c.their_file or 'no per-sample file'}")
         for col in TABLE_COLUMNS:

@@ -97,8 +97,16 @@ def write_space(folder: Path, source: str | None = None) -> list[Path]:
 
 def _ours(path: Path, text: str) -> bool:
     """Whether ``path`` is a file an export wrote: same first line, or an earlier export's requirements
-    (one pinned line, which this replaces)."""
-    first = path.read_text("utf-8", errors="replace").splitlines()[:1]
+    (one pinned line, which this replaces). A link, a FIFO or a device never is: it is not read (a FIFO would
+    block) nor written through."""
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, read_text
+
+    if path.is_symlink():
+        return False
+    try:
+        first = read_text(path, errors="replace").splitlines()[:1]
+    except UnreadableFile:
+        return False
     return first == text.splitlines()[:1] or (path.name == "requirements.txt" and bool(first)
                                               and first[0].startswith(f"{NAME}[{EXTRA}]=="))
 

@@ -101,18 +101,13 @@ def _flatten(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def read_problems(path: Path) -> Iterator[Problem]:
-    """Problems back from a JSONL file, naming the line of any malformed row."""
-    with Path(path).open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{lineno}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise ValueError(f"{path}:{lineno}: a row must be a JSON object")
-            try:
-                yield Problem.from_dict(row)
-            except ValueError as exc:
-                raise ValueError(f"{path}:{lineno}: {exc}") from None
+    """Problems back from a JSONL file (a regular file only), naming the line of any malformed row."""
+    from finchain_tasks.plumbing.jsonl import jsonl_records
+
+    for lineno, row in jsonl_records(path):
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}:{lineno}: a row must be a JSON object")
+        try:
+            yield Problem.from_dict(row)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{lineno}: {exc}") from None

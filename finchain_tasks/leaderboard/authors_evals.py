@@ -15,13 +15,13 @@ step-F1 means sit up to ~3e-5 below ours (the ``reasoning_parsed`` ones match ex
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
 from typing import Any, Optional
 
-from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_records
+from finchain_tasks.plumbing.safe_files import walk
 from finchain_tasks.reproduce.authors import AUTHORS_ENV  # the one name of the variable, for every reader
 
 FOLDERS = ("evals", "evals/reasoning_parsed")
@@ -54,9 +54,17 @@ def authors_root(given: Optional[Path], what: str) -> Path:
     return root
 
 
-def files(root: Path) -> list[Path]:
-    """Every per-sample file, top-level first; none is an error (the folder is not theirs)."""
-    found = [p for folder in FOLDERS for p in sorted((root / folder).glob("*.jsonl"))]
+def files(root: Path, skipped: list[tuple[Path, str]] | None = None) -> list[Path]:
+    """Every per-sample file, top-level first; none is an error (the folder is not theirs). Regular files only,
+    never through a link out of their folder: what was passed over (such a link, a FIFO, a device) is added to
+    ``skipped``."""
+    found = []
+    for folder in FOLDERS:
+        if (root / folder).is_dir() and not (root / folder).is_symlink():
+            walked = walk(root / folder, ("*.jsonl",), recurse=False)
+            found += walked.files
+            if skipped is not None:
+                skipped.extend(walked.skipped)
     if not found:
         raise AuthorsEvalsError(f"{root}: no per-sample files under {' or '.join(f + '/' for f in FOLDERS)}")
     return found
@@ -116,17 +124,9 @@ def read_file(path: Path, root: Path) -> tuple[str, list[dict[str, Any]]]:
     """(their model name, rows) of one file: the name is the lines' ``model`` (else the file's stem) and must be
     one per file; a sample twice is an error."""
     rel = path.relative_to(root).as_posix()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise AuthorsEvalsError(f"{rel}: not UTF-8 text") from None
     name, rows, seen = None, [], set()
-    for lineno, line in jsonl_lines(text):
+    for lineno, raw in jsonl_records(path, AuthorsEvalsError, rel):
         where = f"{rel}:{lineno}"
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise AuthorsEvalsError(f"{where}: not JSON ({exc.msg})") from None
         row = sample_row(raw, where)
         model = _text(raw.get("model", path.stem), where, "model")
         if name is not None and model != name:
@@ -141,11 +141,12 @@ def read_file(path: Path, root: Path) -> tuple[str, list[dict[str, Any]]]:
     return name, rows
 
 
-def read_authors_evals(root: Path) -> dict[str, list[dict[str, Any]]]:
-    """Their model name -> its rows, over every per-sample file; a model in two files is an error."""
+def read_authors_evals(root: Path, skipped: list[tuple[Path, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Their model name -> its rows, over every per-sample file; a model in two files is an error. What
+    :func:`files` passed over is added to ``skipped``."""
     out: dict[str, list[dict[str, Any]]] = {}
     where: dict[str, str] = {}
-    for path in files(root):
+    for path in files(root, skipped):
         name, rows = read_file(path, root)
         if name in out:
             raise AuthorsEvalsError(f"{rows[0]['source']}: model {name!r} is also in {where[name]}")

@@ -123,7 +123,9 @@ def _generation(spec: Any) -> dict[str, Any]:
 
 def _chaineval_settings(paths: Sequence[Path]) -> dict[str, Any]:
     """The ChainEval parameters of the first Inspect log found (all runs of a board should share them)."""
-    logs = [log for path in paths for log in (sorted(Path(path).rglob("*.eval")) if Path(path).is_dir()
+    from finchain_tasks.plumbing.safe_files import walk
+
+    logs = [log for path in paths for log in (walk(path, ("*.eval",)).files if Path(path).is_dir()  # no link out
                                               else [Path(path)] if Path(path).suffix == ".eval" else [])]
     if not logs:  # Inspect is slow to import: only for its logs
         return {}

@@ -287,7 +287,7 @@ def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, mo
     name = model or (record or {}).get("name") or _lm_eval_model(results)
     facts = _lm_eval_facts(results, record or {}, name)
     stamp = results_path.stem.removeprefix("results_")
-    for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
+    for path in walk(results_path.parent, (f"samples_*_{stamp}.jsonl",), recurse=False).files:  # no link out
         task = path.name.removeprefix("samples_").removesuffix(f"_{stamp}.jsonl")
         where = f"{source}{path.name}"
         yield from _guarded(where, problems, _samples_file, path, facts, task, where, problems, realign)

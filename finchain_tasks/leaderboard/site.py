@@ -73,8 +73,10 @@ class SiteFolderError(ValueError):
 
 
 def _marker(out: Path) -> Optional[dict[str, Any]]:
+    from finchain_tasks.plumbing.safe_files import load_json
+
     try:
-        data = json.loads((out / MARKER).read_text("utf-8"))
+        data = load_json(out / MARKER)  # a regular file only: a FIFO in its place is refused, never blocks
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None

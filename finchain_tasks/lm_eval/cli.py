@@ -47,11 +47,12 @@ def main(argv: list[str] | None = None) -> int:
     cli, args = _parse(sys.argv[1:] if argv is None else argv)
     try:
         prepare(args)
+        secrets = secret_values(args)  # a --config file that cannot be read is one line naming it
     except ValueError as exc:
         print(f"finchain-lm-eval: error: {exc}", file=sys.stderr)
         return 2
     out_dir = _output_dir(getattr(args, "output_path", None))
-    secrets, before, streams = secret_values(args), _snapshot(out_dir), (sys.stdout, sys.stderr)
+    before, streams = _snapshot(out_dir), (sys.stdout, sys.stderr)
     if secrets:  # lm-eval prints and logs model_args: redact them on the console too
         sys.stdout, sys.stderr = _Redacting(sys.stdout, secrets), _Redacting(sys.stderr, secrets)
     try:
@@ -212,17 +213,33 @@ def secret_values(args: Any) -> set[str]:
     """Values of secret-looking keys in ``--model_args`` / ``--metadata`` (and a ``--config`` file)."""
     sources = [getattr(args, "model_args", None), getattr(args, "metadata", None)]
     config = getattr(args, "config", None)
-    if config and Path(config).is_file():
-        import yaml
+    if config and Path(config).exists():
+        loaded = _config_file(Path(config))  # before importing lm-eval: a bad file costs nothing
         from lm_eval.utils import simple_parse_args_string
 
-        loaded = yaml.safe_load(Path(config).read_text("utf-8")) or {}
         for key in ("model_args", "metadata"):
             value = loaded.get(key)
             sources.append(simple_parse_args_string(value) if isinstance(value, str) else value)
     given = {str(v) for src in sources if isinstance(src, dict) for k, v in src.items()
              if is_secret_name(k) and v is not None and len(str(v)) >= 4}
     return given | configured_secrets(given)  # and the environment's keys, which a server may echo back
+
+
+def _config_file(path: Path) -> dict:
+    """A ``--config`` file's options: a regular file only (a FIFO or a device is refused at once), valid YAML read
+    with the safe loader, a mapping; anything else is one :class:`UnreadableFile` line naming the file."""
+    import yaml
+
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, expect, read_text
+
+    text = read_text(path, max_bytes=64 << 20)
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise UnreadableFile(path, f"not valid YAML ({' '.join(str(exc).split())[:200]})") from None
+    except RecursionError:
+        raise UnreadableFile(path, "nested too deeply to be read") from None
+    return expect(loaded or {}, dict, str(path), "the file")
 
 
 def redact(text: str, secrets: set[str]) -> str:
@@ -255,20 +272,29 @@ def _output_dir(output_path: str | None) -> Path | None:
 
 
 def _snapshot(root: Path | None) -> dict[Path, tuple[int, int]]:
+    """(mtime, size) of the regular files under ``root``, never through a link out of it: scrubbing rewrites
+    files, so it must not reach one elsewhere (nor open a FIFO)."""
     if root is None or not root.is_dir():
         return {}
-    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in root.rglob("*") if p.is_file()}
+    from finchain_tasks.plumbing.safe_files import walk
+
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in walk(root).files}
 
 
 def scrub(root: Path | None, before: dict[Path, tuple[int, int]], secrets: set[str]) -> list[Path]:
     """Replace every secret value in the files written or changed under ``root`` since ``before``."""
     if root is None or not secrets or not root.is_dir():
         return []
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, read_text
+
     touched = []
     for path, stamp in _snapshot(root).items():
         if before.get(path) == stamp:
             continue
-        text = path.read_text("utf-8", errors="surrogateescape")
+        try:
+            text = read_text(path, errors="surrogateescape")
+        except UnreadableFile:  # swapped for a FIFO or device since the walk: nothing of ours to scrub
+            continue
         clean = redact(text, secrets)
         if clean != text:
             path.write_text(clean, "utf-8", errors="surrogateescape")

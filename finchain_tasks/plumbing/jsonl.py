@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["jsonl_lines", "read_jsonl"]
+__all__ = ["jsonl_lines", "jsonl_records", "read_jsonl"]
 
 
 def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -26,16 +26,31 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
             yield lineno, line
 
 
-def read_jsonl(path: str | Path, error: type[Exception] = ValueError) -> list[Any]:
-    """Every record of a JSONL file; a line that is not JSON raises ``error`` naming the file and line."""
-    rows = []
-    from finchain_tasks.plumbing.safe_files import read_text
+def jsonl_records(path: str | Path, error: type[Exception] = ValueError, name: str | None = None,
+                  ) -> Iterator[tuple[int, Any]]:
+    """(line number, JSON value) of every non-blank line of a JSONL file from elsewhere: a regular file only (a
+    FIFO or a device is refused at once, never blocks), split at ``\\n`` only. A file that cannot be read, a line
+    that is not JSON, one nested too deeply or holding an integer too long to convert raises ``error`` in one line
+    naming ``name`` (else the path) and the line. The one JSONL read loop of the project's readers."""
+    from finchain_tasks.plumbing.safe_files import UnreadableFile, read_text
 
-    for lineno, line in jsonl_lines(read_text(path)):  # a regular file only: a FIFO or device never blocks
+    shown = str(path) if name is None else name
+    try:
+        text = read_text(path)
+    except UnreadableFile as exc:
+        raise error(f"{shown}: {exc.reason}") from None
+    for lineno, line in jsonl_lines(text):
         try:
-            rows.append(json.loads(line))
+            value = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise error(f"{path}:{lineno}: not JSON ({exc.msg})") from None
+            raise error(f"{shown}:{lineno}: not JSON ({exc.msg})") from None
         except RecursionError:
-            raise error(f"{path}:{lineno}: nested too deeply to be read") from None
-    return rows
+            raise error(f"{shown}:{lineno}: nested too deeply to be read") from None
+        except ValueError as exc:  # an integer longer than Python's conversion limit
+            raise error(f"{shown}:{lineno}: not JSON ({str(exc).split(';')[0]})") from None
+        yield lineno, value
+
+
+def read_jsonl(path: str | Path, error: type[Exception] = ValueError) -> list[Any]:
+    """Every record of a JSONL file (:func:`jsonl_records` without the line numbers)."""
+    return [value for _, value in jsonl_records(path, error)]

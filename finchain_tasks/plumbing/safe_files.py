@@ -29,6 +29,10 @@ from typing import IO, Any, NamedTuple, Optional
 MAX_BYTES = 1 << 30
 """No single file a reader takes from elsewhere is larger than this (1 GiB); a larger one is refused."""
 
+STREAMED = 1 << 62
+"""``max_bytes`` of a reader that streams its file a block at a time (``finchain score``, ``--ray`` blocks): it
+never holds the file whole, so any size is fine."""
+
 
 class UnreadableFile(ValueError):
     """A file from elsewhere that cannot be read as what it should be; the message is one line naming it
@@ -131,10 +135,11 @@ def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def walk(root: str | os.PathLike, patterns: Iterable[str] = ("*",)) -> Walk:
+def walk(root: str | os.PathLike, patterns: Iterable[str] = ("*",), recurse: bool = True) -> Walk:
     """Regular files under ``root`` whose name matches one of ``patterns``, sorted, without following a link
     to a folder (in or out) and with links to files only when they stay inside ``root``; FIFOs, devices and
-    sockets (or links to them) are skipped. What was skipped comes back with the reason, to be listed."""
+    sockets (or links to them) are skipped. What was skipped comes back with the reason, to be listed.
+    ``recurse`` False: ``root`` itself only (a ``glob("*.jsonl")``), its sub-folders neither read nor listed."""
     base = Path(root)
     real_root = base.resolve()
     patterns = tuple(patterns)
@@ -142,7 +147,7 @@ def walk(root: str | os.PathLike, patterns: Iterable[str] = ("*",)) -> Walk:
     skipped: list[tuple[Path, str]] = []
     for folder, dirs, names in os.walk(base, followlinks=False):
         here = Path(folder)
-        for name in sorted(dirs):
+        for name in sorted(dirs) if recurse else ():
             if (here / name).is_symlink():
                 skipped.append((here / name, "a link to a folder (not followed)"))
         for name in sorted(names):
@@ -154,6 +159,8 @@ def walk(root: str | os.PathLike, patterns: Iterable[str] = ("*",)) -> Walk:
                 skipped.append((path, why))
             else:
                 files.append(path)
+        if not recurse:
+            break
     return Walk(sorted(files), skipped)
 
 
@@ -169,6 +176,22 @@ def _why_not(path: Path, real_root: Path) -> str:
     if not stat.S_ISREG(st.st_mode):
         return _kind(st.st_mode)
     return ""
+
+
+def check_own_file(path: str | os.PathLike) -> None:
+    """Refuse (:class:`UnreadableFile`) a file this project keeps in a folder from elsewhere (a cache beside a
+    run's logs) when it is a link or not a regular file: reading a FIFO would block, and writing would go
+    through the link to wherever it points. Absent is fine (it will be written)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UnreadableFile(path, f"{exc.strerror or exc}") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise UnreadableFile(path, "a link, not a file this program wrote: move it aside")
+    if not stat.S_ISREG(st.st_mode):
+        raise UnreadableFile(path, f"{_kind(st.st_mode)}, not a regular file: move it aside")
 
 
 def skipped_lines(skipped: list[tuple[Path, str]], limit: int = 5) -> list[str]:

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_records
+from finchain_tasks.plumbing.safe_files import UnreadableFile, expect, walk
 from scorers.chaineval import gold_from_text
 from scorers.prm.labels.recipe import FusedSignals, TraceLabels, answer_matches, label_items, summarise
 from scorers.prm.labels.signals import LabelItem, Unknown
@@ -294,6 +295,7 @@ def item_from_row(row: dict, line: int = 0) -> LabelItem:
     optional ``knowledge`` (list) and ``reference``. A row without gold is kept: its gold signals are unknown."""
     if not isinstance(row, dict):
         raise ValueError(f"line {line}: a JSON object is expected")
+    _check_row(row, f"line {line}")
     if "problem" in row or "problem_id" in row:
         from finchain_tasks.engine import Problem
 
@@ -311,6 +313,24 @@ def item_from_row(row: dict, line: int = 0) -> LabelItem:
                      gold_unit=str(row.get("gold_unit", gold.answer_unit if gold else "")), gold=gold,
                      knowledge=tuple(row.get("knowledge") or ()), reference=str(row.get("reference", "")),
                      meta={k: row[k] for k in ("template", "problem_id") if k in row})
+
+
+_ROW_TYPES: dict[str, tuple[type, ...]] = {
+    "question": (str,), "output": (str, type(None)), "steps": (list, type(None)), "final_answer": (str, int, float),
+    "gold_solution": (str, type(None)), "gold_answer": (str, int, float, list, type(None)), "gold_unit": (str,),
+    "knowledge": (list, type(None)), "reference": (str,), "problem": (dict,), "problem_id": (str,),
+    "id": (str, int)}
+"""The type each field of a candidate row must have (a field that is absent is fine)."""
+
+
+def _check_row(row: dict, where: str) -> None:
+    """One :class:`UnreadableFile` line ``<where>: <field>: expected ..., got ...`` for a field of the wrong type."""
+    for key, types in _ROW_TYPES.items():
+        if key in row:
+            expect(row[key], types, where, key)
+    for key in ("steps", "knowledge"):
+        for item in row.get(key) or []:
+            expect(item, str, where, f"{key} item")
 
 
 def _joined(row: dict) -> str:
@@ -352,17 +372,23 @@ def _pool_rows(sample: Any, row: dict) -> list[dict]:
     return [{**row, "id": f"{row['id']}#c{k}", "output": c.get("text") or ""} for k, c in enumerate(candidates)]
 
 
-def _lm_eval_rows(root: Path) -> list[dict]:
-    """Candidates from lm-eval ``samples_*.jsonl`` files (every response of every doc)."""
+def _lm_eval_rows(root: Path, skipped: list[tuple[Path, str]] | None = None) -> list[dict]:
+    """Candidates from lm-eval ``samples_*.jsonl`` files (every response of every doc): regular files only, never
+    through a link out of ``root`` (what was passed over is added to ``skipped``)."""
+    found = walk(root, ("samples_*.jsonl",))
+    if skipped is not None:
+        skipped.extend(found.skipped)
     rows = []
-    for path in sorted(root.rglob("samples_*.jsonl")):
-        for n, line in jsonl_lines(path.read_text("utf-8")):
-            s = json.loads(line)
-            doc = s.get("doc") or {}
-            resps = [r for group in s.get("resps") or [] for r in (group if isinstance(group, list) else [group])]
+    for path in found.files:
+        for n, s in jsonl_records(path):
+            where = f"{path}:{n}"
+            expect(s, dict, where, "sample")
+            doc = expect(s.get("doc") or {}, dict, where, "doc")
+            groups = expect(s.get("resps") or [], list, where, "resps")
+            resps = [r for group in groups for r in (group if isinstance(group, list) else [group])]
             for r, text in enumerate(resps):
                 row = {"id": f"{doc.get('id', s.get('doc_id'))}#{path.stem}#{n}#{r}",
-                       "question": doc.get("question", ""), "output": text if isinstance(text, str) else ""}
+                       "question": str(doc.get("question", "")), "output": text if isinstance(text, str) else ""}
                 if str(doc.get("id", "")).startswith("finchain/"):
                     row["problem_id"] = doc["id"]
                 elif doc.get("answer") is not None:
@@ -371,31 +397,29 @@ def _lm_eval_rows(root: Path) -> list[dict]:
     return rows
 
 
-def read_run_rows(run_dir: str | Path) -> list[dict]:
-    """Candidate rows from a run directory of either host (``logs/`` of Inspect, ``lm_eval/`` samples)."""
+def read_run_rows(run_dir: str | Path, skipped: list[tuple[Path, str]] | None = None) -> list[dict]:
+    """Candidate rows from a run directory of either host (``logs/`` of Inspect, ``lm_eval/`` samples); what was
+    passed over (a link out of the folder, a FIFO, a device) is added to ``skipped``."""
     run_dir = Path(run_dir)
     log_dir = run_dir / "logs" if (run_dir / "logs").is_dir() else run_dir
     rows = (_inspect_rows(log_dir) if any(log_dir.glob("*.eval")) or any(log_dir.glob("*.json")) else [])
-    rows += _lm_eval_rows(run_dir)
+    rows += _lm_eval_rows(run_dir, skipped)
     if not rows:
         raise ValueError(f"{run_dir}: no Inspect logs and no lm-eval samples found")
     return rows
 
 
-def read_items(path: str | Path) -> list[LabelItem]:
-    """Candidates from a JSONL file or a run directory of either host; a malformed line is one clear error."""
+def read_items(path: str | Path, skipped: list[tuple[Path, str]] | None = None) -> list[LabelItem]:
+    """Candidates from a JSONL file (a regular file) or a run directory of either host; a malformed line or a
+    field of the wrong type is one clear error naming the file and line."""
     if Path(path).is_dir():
-        return [item_from_row(row, n) for n, row in enumerate(read_run_rows(path), 1)]
+        return [item_from_row(row, n) for n, row in enumerate(read_run_rows(path, skipped), 1)]
     items = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+    for n, row in jsonl_records(path):
+        try:
             items.append(item_from_row(row, n))
+        except UnreadableFile as exc:
+            raise ValueError(f"{path}:{n}: {exc.reason}") from None
     return items
 
 

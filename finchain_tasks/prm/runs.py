@@ -26,7 +26,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from finchain_tasks.plumbing.jsonl import jsonl_lines
+from finchain_tasks.plumbing.jsonl import jsonl_lines, jsonl_records
+from finchain_tasks.plumbing.safe_files import (
+    UnreadableFile,
+    check_own_file,
+    expect,
+    load_json,
+    parse_json,
+    read_text,
+    walk,
+)
 from scorers.prm.base import DEFAULT_AGG, DEFAULT_ZETA, PRMScore, prm_input
 from scorers.prm.curves import CurveRow, Pool
 from scorers.prm.selectors import Candidate
@@ -61,12 +70,14 @@ class Rescore:
         return f"{self.spec}|{self.agg}|{self.zeta!r}"
 
 
-def find_sources(run_dir: Path) -> list[Path]:
-    """Inspect logs and lm-eval sample files under ``run_dir``, sorted."""
-    found = [p for p in run_dir.rglob("*") if p.is_file() and (
-        p.suffix == ".eval" or (p.suffix == ".jsonl" and p.name.startswith("samples_"))
-        or (p.suffix == ".json" and p.parent.name == "logs"))]
-    return sorted(found)
+def find_sources(run_dir: Path, skipped: list[tuple[Path, str]] | None = None) -> list[Path]:
+    """Inspect logs and lm-eval sample files under ``run_dir``, sorted: regular files only, never through a link
+    out of the folder; what was passed over (such a link, a FIFO, a device) is added to ``skipped``."""
+    found = walk(run_dir, ("*.eval", "samples_*.jsonl", "*.json"))
+    wanted = [p for p in found.files if p.suffix != ".json" or p.parent.name == "logs"]
+    if skipped is not None:
+        skipped.extend((p, why) for p, why in found.skipped if p.suffix != ".json" or p.parent.name == "logs")
+    return wanted
 
 
 def _stamp(paths: Sequence[Path]) -> list[list]:
@@ -89,19 +100,45 @@ def _inspect_records(path: Path) -> Iterator[dict]:
     for sample in log.samples or []:
         score = (sample.scores or {}).get(SCORER)
         if score is not None and isinstance(score.metadata, dict) and "bon" in score.metadata:
-            record = score.metadata["bon"]
+            record = _checked(score.metadata["bon"], f"{path}: sample {sample.id}")
             yield record if "question" in record else {**record, "question": _input_text(sample)}
 
 
 def _lm_eval_records(path: Path) -> Iterator[dict]:
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            for resp in row.get("filtered_resps") or []:
-                text = resp[0] if isinstance(resp, list) and resp else resp
-                if isinstance(text, str) and text.startswith("{") and '"candidates"' in text:
-                    record = json.loads(text)
-                    yield record if "question" in record else {**record, "question": _doc_question(row)}
+    for lineno, row in jsonl_records(path):
+        where = f"{path}:{lineno}"
+        expect(row, dict, where, "sample")
+        expect(row.get("doc") or {}, dict, where, "doc")
+        for resp in expect(row.get("filtered_resps") or [], list, where, "filtered_resps"):
+            text = resp[0] if isinstance(resp, list) and resp else resp
+            if isinstance(text, str) and text.startswith("{") and '"candidates"' in text:
+                record = _checked(parse_json(text, f"{where}: filtered_resps"), f"{where}: filtered_resps")
+                yield record if "question" in record else {**record, "question": _doc_question(row)}
+
+
+def _checked(record: Any, where: str) -> dict:
+    """A pool record whose fields a curve reads have the types it reads them as (else one line naming them)."""
+    expect(record, dict, where, "record")
+    for c in expect(record.get("candidates", []), list, where, "candidates"):
+        expect(c, dict, where, "candidate")
+        expect(c.get("text") or "", str, where, "candidate text")
+        for key in ("chaineval", "reward"):
+            expect(c.get(key), (int, float, type(None)), where, f"candidate {key}")
+    expect(record.get("question", ""), str, where, "question")
+    expect(record.get("cluster", ""), (str, int), where, "cluster")
+    expect(record.get("prm", ""), str, where, "prm")
+    return record
+
+
+def _rows_ok(rows: Any) -> bool:
+    """Whether cached rows have the shape :func:`_compact` writes (a damaged or foreign cache is read again)."""
+    return isinstance(rows, list) and all(
+        isinstance(r, dict) and isinstance(r.get("cluster"), (str, int)) and isinstance(r.get("prm"), str)
+        and isinstance(r.get("c"), list) and all(
+            isinstance(c, list) and len(c) == 4 and isinstance(c[1], bool)
+            and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in c[2:])
+            for c in r["c"])
+        for r in rows)
 
 
 def _doc_question(row: dict) -> str:
@@ -128,31 +165,36 @@ def _read(sources: Sequence[Path], full: bool = False) -> list[dict]:
     return out
 
 
-def load_pools(run_dir: Path, use_cache: bool = True, rescore: Rescore | None = None) -> tuple[list[Pool], set[str]]:
+def load_pools(run_dir: Path, use_cache: bool = True, rescore: Rescore | None = None,
+               skipped: list[tuple[Path, str]] | None = None) -> tuple[list[Pool], set[str]]:
     """Every pool in the run directory and the PRMs that scored them; the cache is used when up to date.
 
     With ``rescore``, the rewards are those of that PRM (see the module docstring) and the returned PRM
-    set names it alone; ``rescore`` records how many candidates were scored and how many came from cache."""
+    set names it alone; ``rescore`` records how many candidates were scored and how many came from cache.
+    Sources passed over (a link out of the folder, a FIFO, a device) are added to ``skipped``."""
     if not run_dir.is_dir():
         raise ValueError(f"{run_dir}: no such run directory")
     if rescore is not None:
         from finchain_tasks.prm import check_spec
 
         rescore.spec = str(check_spec(rescore.spec, rescore.options.get("registry")))  # fails before any reading
-    sources = find_sources(run_dir)
+    sources = find_sources(run_dir, skipped)
     cache_file = run_dir / CACHE_FILE
     stamp = _stamp(sources)
-    cached = json.loads(cache_file.read_text(encoding="utf-8")) if use_cache and cache_file.is_file() else {}
+    check_own_file(cache_file)  # read and written below: never a link or a FIFO
+    cached = _read_cache(cache_file) if use_cache else {}
     if cached.get("sources") != stamp:
         cached = {"sources": stamp}
     if rescore is None:
         rows = cached.get("pools")
-        if rows is None:
+        if not _rows_ok(rows):
             rows = cached["pools"] = _read(sources)
             cache_file.write_text(json.dumps(cached), encoding="utf-8")
     else:
-        rows = cached.setdefault("rescored", {}).get(rescore.key)
-        if rows is None:
+        if not isinstance(cached.get("rescored"), dict):
+            cached["rescored"] = {}
+        rows = cached["rescored"].get(rescore.key)
+        if not _rows_ok(rows):
             rows = cached["rescored"][rescore.key] = _rescore(run_dir, _read(sources, full=True), rescore)
             cache_file.write_text(json.dumps(cached), encoding="utf-8")
         else:
@@ -165,6 +207,18 @@ def load_pools(run_dir: Path, use_cache: bool = True, rescore: Rescore | None = 
     return pools, {r["prm"] for r in rows}
 
 
+def _read_cache(path: Path) -> dict:
+    """The pools cache (:func:`load_pools` has refused a link or a special file in its place); a damaged one
+    counts as none (it is only a cache, written again)."""
+    if not path.exists():
+        return {}
+    try:
+        cached = load_json(path)
+    except UnreadableFile:
+        return {}
+    return cached if isinstance(cached, dict) else {}
+
+
 def _score_key(rescore: Rescore, question: str, text: str) -> str:
     raw = json.dumps([rescore.spec, rescore.agg, float(rescore.zeta), question, text], ensure_ascii=False)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
@@ -173,13 +227,15 @@ def _score_key(rescore: Rescore, question: str, text: str) -> str:
 def _read_scores(path: Path) -> dict[str, dict]:
     """The score cache; a torn last line (an interrupted run) is skipped, not fatal."""
     out: dict[str, dict] = {}
-    if path.is_file():
-        for _, line in jsonl_lines(path.read_text(encoding="utf-8")):
+    check_own_file(path)
+    if path.exists():
+        for _, line in jsonl_lines(read_text(path)):
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
+                row = parse_json(line, str(path))
+            except UnreadableFile:
                 continue
-            out[row["key"]] = row["score"]
+            if isinstance(row, dict) and isinstance(row.get("key"), str) and isinstance(row.get("score"), dict):
+                out[row["key"]] = row["score"]
     return out
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from finchain_tasks.plumbing.jsonl import read_jsonl
+from finchain_tasks.plumbing.safe_files import walk
 
 __all__ = ["AUTHORS_ENV", "AuthorsDataError", "PUBLISHED_COLUMNS", "authors_dir", "authors_problems", "authors_rows",
            "published_means", "their_scores"]
@@ -38,12 +39,16 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def authors_rows(root: Path) -> dict[str, list[dict[str, Any]]]:
-    """Generation rows per model: every ``results/*.jsonl`` file present (model = file stem)."""
+def authors_rows(root: Path, skipped: list[tuple[Path, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Generation rows per model: every ``results/*.jsonl`` file present (model = file stem), regular files only,
+    never through a link out of ``results/``; what was passed over is added to ``skipped``."""
     results = Path(root) / "results"
     if not results.is_dir():
         raise AuthorsDataError(f"{root}: no results/ folder (expected the FinChain authors' repository)")
-    return {p.stem: _read_jsonl(p) for p in sorted(results.glob("*.jsonl"))}
+    found = walk(results, ("*.jsonl",), recurse=False)
+    if skipped is not None:
+        skipped.extend(found.skipped)
+    return {p.stem: _read_jsonl(p) for p in found.files}
 
 
 AUTHORS_ENV = "FINCHAIN_AUTHORS_DIR"
@@ -72,7 +77,7 @@ def authors_problems(root: Path) -> list[dict[str, Any]]:
     if not testset.is_dir():
         raise AuthorsDataError(f"{root}: no data/testset/ folder (expected the FinChain authors' repository)")
     rows = []
-    for path in sorted(testset.glob("*/*.jsonl")):
+    for path in [p for p in walk(testset, ("*.jsonl",)).files if p.parent.parent == testset]:  # no link out
         domain, topic = path.parent.name, path.stem
         for r in _read_jsonl(path):
             level = _LEVELS.get(str(r.get("level", "")).lower(), str(r.get("level", "")).lower())

@@ -183,8 +183,10 @@ def score_profile(profile: str, rows: list[dict[str, Any]], golds: list[Any], em
 
 
 def reproduce(root: Path, profiles: tuple[str, ...] = ("reference", "paper"), limit: int | None = None,
-              embedder=None, models: tuple[str, ...] = ()) -> list[ModelComparison]:
-    """Score every generation file under ``root`` with each profile and compare with the authors."""
+              embedder=None, models: tuple[str, ...] = (),
+              skipped: list[tuple[Path, str]] | None = None) -> list[ModelComparison]:
+    """Score every generation file under ``root`` with each profile and compare with the authors; what
+    :func:`authors_rows` passed over (a link out of ``results/``, a FIFO, a device) is added to ``skipped``."""
     from scorers.embeddings import shared_embedder
     from scorers.rows import RowError, gold_of
 
@@ -192,7 +194,7 @@ def reproduce(root: Path, profiles: tuple[str, ...] = ("reference", "paper"), li
     embedder = embedder or shared_embedder()
     published = published_means(root)
     out = []
-    for model, rows in authors_rows(root).items():
+    for model, rows in authors_rows(root, skipped).items():
         if models and model not in models:
             continue
         theirs, their_file = their_scores(root, model)

@@ -198,9 +198,12 @@ def _they_pass(row: dict[str, Any], gold: Any, answer_text: str, value: Any) -> 
     return "parser: we read a different quantity of the conclusion (duration, share, threshold or operand skipped)"
 
 
-def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], key, params=None) -> list[dict]:
+def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], key, params=None,
+             where: str = "their scores") -> list[dict]:
     """Final-answer agreement only, one dict per row with gold and their score: no embeddings, so the
-    whole of one file takes seconds. ``key(row)`` joins a row to ``theirs``."""
+    whole of one file takes seconds. ``key(row)`` joins a row to ``theirs``; a score of the wrong type is one
+    line naming ``where`` (their file), the sample and the field."""
+    from finchain_tasks.plumbing.safe_files import expect
     from scorers.final_answer import judge_answer
     from scorers.params import resolve
     from scorers.rows import RowError, gold_of
@@ -212,6 +215,8 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
         their = theirs.get(key(row))
         if their is None or their.get("final_answer_match") is None:
             continue
+        expect(their["final_answer_match"], (int, float, bool), f"{where}: sample {'/'.join(map(str, key(row)))}",
+               "final_answer_match")
         try:
             gold = gold_of(row)
         except RowError:
@@ -231,15 +236,16 @@ def fac_rows(rows: list[dict[str, Any]], theirs: dict[tuple, dict[str, Any]], ke
     return out
 
 
-def fac_only(root: Path, out_dir: Path, limit: int | None = None) -> dict[str, dict[str, Any]]:
+def fac_only(root: Path, out_dir: Path, limit: int | None = None,
+             skipped: list[tuple[Path, str]] | None = None) -> dict[str, dict[str, Any]]:
     """``finchain reproduce --fac-only``: final-answer agreement of every generation file under ``root``
     with the authors' per-sample file, every disagreement written under ``out_dir``; summary per model."""
     from finchain_tasks.reproduce.authors import _key, authors_rows, their_scores
 
     per_model = {}
-    for model, rows in authors_rows(root).items():
-        theirs, _ = their_scores(root, model)
-        per_model[model] = fac_rows(rows[:limit] if limit else rows, theirs, _key)
+    for model, rows in authors_rows(root, skipped).items():
+        theirs, rel = their_scores(root, model)
+        per_model[model] = fac_rows(rows[:limit] if limit else rows, theirs, _key, where=str(Path(root) / rel))
     write_disagreements(per_model, out_dir)
     return {model: fac_summary(entries) for model, entries in per_model.items()}
 

@@ -43,13 +43,18 @@ def earlier_from_summary(run_dir: Optional[Path], candidates: dict[str, int]) ->
     path = Path(run_dir) / SUMMARY if run_dir else None
     if path is None or not path.is_file():
         return {}
+    from finchain_tasks.plumbing.safe_files import load_json
+
     try:
-        results = json.loads(path.read_text(encoding="utf-8")).get("results") or []
+        summary = load_json(path)  # a regular file only; bad JSON, UTF-8 or nesting is a ValueError
     except (OSError, ValueError):
         return {}
+    results = summary.get("results") if isinstance(summary, dict) else None
+    if not isinstance(results, list):
+        return {}
     out = {}
-    for r in results if isinstance(results, list) else []:
-        if not isinstance(r, dict):
+    for r in results:
+        if not isinstance(r, dict) or not isinstance(r.get("model"), str) or not isinstance(r.get("task_set"), str):
             continue
         answers = int(sum(_count(r.get(k)) or 0 for k in ("completed", "failed")))
         tokens, wall = _count(r.get("output_tokens")), _count(r.get("wall_s"))

@@ -32,7 +32,7 @@ from typing import Any, Optional
 
 from finchain_tasks.plumbing.jsonl import jsonl_lines
 from finchain_tasks.plumbing.redaction import write_redacted
-from finchain_tasks.plumbing.safe_files import UnreadableFile, load_json, parse_json, read_text, walk
+from finchain_tasks.plumbing.safe_files import UnreadableFile, expect, load_json, parse_json, read_text, walk
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
 from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
 
@@ -339,12 +339,12 @@ def lm_eval_rows(results_path: Path) -> list[dict[str, Any]]:
     cost are not in lm-eval's output (None: unknown)."""
     stamp = results_path.stem.removeprefix("results_")
     rows = []
-    for path in sorted(results_path.parent.glob(f"samples_*_{stamp}.jsonl")):
+    for path in walk(results_path.parent, (f"samples_*_{stamp}.jsonl",), recurse=False).files:  # no link out
         for number, line in jsonl_lines(read_text(path)):
             s = parse_json(line, f"{path.name}:{number}")
             if not isinstance(s, dict):
                 raise UnreadableFile(f"{path.name}:{number}", "expected a JSON object")
-            doc = s.get("doc") or {}
+            doc = expect(s.get("doc") or {}, dict, f"{path.name}:{number}", "doc")
             scores = {k: float(s[k]) for k in s.get("metrics", []) if isinstance(s.get(k), (int, float))
                       and k not in LM_EVAL_COUNTS}
             rows.append({"id": str(doc.get("id", s.get("doc_id"))), "epoch": 1, "domain": doc.get("domain"),

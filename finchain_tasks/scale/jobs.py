@@ -56,7 +56,25 @@ def _json_rows(lines: list[tuple[int, bytes]], source: str) -> list[tuple[int, A
                 rows.append((lineno, json.loads(raw)))
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 raise ValueError(f"{source}:{lineno}: not JSON ({getattr(exc, 'msg', exc)})") from None
+            except RecursionError:
+                raise ValueError(f"{source}:{lineno}: nested too deeply to be read") from None
+            except ValueError as exc:  # an integer longer than Python's conversion limit
+                raise ValueError(f"{source}:{lineno}: not JSON ({str(exc).split(';')[0]})") from None
     return rows
+
+
+def _items(lines: list[tuple[int, bytes]], source: str) -> list:
+    """The candidate rows of a block as label items; a field of the wrong type is one line naming file and line."""
+    from finchain_tasks.plumbing.safe_files import UnreadableFile
+    from finchain_tasks.prm.labeling import item_from_row
+
+    items = []
+    for n, row in _json_rows(lines, source):
+        try:
+            items.append(item_from_row(row, n))
+        except UnreadableFile as exc:
+            raise ValueError(f"{source}:{n}: {exc.reason}") from None
+    return items
 
 
 @dataclass(frozen=True)
@@ -88,9 +106,8 @@ class SelectJob(PRMJob):
 
     def run(self, state: Any, lines: list[tuple[int, bytes]]) -> tuple[list[str], dict]:
         from finchain_tasks.prm.data_selection import candidate_rows
-        from finchain_tasks.prm.labeling import item_from_row
 
-        items = [item_from_row(row, n) for n, row in _json_rows(lines, self.source)]
+        items = _items(lines, self.source)
         rows = candidate_rows(items, state, self.spec) if items else []
         return [json.dumps(r, default=str) for r in rows], {"rows": len(rows)}
 
@@ -131,12 +148,11 @@ class LabelJob:
         return fused_signals(self.models, CallCache(self.cache_path))
 
     def run(self, state: Any, lines: list[tuple[int, bytes]]) -> tuple[list[str], dict]:
-        from finchain_tasks.prm.labeling import item_from_row
         from scorers.prm.labels.recipe import label_items
 
         signals, usage = state
         before = usage.as_dict() if usage is not None else {}
-        items = [item_from_row(row, n) for n, row in _json_rows(lines, self.source)]
+        items = _items(lines, self.source)
         labels = label_items(items, self.recipe, signals) if items else []
         spent = {k: v - before[k] for k, v in usage.as_dict().items()} if usage is not None else {}
         return [json.dumps(lab.to_dict(), default=str) for lab in labels], {"rows": len(labels), "usage": spent}

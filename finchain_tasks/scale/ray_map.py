@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from finchain_tasks.plumbing.safe_files import STREAMED, open_regular
+
 __all__ = ["AUTO", "DEFAULT_BLOCK_ROWS", "LOCAL", "Block", "BlockJob", "BlockStore", "BlockWorker", "RaySettings",
            "check_address", "connect", "plan_blocks", "read_block", "run_blocks", "start_local", "state_dir"]
 
@@ -182,7 +184,7 @@ def plan_blocks(path: Path, block_rows: int) -> Iterator[Block]:
     """The blocks of ``path``, read once as a stream (the file is never held whole)."""
     index = start = pos = count = lineno = 0
     first = 1
-    with open(path, "rb") as fh:
+    with open_regular(path, "rb", max_bytes=STREAMED) as fh:  # a FIFO or a device is refused, never blocks
         for raw in fh:
             lineno += 1
             pos += len(raw)
@@ -197,7 +199,7 @@ def plan_blocks(path: Path, block_rows: int) -> Iterator[Block]:
 def read_block(path: str | Path, block: Block) -> list[tuple[int, bytes]]:
     """(line number, raw line with its ``\\n``, as iterating the file in binary gives it) for every line of the
     block, blank ones included: a command's parser sees exactly the bytes it sees without ``--ray``."""
-    with open(path, "rb") as fh:
+    with open_regular(path, "rb", max_bytes=STREAMED) as fh:
         fh.seek(block.start)
         data = fh.read(block.stop - block.start)
     return [(block.first_line + k, raw) for k, raw in enumerate(io.BytesIO(data))]

@@ -55,7 +55,7 @@ def test_an_lm_eval_config_file_runs_no_yaml_tag(tmp_path):
     marker = tmp_path / "ran"
     path = tmp_path / "config.yaml"
     path.write_text("model_args: " + _yaml_payload(marker), encoding="utf-8")
-    with pytest.raises(yaml.YAMLError):
+    with pytest.raises(ValueError, match=r"config.yaml: not valid YAML"):
         secret_values(SimpleNamespace(model_args=None, metadata=None, config=str(path)))
     assert not marker.exists()
 
