@@ -191,12 +191,18 @@ class LiteLLMAPI(ModelAPI):
         request = self.request(input, config)
         logged = {k: v for k, v in request.items() if not is_secret_name(k)}  # sent, never logged
         cache, cache_key = self._cache(request)
-        output = _cached_output(cache, cache_key)
+        key = cache_key or self._request_key(request)
+        racing = asyncio_running()
+        early = self._open.answered(key) if racing else None  # came in the backoff (and is cached: not a hit)
+        output = _cached_output(cache, cache_key) if early is None else None
         if output is not None:
+            if racing:
+                self._open.discard(key)
             output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
             return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
-        key = cache_key or self._request_key(request)
-        if asyncio_running():
+        if early is not None:
+            (output, response, path), late = early, True
+        elif racing:
             (output, response, path), late = await self._open.answer(
                 key, lambda: self._answer(request, cache, cache_key), on_send=lambda: self._count_send(key))
         else:  # trio: no task can outlive the attempt, send in place

@@ -9,14 +9,15 @@ The rule here tells the two apart by racing them, never by guessing a deadline:
 
 1. An attempt runs its send as a task of its own, so the attempt timeout cancels the attempt, not the send: the
    send stays *open*.
-2. The next attempt of the same request (same asyncio task, same request key) first looks at the open sends. One
-   that answered meanwhile (Inspect's backoff between attempts is the grace period, so no extra wait is added)
-   is used at once: a *late answer*, nothing sent again.
+2. The next attempt of the same request (same asyncio task, same request key) first looks at the open sends
+   (:meth:`OpenSends.answered`, before any response cache). One that answered meanwhile is used at once: a *late
+   answer*, nothing sent again. Inspect's backoff between attempts is the grace period: no wait is added, since
+   a longer one would only delay recovery from a stall, and a send that answers later still wins the race below.
 3. Otherwise it sends anew and races the new send against the open one: whichever answers first is used and the
    other is cancelled (its connection closed). A stalled send so never blocks recovery, and a slow one that
    answers first is used without waiting for, or paying for, the second full answer.
-4. At most :data:`MAX_OPEN` sends of a request are open: a new send cancels the oldest open one beyond that
-   (the one most likely stalled).
+4. At most :data:`MAX_OPEN` sends of a request are open: a new send first cancels the oldest open one beyond
+   that (the one most likely stalled) and waits for it to close.
 5. A failure of the new send ends the attempt with that error, so Inspect's retry rules, ``Retry-After`` and
    backoff apply to it as before; the open send stays open for the next attempt. A failure of an older send only
    drops it from the race.
@@ -36,6 +37,8 @@ T = TypeVar("T")
 
 MAX_OPEN = 2
 """The most sends of one request open at once: the send of a timed-out attempt and the new one racing it."""
+CLOSE_WAIT = 5.0
+"""Seconds a new send waits at most for a displaced send's cancellation to close it (it takes one loop turn)."""
 
 
 def asyncio_running() -> bool:
@@ -59,22 +62,44 @@ class OpenSends(Generic[T]):
         self._open: dict[tuple[asyncio.Task[Any], str], list[asyncio.Task[T]]] = {}
         self._owners: set[asyncio.Task[Any]] = set()
 
+    def answered(self, key: str) -> T | None:
+        """The answer an earlier attempt's send of this request brought meanwhile, or None; when there is one, the
+        request's other open sends are cancelled. (A caller checks this before its response cache: that send has
+        cached the answer too, but it is this attempt's late answer, not another request's.)"""
+        owner = asyncio.current_task()
+        if owner is None:
+            return None
+        slot = (owner, key)
+        answered = next((t for t in self._open.get(slot, []) if t.done() and not _failed(t)), None)
+        if answered is None:
+            return None
+        self._close(slot, keep=answered)
+        return answered.result()
+
+    def discard(self, key: str) -> None:
+        """Cancel the open sends of this request (its answer came from elsewhere, e.g. the response cache)."""
+        owner = asyncio.current_task()
+        if owner is not None:
+            self._close((owner, key), keep=None)
+
     async def answer(self, key: str, start: Callable[[], Awaitable[T]],
                      on_send: Callable[[], None] = lambda: None) -> tuple[T, bool]:
-        """(the answer, whether it is a late one: from a send an earlier attempt started). ``start`` makes a new
-        send; ``on_send`` is called each time one is made."""
+        """(the answer, whether it is a late one: from a send an earlier attempt started), by a new send raced
+        against this request's open ones (call :meth:`answered` first: an answer already there needs no send).
+        ``start`` makes the new send; ``on_send`` is called when it is made."""
         owner = asyncio.current_task()
         if owner is None:  # not inside a task: nothing to outlive, send in place
             on_send()
             return await start(), False
         slot = (owner, key)
-        sends = [t for t in self._open.get(slot, []) if not _failed(t)]
-        answered = next((t for t in sends if t.done()), None)
-        if answered is not None:
-            self._close(slot, keep=answered)
-            return answered.result(), True
-        while len(sends) >= MAX_OPEN:
-            sends.pop(0).cancel()
+        sends = [t for t in self._open.get(slot, []) if not t.done()]
+        displaced = sends[:max(len(sends) - MAX_OPEN + 1, 0)]
+        if displaced:
+            sends = sends[len(displaced):]
+            self._open[slot] = sends
+            for task in displaced:
+                task.cancel()
+            await asyncio.wait(displaced, timeout=CLOSE_WAIT)  # closed before the new send opens: never 3 at once
         on_send()
         fresh = asyncio.get_running_loop().create_task(_run(start))
         fresh.add_done_callback(_retrieve)
@@ -103,7 +128,7 @@ class OpenSends(Generic[T]):
                 return fresh.result(), False  # raises: the fresh send's error (or its cancellation)
             self._open[slot] = [t for t in sends if not t.done()]
 
-    def _close(self, slot: tuple[asyncio.Task[Any], str], keep: asyncio.Task[T]) -> None:
+    def _close(self, slot: tuple[asyncio.Task[Any], str], keep: asyncio.Task[T] | None) -> None:
         for task in self._open.pop(slot, []):
             if task is not keep:
                 task.cancel()

@@ -121,20 +121,22 @@ def _sends(server, n: int):
 
 
 @pytest.mark.parametrize("case", ["during the backoff", "during the race"])
-def test_a_late_answer_is_used_not_paid_twice(model_api_enabled, case):
+def test_a_late_answer_is_used_not_paid_twice(model_api_enabled, tmp_path, case):
     """Before, the attempt timeout cancelled the send and the retry sent it again: the answer on its way was lost
-    and paid for again (and here the second send never answers: the call failed)."""
+    and paid for again (and here the second send never answers: the call failed). With a response cache, the
+    late answer (cached as it came) is still this request's late answer, not a cache hit."""
     if case == "during the backoff":  # answers 0.4 s after the timeout; the next attempt starts 1-2 s after it
         rule, retry_wait = Sends(delay(ATTEMPT + 0.4), then=delay(STALL)), 1.0
     else:  # answers when the new send arrives, and the new send would never answer
         rule = Sends(then=delay(STALL))
         rule.faults, retry_wait = (hold(rule.arrived[1]),), 0.05
     with FakeOpenAI(rule=rule, reply=PROBLEM.solution) as server:
-        model = _model(server, retry_wait=retry_wait)
+        model = _model(server, retry_wait=retry_wait, response_cache=str(tmp_path / "responses.sqlite"))
         output, usage, left_open = _generate(model, server)
         sends = _sends(server, 2)
     assert isinstance(output, ModelOutput), output
     assert output.completion == PROBLEM.solution and output.metadata["finchain_late_answer"] is True
+    assert "finchain_cache" not in output.metadata
     assert sends[0].answered and model.api.late_answers == 1 and left_open == 0
     if case == "during the backoff":
         assert len(sends) == 1 and model.api.resent == 0  # nothing sent again

@@ -149,6 +149,11 @@ class Request:
     ``latency``): the client cancelled this send."""
     ended: float | None = None
     """``time.monotonic()`` when the server was done with the request (answered, dropped, or stopping)."""
+    open_with: int = 1
+    """Requests with this body open when it arrived, itself included: each one the server had not finished and
+    whose client had not closed its connection (read off the socket, so a close the handler has not seen yet
+    does not count)."""
+    connection: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -208,9 +213,11 @@ class FakeOpenAI:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # -- request handling (called from server threads) ---------------------------------------
-    def _record(self, path: str, headers: dict[str, str], body: Any) -> Request:
+    def _record(self, path: str, headers: dict[str, str], body: Any, connection: Any = None) -> Request:
         with self._lock:
             number = len(self.requests) + 1
+            open_with = 1 + sum(1 for r in self.requests if r.body == body and r.ended is None
+                                and not _client_closed(r.connection))
             fault = self.script.get(number)
             if fault is None and self.rule is not None:
                 fault = self.rule(body)
@@ -219,7 +226,8 @@ class FakeOpenAI:
                 attempt = self._asked.get(text, 0)
                 self._asked[text] = attempt + 1
                 fault = self.chaos.fault(body, attempt)
-            req = Request(number, path, headers, body, fault, time.monotonic())
+            req = Request(number, path, headers, body, fault, time.monotonic(), open_with=open_with,
+                          connection=connection)
             self.requests.append(req)
         return req
 
@@ -239,11 +247,23 @@ class FakeOpenAI:
         return self._stopping.wait(seconds)
 
     def most_open(self, body: Any) -> int:
-        """The most requests with this body the server held open at one time (each from its arrival to its end)."""
+        """The most requests with this body open at one time (see ``Request.open_with``)."""
         with self._lock:
-            spans = [(r.received, r.ended if r.ended is not None else float("inf")) for r in self.requests
-                     if r.body == body]
-        return max((sum(1 for s, e in spans if s <= start < e) for start, _ in spans), default=0)
+            return max((r.open_with for r in self.requests if r.body == body), default=0)
+
+
+def _client_closed(connection: Any) -> bool:
+    """True when the client has closed this connection (it reads as end of file); False for None."""
+    import select
+    import socket
+
+    if connection is None:
+        return False
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and connection.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 def _count_tokens(text: str) -> int:
@@ -324,7 +344,7 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             body = raw.decode("utf-8", "replace")
         path = self.path.split("?")[0].rstrip("/")
-        req = self.server_state._record(path, {k.lower(): v for k, v in self.headers.items()}, body)
+        req = self.server_state._record(path, {k.lower(): v for k, v in self.headers.items()}, body, self.connection)
         try:
             if self._batch_route(path, raw, body):
                 return
@@ -387,7 +407,6 @@ class _Handler(BaseHTTPRequestHandler):
         """Hold the answer for ``seconds`` or until ``until`` is set; False when the server is stopping or the
         client closed the connection meanwhile (``req.dropped``), so there is no one to answer."""
         import select
-        import socket
 
         state, deadline = self.server_state, time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0 and not (until is not None and until.is_set()):
@@ -395,10 +414,9 @@ class _Handler(BaseHTTPRequestHandler):
                 return False
             try:  # sleeps until the client sends or closes, 20 ms at most
                 readable, _, _ = select.select([self.connection], [], [], min(left, 0.02))
-                closed = bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
-            except OSError:
-                closed = True
-            if closed:
+            except (OSError, ValueError):
+                readable = [self.connection]
+            if readable and _client_closed(self.connection):
                 req.dropped = True
                 return False
             if readable:  # bytes of a next request (pipelined): no close to see, just wait
