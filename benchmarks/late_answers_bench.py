@@ -31,7 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-for name, value in {"HF_HUB_OFFLINE": "1", "LITELLM_OFFLINE_MODE": "true", "FINCHAIN_BENCH_KEY": "sk-bench"}.items():
+for name, value in {"HF_HUB_OFFLINE": "1", "LITELLM_OFFLINE_MODE": "true", "FAKE_API_KEY": "sk-bench",
+                    "FINCHAIN_BENCH_KEY": "sk-bench"}.items():
     os.environ.setdefault(name, value)
 os.environ.pop("INSPECT_DISABLE_MODEL_API", None)
 
