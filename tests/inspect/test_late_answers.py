@@ -32,8 +32,10 @@ from tests.support.timeouts import limit
 pytestmark = pytest.mark.slow
 
 KEY_ENV = "FINCHAIN_FAKE_OPENAI_KEY"
-ATTEMPT = 0.5
-"""Inspect's attempt timeout here, seconds: set on the built config, as Inspect's constructor takes whole seconds."""
+ATTEMPT = limit(0.5)
+"""Inspect's attempt timeout here, seconds (set on the built config: Inspect's constructor takes whole seconds). Every
+other time below is a multiple of it, so the suite's timeout scale stretches them together; an ordinary answer
+of the local server, after the warm-up, takes a few milliseconds."""
 STALL = 600.0
 """A send that never answers within a test (the server cuts it short when it stops)."""
 PROBLEM = next(iter(all_templates().values())).generate(0)
@@ -90,7 +92,9 @@ def _generate(model, server) -> tuple[ModelOutput | BaseException, dict[str, Any
         return n
 
     async def main():
+        model.config.attempt_timeout = None  # the first call imports the client: no timeout for it
         await model.generate("warm up")
+        model.config.attempt_timeout = ATTEMPT  # type: ignore[assignment]
         model.api.resent = model.api.late_answers = 0
         init_model_usage({})
         result: list[Any] = []
@@ -125,8 +129,8 @@ def test_a_late_answer_is_used_not_paid_twice(model_api_enabled, tmp_path, case)
     """Before, the attempt timeout cancelled the send and the retry sent it again: the answer on its way was lost
     and paid for again (and here the second send never answers: the call failed). With a response cache, the
     late answer (cached as it came) is still this request's late answer, not a cache hit."""
-    if case == "during the backoff":  # answers 0.4 s after the timeout; the next attempt starts 1-2 s after it
-        rule, retry_wait = Sends(delay(ATTEMPT + 0.4), then=delay(STALL)), 1.0
+    if case == "during the backoff":  # answers 0.8 timeouts after the timeout; the next attempt starts 2-4 after it
+        rule, retry_wait = Sends(delay(1.8 * ATTEMPT), then=delay(STALL)), 2 * ATTEMPT
     else:  # answers when the new send arrives, and the new send would never answer
         rule = Sends(then=delay(STALL))
         rule.faults, retry_wait = (hold(rule.arrived[1]),), 0.05
@@ -186,13 +190,14 @@ def test_of_two_answers_exactly_one_counts(model_api_enabled, tmp_path):
 def test_the_new_sends_failure_ends_the_attempt_and_its_retry_after_is_waited_for(model_api_enabled):
     """A 429 to the new send is not hidden behind the open one: Inspect sees it and waits its Retry-After, then
     the third send answers while the first is still stalled."""
-    with FakeOpenAI(rule=Sends(delay(STALL), rate_limit(retry_after=0.8)), reply=PROBLEM.solution) as server:
+    wait = round(1.6 * ATTEMPT, 3)
+    with FakeOpenAI(rule=Sends(delay(STALL), rate_limit(retry_after=wait)), reply=PROBLEM.solution) as server:
         model = _model(server)
         output, _, left_open = _generate(model, server)
         sends = _sends(server, 3)
     assert isinstance(output, ModelOutput), output
     assert [r.fault.kind if r.fault else "ok" for r in sends] == ["delay", "status", "ok"]
-    assert sends[2].received - sends[1].received >= 0.8  # the Retry-After, not the 0.05 s backoff
+    assert sends[2].received - sends[1].received >= wait  # the Retry-After, not the 0.05 s backoff
     assert sends[0].dropped and sends[2].answered and model.api.resent == 2 and left_open == 0
     assert server.most_open(sends[0].body) == 2
 
