@@ -21,6 +21,12 @@ APIConnectionError, ServiceUnavailableError, BadGatewayError, InternalServerErro
 5xx) as transient; ``retry_wait`` honours a server's ``Retry-After``. Usage comes from the
 response; cost is litellm's price for the model, or None when litellm has no price (never 0).
 
+Attempt timeouts (Inspect's ``attempt_timeout``, ``finchain bench --timeout``) cancel the attempt, not its send
+(:mod:`finchain_tasks.inspect.open_sends`): the next attempt uses the send's answer if it came during the backoff
+(a *late answer*, nothing sent again), else sends anew and races the two, using whichever answers first and
+cancelling the other; at most two sends of a request are open. The run summary counts both (``resent``,
+``late_answers``); a late answer's output says so in its metadata (``finchain_late_answer``).
+
 Request path: an ``openai/<model>`` with a base URL (the local model, self-hosted OpenAI-compatible servers)
 is sent by the ``openai`` client directly (:mod:`finchain_tasks.inspect.openai_fast`: same body, cache keys,
 errors, retries, usage and cost as litellm, without litellm's per-call machinery); every other model goes
@@ -63,6 +69,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from finchain_tasks.inspect import openai_fast
 from finchain_tasks.inspect.errors import Plain
+from finchain_tasks.inspect.open_sends import OpenSends, asyncio_running
 from finchain_tasks.models.provider_keys import LOOPBACK, keyless_reason
 from finchain_tasks.models.registry import KEYLESS_PLACEHOLDER
 from finchain_tasks.plumbing.redaction import configured_secrets, is_secret_name, redact_exception
@@ -165,8 +172,12 @@ class LiteLLMAPI(ModelAPI):
                      if self.request_path == openai_fast.FAST else None)
         self._pricing: openai_fast.Pricing | None = None
         self.resent = 0
-        """Sends of a request sent before in this run (its earlier send failed or timed out at the server)."""
+        """Sends of a request sent before in this run (its earlier send failed, or is still open after an attempt
+        timeout and is raced by this one)."""
+        self.late_answers = 0
+        """Attempts answered by a send an earlier, timed-out attempt started (see :mod:`.open_sends`)."""
         self._sent: set[str] = set()
+        self._open: OpenSends[tuple[ModelOutput, Any, str]] = OpenSends()
 
     # -- the call ---------------------------------------------------------------------------
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice,
@@ -180,17 +191,37 @@ class LiteLLMAPI(ModelAPI):
         request = self.request(input, config)
         logged = {k: v for k, v in request.items() if not is_secret_name(k)}  # sent, never logged
         cache, cache_key = self._cache(request)
-        output = _cached_output(cache, cache_key)
+        key = cache_key or self._request_key(request)
+        racing = asyncio_running()
+        early = self._open.answered(key) if racing else None  # came in the backoff (and is cached: not a hit)
+        output = _cached_output(cache, cache_key) if early is None else None
         if output is not None:
+            if racing:
+                self._open.discard(key)
             output.metadata = {**(output.metadata or {}), "finchain_cache": "hit"}
             return output, ModelCall.create(request=logged, response={"finchain_cache": "hit", "key": cache_key})
-        self._count_send(cache_key or self._request_key(request))
+        if early is not None:
+            (output, response, path), late = early, True
+        elif racing:
+            (output, response, path), late = await self._open.answer(
+                key, lambda: self._answer(request, cache, cache_key), on_send=lambda: self._count_send(key))
+        else:  # trio: no task can outlive the attempt, send in place
+            self._count_send(key)
+            (output, response, path), late = await self._answer(request, cache, cache_key), False
+        output.metadata = {**(output.metadata or {}), "finchain_request_path": path}  # not cached: either path's
+        if late:
+            self.late_answers += 1
+            output.metadata["finchain_late_answer"] = True  # an earlier attempt's send answered this one
+        return output, ModelCall.create(request=logged, response=sanitised_tree(response.model_dump()))
+
+    async def _answer(self, request: dict[str, Any], cache: Any, cache_key: str) -> tuple[ModelOutput, Any, str]:
+        """One send and its output, cached as soon as it arrives: an answer that comes after its attempt timed
+        out is kept for the next attempt and for a re-run, whether or not an attempt still waits for it."""
         response, path = await self._send(request)
         output = self.output(response, path)  # raises MalformedResponse before anything is cached
         if cache is not None:
             _cache_put(cache, cache_key, self.model_name, request, output.model_dump_json())
-        output.metadata = {**(output.metadata or {}), "finchain_request_path": path}  # not cached: either path's
-        return output, ModelCall.create(request=logged, response=sanitised_tree(response.model_dump()))
+        return output, response, path
 
     def _request_key(self, request: dict[str, Any]) -> str:
         from finchain_tasks.runs.cache import request_key
@@ -199,10 +230,8 @@ class LiteLLMAPI(ModelAPI):
         return request_key(material, epoch=_epoch())
 
     def _count_send(self, key: str) -> None:
-        """Count a second send of the same request (Inspect's attempt timeout, then a retry) as a re-send for the
-        run summary. A late answer to the timed-out attempt is not waited for: when the server has stalled, only a
-        new send saves the sample's remaining attempts, and telling a slow answer from a stalled one in time is not
-        solved yet (issue 40.4)."""
+        """Count a second send of the same request (after a failure, or racing a send still open after an
+        attempt timeout) as a re-send for the run summary."""
         if key in self._sent:
             self.resent += 1
         self._sent.add(key)

@@ -416,16 +416,25 @@ def request_paths(tasks: Sequence[Any]) -> dict[str, dict[str, str]]:
     return paths
 
 
+REQUEST_COUNTS = {"resent": "request(s) sent again", "late_answers": "late answer(s) used"}
+"""The provider's per-request counters a run records (``run.json`` sessions' ``requests_resent``, the summary's,
+the report's line), each with the words the report uses: ``resent``, sends of a request sent before (each paid
+again); ``late_answers``, attempts answered by the send of an earlier, timed-out attempt (paid once). The one
+list every writer and reader of these counts goes by."""
+
+
 def request_counts(tasks: Sequence[Any]) -> dict[str, dict[str, int]]:
-    """{registry model: {resent}}: requests sent again in this session (each paid again), from the providers'
-    counters."""
+    """{registry model: {count: n}} for each of :data:`REQUEST_COUNTS` in this session, from the providers'
+    counters (a provider without them is left out; a counter it lacks counts 0)."""
     counts: dict[str, dict[str, int]] = {}
     for task in tasks:
         api = getattr(getattr(task, "model", None), "api", None)
         name = (task.metadata or {}).get(MODEL_KEY)
         if name and isinstance(getattr(api, "resent", None), int):
-            entry = counts.setdefault(name, {"resent": 0})
-            entry["resent"] += api.resent
+            entry = counts.setdefault(name, dict.fromkeys(REQUEST_COUNTS, 0))
+            for count in REQUEST_COUNTS:
+                value = getattr(api, count, 0)
+                entry[count] += value if isinstance(value, int) and not isinstance(value, bool) else 0
     return counts
 
 

@@ -19,6 +19,7 @@ from typing import Any, Optional
 
 from finchain_tasks.plumbing.redaction import write_redacted
 from finchain_tasks.runs import REPORT_HTML, REPORT_MD
+from finchain_tasks.runs.engine import REQUEST_COUNTS
 from finchain_tasks.runs.summary import (
     REFERENCE_NOTE,
     cost_text,
@@ -151,10 +152,11 @@ def markdown(summary: dict[str, Any]) -> str:
     for line in summary.get("warnings") or []:
         lines += [f"> **Warning:** {md(line)}", ""]
     resent = {m: c for m, c in (summary.get("requests_resent") or {}).items()
-              if c.get("resent")}
+              if isinstance(c, dict) and any(c.get(k) for k in REQUEST_COUNTS)}
     if resent:
-        lines += ["> **Re-sends:** " + "; ".join(f"{md(m)}: {c['resent']} request(s) sent again"
-                                                 for m, c in resent.items()), ""]
+        lines += ["> **Re-sends:** " + "; ".join(
+            f"{md(m)}: " + ", ".join(f"{c.get(k, 0)} {words}" for k, words in REQUEST_COUNTS.items())
+            for m, c in resent.items()), ""]
     for title, head, body in _sections(summary):
         lines += [f"## {title}", "", "| " + " | ".join(md(h) for h in head) + " |",
                   "|" + "---|" * len(head), *("| " + " | ".join(md(c) for c in row) + " |" for row in body), ""]

@@ -34,7 +34,7 @@ from finchain_tasks.plumbing.jsonl import jsonl_lines
 from finchain_tasks.plumbing.redaction import write_redacted
 from finchain_tasks.plumbing.safe_files import UnreadableFile, expect, load_json, parse_json, read_text, walk
 from finchain_tasks.runs import CACHE, LM_EVAL, LOGS, SUMMARY
-from finchain_tasks.runs.engine import MODEL_KEY, TASK_SET_KEY, read_manifest
+from finchain_tasks.runs.engine import MODEL_KEY, REQUEST_COUNTS, TASK_SET_KEY, read_manifest
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -286,15 +286,15 @@ def summarize(run_dir: str | Path) -> dict[str, Any]:
 
 
 def resent_counts(sessions: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """{model: {resent}} over every session of the run (see ``engine.request_counts``): how many requests were
-    sent (and paid) again."""
+    """{model: {count: n}} for each of ``engine.REQUEST_COUNTS`` over every session of the run (see
+    ``engine.request_counts``): how many requests were sent (and paid) again, how many late answers were used."""
     total: dict[str, dict[str, int]] = {}
     for session in sessions:
         counts = session.get("requests_resent") if isinstance(session, dict) else None
         for model, entry in (counts.items() if isinstance(counts, dict) else ()):
             if not isinstance(entry, dict):
                 continue
-            into = total.setdefault(str(model), {"resent": 0})
+            into = total.setdefault(str(model), dict.fromkeys(REQUEST_COUNTS, 0))
             for key in into:
                 value = entry.get(key)
                 into[key] += value if isinstance(value, int) and not isinstance(value, bool) else 0

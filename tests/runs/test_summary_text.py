@@ -76,14 +76,19 @@ def test_re_sends_are_counted_over_sessions_and_shown_in_the_report(tmp_path):
     from finchain_tasks.runs.report import markdown
     from finchain_tasks.runs.summary import summarize
 
-    def task(model, resent):
-        return SimpleNamespace(metadata={MODEL_KEY: model}, model=SimpleNamespace(api=SimpleNamespace(resent=resent)))
+    def task(model, resent, late):
+        return SimpleNamespace(metadata={MODEL_KEY: model}, model=SimpleNamespace(api=SimpleNamespace(
+            resent=resent, late_answers=late)))
 
-    first = request_counts([task("m", 2), task("m", 1), task("n", 0)])
-    assert first == {"m": {"resent": 3}, "n": {"resent": 0}}
+    first = request_counts([task("m", 2, 1), task("m", 1, 0), task("n", 0, 0), task("k", 0, 2)])
+    assert first == {"m": {"resent": 3, "late_answers": 1}, "n": {"resent": 0, "late_answers": 0},
+                     "k": {"resent": 0, "late_answers": 2}}
     sessions = [{"requests_resent": first}, {"requests_resent": {"m": {"resent": 1}, "n": {"resent": "x"}}}, {}]
     (tmp_path / "run.json").write_text(json.dumps({"sessions": sessions}), encoding="utf-8")
     summary = summarize(tmp_path)
-    assert summary["requests_resent"] == {"m": {"resent": 4}, "n": {"resent": 0}}  # a wrong-typed count adds 0
+    # a wrong-typed count adds 0, and so does one an older run did not record (late answers)
+    assert summary["requests_resent"] == {"m": {"resent": 4, "late_answers": 1}, "n": {"resent": 0, "late_answers": 0},
+                                          "k": {"resent": 0, "late_answers": 2}}
     text = markdown(summary)
-    assert "m: 4 request(s) sent again" in text and "n: 0" not in text
+    assert "m: 4 request(s) sent again, 1 late answer(s) used" in text and "n: 0" not in text
+    assert "k: 0 request(s) sent again, 2 late answer(s) used" in text  # late answers alone are shown too

@@ -11,7 +11,10 @@ request. Faults::
 
 A ``rule`` (a function of the parsed request body returning a Fault or None) adds faults by
 content, for requests the script does not name: e.g. one prompt that always gets HTTP 400.
-``latency`` delays every normal answer by that many seconds (a slow server, for kill tests).
+``latency`` delays every normal answer by that many seconds (a slow server, for kill tests). ``hold(event)``
+answers once the test (or a ``rule`` seeing a later request) sets the event. A request whose client closes the
+connection while its answer is held back is marked ``dropped`` (the client cancelled it), and every request records
+when it ended, so a test can check how many sends of one request were open at once (``most_open``).
 
 ``chaos=Chaos(rate=0.2, seed=1)`` is the fault-injection mode: every request the script and the rule
 leave alone gets a fault with probability ``rate`` (empty ``choices``, ``content: null``, 429, 500, a
@@ -48,11 +51,13 @@ class Fault:
     """What the server does instead of answering: an HTTP error, a stall, or a broken body."""
 
     kind: str
-    """'status' (an error status with an OpenAI-style error body), 'delay' (answer late), 'malformed'."""
+    """'status' (an error status with an OpenAI-style error body), 'delay' (answer late), 'hold' (answer once an
+    event is set), 'malformed'."""
     status: int = 200
     retry_after: float | None = None
     seconds: float = 0.0
     body: bytes = b""
+    until: threading.Event | None = field(default=None, compare=False)
 
 
 def rate_limit(retry_after: float | None = 0) -> Fault:
@@ -78,6 +83,12 @@ def echo_key(code: int = 401) -> Fault:
 def delay(seconds: float) -> Fault:
     """Answer normally, but only after ``seconds`` (longer than the client timeout, to force one)."""
     return Fault("delay", seconds=seconds)
+
+
+def hold(until: threading.Event, seconds: float = 600.0) -> Fault:
+    """Answer normally once ``until`` is set (by the test, or by a ``rule`` seeing a later request), or after
+    ``seconds``: an answer that comes at a chosen point of the client's retries rather than after a guessed time."""
+    return Fault("hold", seconds=seconds, until=until)
 
 
 def empty_choices() -> Fault:
@@ -133,6 +144,16 @@ class Request:
     """``time.monotonic()`` when the request arrived."""
     answered: bool = False
     """True once a normal answer (HTTP 200, valid JSON) was written to the client."""
+    dropped: bool = False
+    """True when the client closed the connection while the server held the answer back (``delay``, ``hold``,
+    ``latency``): the client cancelled this send."""
+    ended: float | None = None
+    """``time.monotonic()`` when the server was done with the request (answered, dropped, or stopping)."""
+    open_with: int = 1
+    """Requests with this body open when it arrived, itself included: each one the server had not finished and
+    whose client had not closed its connection (read off the socket, so a close the handler has not seen yet
+    does not count)."""
+    connection: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -192,9 +213,11 @@ class FakeOpenAI:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # -- request handling (called from server threads) ---------------------------------------
-    def _record(self, path: str, headers: dict[str, str], body: Any) -> Request:
+    def _record(self, path: str, headers: dict[str, str], body: Any, connection: Any = None) -> Request:
         with self._lock:
             number = len(self.requests) + 1
+            open_with = 1 + sum(1 for r in self.requests if r.body == body and r.ended is None
+                                and not _client_closed(r.connection))
             fault = self.script.get(number)
             if fault is None and self.rule is not None:
                 fault = self.rule(body)
@@ -203,7 +226,8 @@ class FakeOpenAI:
                 attempt = self._asked.get(text, 0)
                 self._asked[text] = attempt + 1
                 fault = self.chaos.fault(body, attempt)
-            req = Request(number, path, headers, body, fault, time.monotonic())
+            req = Request(number, path, headers, body, fault, time.monotonic(), open_with=open_with,
+                          connection=connection)
             self.requests.append(req)
         return req
 
@@ -221,6 +245,25 @@ class FakeOpenAI:
     def _wait(self, seconds: float) -> bool:
         """Sleep, but wake up when the server stops; True when it is stopping."""
         return self._stopping.wait(seconds)
+
+    def most_open(self, body: Any) -> int:
+        """The most requests with this body open at one time (see ``Request.open_with``)."""
+        with self._lock:
+            return max((r.open_with for r in self.requests if r.body == body), default=0)
+
+
+def _client_closed(connection: Any) -> bool:
+    """True when the client has closed this connection (it reads as end of file); False for None."""
+    import select
+    import socket
+
+    if connection is None:
+        return False
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and connection.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 def _count_tokens(text: str) -> int:
@@ -301,13 +344,16 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             body = raw.decode("utf-8", "replace")
         path = self.path.split("?")[0].rstrip("/")
-        req = self.server_state._record(path, {k.lower(): v for k, v in self.headers.items()}, body)
-        if self._batch_route(path, raw, body):
-            return
-        if not (path.endswith("/chat/completions") or path.endswith("/completions")):
-            self._send(404, json.dumps({"error": {"message": f"no route {path}"}}).encode())
-            return
-        self._answer(req)
+        req = self.server_state._record(path, {k.lower(): v for k, v in self.headers.items()}, body, self.connection)
+        try:
+            if self._batch_route(path, raw, body):
+                return
+            if not (path.endswith("/chat/completions") or path.endswith("/completions")):
+                self._send(404, json.dumps({"error": {"message": f"no route {path}"}}).encode())
+                return
+            self._answer(req)
+        finally:
+            req.ended = time.monotonic()
 
     def _batch_route(self, path: str, raw: bytes, body: Any) -> bool:
         """The Files and Batches endpoints (True when ``path`` was one of them)."""
@@ -347,15 +393,35 @@ class _Handler(BaseHTTPRequestHandler):
                 body["choices"][0].setdefault("message", {})["content"] = None
             self._send(200, json.dumps(body).encode())
             return
-        if fault is not None and fault.kind == "delay" and state._wait(fault.seconds):
-            return  # server stopping
-        if state.latency and state._wait(state.latency):
+        if fault is not None and fault.kind in ("delay", "hold") and not self._hold(req, fault.seconds, fault.until):
+            return  # server stopping, or the client gave up
+        if state.latency and not self._hold(req, state.latency):
             return
         text = state._text_for(req.body)
         if isinstance(req.body, dict) and req.body.get("stream") and req.path.endswith("/chat/completions"):
             req.answered = self._stream(req, text)
             return
         req.answered = self._send(200, json.dumps(self._body_for(req, text)).encode())
+
+    def _hold(self, req: Request, seconds: float, until: threading.Event | None = None) -> bool:
+        """Hold the answer for ``seconds`` or until ``until`` is set; False when the server is stopping or the
+        client closed the connection meanwhile (``req.dropped``), so there is no one to answer."""
+        import select
+
+        state, deadline = self.server_state, time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and not (until is not None and until.is_set()):
+            if state._stopping.is_set():
+                return False
+            try:  # sleeps until the client sends or closes, 20 ms at most
+                readable, _, _ = select.select([self.connection], [], [], min(left, 0.02))
+            except (OSError, ValueError):
+                readable = [self.connection]
+            if readable and _client_closed(self.connection):
+                req.dropped = True
+                return False
+            if readable:  # bytes of a next request (pipelined): no close to see, just wait
+                state._wait(min(left, 0.02))
+        return not state._stopping.is_set()
 
     def _body_for(self, req: Request, text: str) -> dict:
         """The response object, its usage counted by the server's ``usage`` function when it has one."""
