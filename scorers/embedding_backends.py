@@ -324,7 +324,14 @@ class _OpenVinoSession:
             raise BackendUnavailable(f"OpenVINO compiled {backend!r} in {got.to_string()}, not {precision}: use 'onnx'")
         self.streams = int(self.compiled.get_property("NUM_STREAMS"))
         self.request = self.compiled.create_infer_request()
-        self.queue = ov.AsyncInferQueue(self.compiled, self.streams)
+        self.queue = None  # made on first use: one request per stream
+
+    def _queue(self):
+        if self.queue is None:
+            import openvino as ov
+
+            self.queue = ov.AsyncInferQueue(self.compiled, self.streams)
+        return self.queue
 
     def run(self, _outputs, feeds: dict) -> list[np.ndarray]:
         self.request.infer(feeds)
@@ -344,12 +351,13 @@ class _OpenVinoSession:
             except BaseException as exc:  # noqa: BLE001 -- an exception in OpenVINO's thread would be lost
                 failed.append(exc)
 
-        self.queue.set_callback(done)
+        queue = self._queue()
+        queue.set_callback(done)
         for indices, feeds in jobs:
             if failed:
                 break
-            self.queue.start_async(feeds, indices)
-        self.queue.wait_all()
+            queue.start_async(feeds, indices)
+        queue.wait_all()
         if failed:
             raise failed[0]
 
@@ -372,6 +380,25 @@ def by_token_count(lengths: Sequence[int]) -> list[list[int]]:
     for k, n in enumerate(lengths):
         groups.setdefault(int(n), []).append(k)
     return [groups[n] for n in sorted(groups) if n > 0]
+
+
+def batch_bounds(count: int, batch_size: int) -> list[tuple[int, int]]:
+    """(start, stop) of the batches of ``count`` texts of one token count: full batches of ``batch_size``, then the
+    rest as powers of two (100 = 64 + 32 + 4). Why: OpenVINO keeps compiled kernels and buffers for every input
+    shape it meets (about 1.2 MiB each, up to 5,000 shapes), and with batches of any size the shapes, and the
+    memory, grew with the rows scored (80-90 MiB per 1,000 matrix rows); with these sizes a token count has at
+    most log2(batch_size) + 1 shapes. A batch's size never changes a vector (no text is padded)."""
+    bounds, start = [], 0
+    while count - start >= batch_size:
+        bounds.append((start, start + batch_size))
+        start += batch_size
+    size = 1 << max(batch_size.bit_length() - 1, 0)
+    while start < count:
+        while size > count - start:
+            size >>= 1
+        bounds.append((start, start + size))
+        start += size
+    return bounds
 
 
 class OnnxEncoder:
@@ -401,8 +428,8 @@ class OnnxEncoder:
         (about 57% padding on step texts)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)  # a text of no tokens keeps its zero vector
         encodings = self.tokenizer.encode_batch(list(texts))
-        batches = [same[start:start + batch_size] for same in by_token_count([len(e.ids) for e in encodings])
-                   for start in range(0, len(same), batch_size)]
+        batches = [same[start:stop] for same in by_token_count([len(e.ids) for e in encodings])
+                   for start, stop in batch_bounds(len(same), batch_size)]
 
         def feeds(idx: list[int]) -> dict:  # every text of a batch has the same token count: the mask is all ones
             ids = np.array([encodings[k].ids for k in idx], dtype=np.int64)
