@@ -148,6 +148,8 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None, help="encoder threads (default: every core)")
+    parser.add_argument("--only", default="", help="run only the settings whose names contain one of these "
+                        "|-separated words (the baseline always runs)")
     args = parser.parse_args()
     from benchmarks.chaineval_limit_bench import load, machine
     from scorers.embedding_backends import OnnxEncoder, cpu_has_bf16, encoder_threads
@@ -163,6 +165,8 @@ def main() -> None:
     print("outside the model:", outside_share(encoder, texts))
     sessions = settings(encoder, threads)
     base = next(iter(sessions))
+    if args.only:
+        sessions = {k: v for k, v in sessions.items() if k == base or any(w in k for w in args.only.split("|"))}
     wall: dict[str, list[float]] = {name: [] for name in sessions}
     cpu: dict[str, list[float]] = {name: [] for name in sessions}
     vectors: dict[str, np.ndarray] = {}

@@ -379,3 +379,28 @@ def test_openvino_stream_failure_reaches_the_caller(openvino_encoders):
         encoder.session.run_batches((([k], feeds) for k in range(4)), consume)
     assert [1] in seen
     np.testing.assert_array_equal(encoder.encode(STREAM_TEXTS, 128), openvino_encoders[1].encode(STREAM_TEXTS, 128))
+
+
+def test_openvino_scores_are_those_of_one_request_and_batches_of_any_size(monkeypatch):
+    """Issue 44's encoder changes change no score: the agreement set scored with the streams, the queue and the
+    power-of-two batches gives every metric of every sample bit for bit as one synchronous request per batch with
+    batches of any size (the scheme before)."""
+    pytest.importorskip("openvino")
+    from benchmarks.chaineval_bench import model_like_outputs
+    from scorers.chaineval import score_batch
+
+    backend = "openvino-bf16" if eb.cpu_has_bf16() else "openvino"
+    golds, outputs = (half[:24] for half in model_like_outputs(48, seed=5))  # the agreement set's first half
+    now = score_batch(golds, outputs, "paper", Embedder(backend=backend))
+    before = Embedder(backend=backend)
+    before.encode(["warm"])
+
+    class OneRequest:
+        run = before._model.session.run
+
+    before._model.session = OneRequest()
+    monkeypatch.setattr(eb, "batch_bounds", lambda count, size: [(a, min(a + size, count))
+                                                                 for a in range(0, count, size)])
+    then = score_batch(golds, outputs, "paper", before)
+    assert [r.scores() for r in now] == [r.scores() for r in then]
+    assert [r.alignment for r in now] == [r.alignment for r in then]
