@@ -547,7 +547,8 @@ def test_openvino_runs_the_same_export_in_its_precision(exports, tmp_path, backe
     assert compiled.get_property("INFERENCE_PRECISION_HINT") == (ov.Type.bf16 if backend.endswith("bf16")
                                                                  else ov.Type.f32)
     assert compiled.get_property("INFERENCE_NUM_THREADS") == 1
-    assert str(compiled.get_property("PERFORMANCE_HINT")) == "LATENCY"
+    assert str(compiled.get_property("PERFORMANCE_HINT")) == "THROUGHPUT"  # one stream per thread (issue 44)
+    assert compiled.get_property("NUM_STREAMS") == encoder.session.streams == 1
     got = encoder.encode(TEXTS, batch_size=2)
     first = got.copy()
     encoder.encode(["tax"], batch_size=2)  # a later run does not overwrite earlier results
@@ -566,8 +567,10 @@ def test_openvino_bf16_refuses_a_compile_that_fell_back_to_fp32(exports, tmp_pat
     class Fp32Only(real_core):
         def compile_model(self, *args, **kwargs):
             compiled = super().compile_model(*args, **kwargs)
-            return types.SimpleNamespace(get_property=lambda key: ov.Type.f32,
-                                         create_infer_request=compiled.create_infer_request)
+            return types.SimpleNamespace(
+                get_property=lambda key: ov.Type.f32 if key == "INFERENCE_PRECISION_HINT" else
+                compiled.get_property(key),
+                create_infer_request=compiled.create_infer_request)
 
     monkeypatch.setattr(ov, "Core", Fp32Only)
     with pytest.raises(eb.BackendUnavailable) as err:
@@ -653,3 +656,31 @@ def test_export_never_runs_folder_code_even_when_a_prompt_would_be_answered_yes(
     with pytest.raises(ValueError, match="trust_remote_code"):
         eb._export_fp32(folder, tmp_path / "model.onnx")
     assert not marker.exists() and not (tmp_path / "model.onnx").exists()
+
+
+# -- batch sizes (issue 44: OpenVINO keeps kernels per input shape) ------------------------------
+
+@pytest.mark.parametrize(("count", "batch_size", "sizes"), [
+    (0, 128, []),                                   # no texts, no batch
+    (1, 128, [1]),
+    (100, 128, [64, 32, 4]),                        # below one batch: powers of two, largest first
+    (128, 128, [128]),                              # exactly one full batch
+    (300, 128, [128, 128, 32, 8, 4]),               # full batches, then the rest in powers of two
+    (7, 3, [3, 3, 1]),                              # a batch size that is no power of two
+    (5, 1, [1, 1, 1, 1, 1]),
+])
+def test_batch_bounds_are_full_batches_then_powers_of_two(count, batch_size, sizes):
+    bounds = eb.batch_bounds(count, batch_size)
+    assert [stop - start for start, stop in bounds] == sizes
+    assert [start for start, _ in bounds] == [sum(sizes[:k]) for k in range(len(sizes))]  # contiguous, in order
+
+
+def test_batch_bounds_give_few_shapes_whatever_the_count():
+    """The rule's point: however many texts share a token count, their batches take at most log2(batch) + 1
+    sizes (so OpenVINO meets a bounded set of input shapes), and every text is in exactly one batch."""
+    seen: set[int] = set()
+    for count in range(0, 1000):
+        bounds = eb.batch_bounds(count, 128)
+        assert sorted(k for a, b in bounds for k in range(a, b)) == list(range(count))
+        seen.update(b - a for a, b in bounds)
+    assert seen == {1, 2, 4, 8, 16, 32, 64, 128}

@@ -312,3 +312,95 @@ def test_openvino_reuses_its_compiled_blob_and_survives_a_damaged_one(tmp_path, 
         fh.truncate(1000)
     damaged = eb.OnnxEncoder(_model_dir(), "openvino").encode(texts, 8)
     np.testing.assert_array_equal(damaged, first)
+
+
+# -- OpenVINO's throughput settings (issue 44) ---------------------------------------------------
+
+STREAM_TEXTS = ["Net income = revenue - costs", "Final answer: 42", "x", "tax", "Discount each cash flow at 8%",
+                "a" * 40, "1 2 3 4 5 6 7 8", "Gross margin = 1,200 / 4,000 = 30%", "net income", "b" * 12,
+                "Then the present value is $1,234.56", "So the rate is 0.05", "9 . 8 , 7 ; 6", "so the rate is 0.05"]
+"""Texts of several token counts, some sharing one, so a run has several batches of several texts in flight."""
+
+
+@pytest.fixture(scope="module")
+def openvino_encoders():
+    pytest.importorskip("openvino")
+    backend = "openvino-bf16" if eb.cpu_has_bf16() else "openvino"
+    return {threads: eb.OnnxEncoder(_model_dir(), backend, threads=threads) for threads in (1, 2, 3)}
+
+
+def test_openvino_runs_one_stream_per_thread(openvino_encoders):
+    for threads, encoder in openvino_encoders.items():
+        assert eb.openvino_config(threads) == {"PERFORMANCE_HINT": "THROUGHPUT", "NUM_STREAMS": threads,
+                                               "INFERENCE_NUM_THREADS": threads}
+        # one thread per stream; OpenVINO caps both at the cores it finds (3 asked on 2 cores run 2)
+        assert int(encoder.session.compiled.get_property("INFERENCE_NUM_THREADS")) == encoder.session.streams
+        assert encoder.session.streams == min(threads, len(os.sched_getaffinity(0)))
+
+
+def test_openvino_vectors_depend_on_neither_batch_nor_stream_nor_thread_count(openvino_encoders):
+    """A vector is a function of its text alone: the same bits whether its batch ran beside others on another
+    stream, in another order, in batches of 1 or 128, alone, or on 1, 2 or 3 threads; and the same bits as one
+    synchronous request per batch (what the backend ran before the asynchronous queue)."""
+    encoder = openvino_encoders[2]
+    together = encoder.encode(STREAM_TEXTS, batch_size=128)
+    np.testing.assert_allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-6)
+    small = encoder.encode(STREAM_TEXTS, batch_size=1)
+    backwards = encoder.encode(STREAM_TEXTS[::-1], batch_size=2)[::-1]
+    alone = np.stack([encoder.encode([t], batch_size=128)[0] for t in STREAM_TEXTS])
+    for got in (small, backwards, alone, *(e.encode(STREAM_TEXTS, batch_size=3) for e in openvino_encoders.values())):
+        np.testing.assert_array_equal(got, together)
+
+    class OneRequest:  # only ``run``: the encoder falls back to one synchronous request per batch
+        run = encoder.session.run
+
+    real, encoder.session = encoder.session, OneRequest()
+    try:
+        synchronous = encoder.encode(STREAM_TEXTS, batch_size=128)
+    finally:
+        encoder.session = real
+    np.testing.assert_array_equal(synchronous, together)
+
+
+def test_openvino_stream_failure_reaches_the_caller(openvino_encoders):
+    """An exception while consuming a finished batch (in OpenVINO's own thread) is raised in the caller, not lost,
+    and the queue is usable afterwards."""
+    encoder = openvino_encoders[2]
+    ids = np.array([[101, 2293, 102]], dtype=np.int64)
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    seen = []
+
+    def consume(indices, hidden):
+        seen.append(indices)
+        if indices == [1]:
+            raise ValueError("consumer broke")
+
+    with pytest.raises(ValueError, match="consumer broke"):
+        encoder.session.run_batches((([k], feeds) for k in range(4)), consume)
+    assert [1] in seen
+    np.testing.assert_array_equal(encoder.encode(STREAM_TEXTS, 128), openvino_encoders[1].encode(STREAM_TEXTS, 128))
+
+
+def test_openvino_scores_are_those_of_one_request_and_batches_of_any_size(monkeypatch):
+    """Issue 44's encoder changes change no score: the agreement set scored with the streams, the queue and the
+    power-of-two batches gives every metric of every sample bit for bit as one synchronous request per batch with
+    batches of any size (the scheme before)."""
+    pytest.importorskip("openvino")
+    from benchmarks.chaineval_bench import model_like_outputs
+    from scorers.chaineval import score_batch
+
+    backend = "openvino-bf16" if eb.cpu_has_bf16() else "openvino"
+    golds, outputs = (half[:24] for half in model_like_outputs(48, seed=5))  # the agreement set's first half
+    now = score_batch(golds, outputs, "paper", Embedder(backend=backend))
+    before = Embedder(backend=backend)
+    before.encode(["warm"])
+
+    class OneRequest:
+        run = before._model.session.run
+
+    before._model.session = OneRequest()
+    monkeypatch.setattr(eb, "batch_bounds", lambda count, size: [(a, min(a + size, count))
+                                                                 for a in range(0, count, size)])
+    then = score_batch(golds, outputs, "paper", before)
+    assert [r.scores() for r in now] == [r.scores() for r in then]
+    assert [r.alignment for r in now] == [r.alignment for r in then]
