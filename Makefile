@@ -28,7 +28,7 @@ run: $(STAMP)
 # one file per worker so module fixtures are built once; the 15 slowest tests are printed
 test: $(STAMP)
 	$(BIN)/ruff check .
-	HYPOTHESIS_PROFILE=ci $(OFFLINE) $(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=15
+	HYPOTHESIS_PROFILE=ci $(OFFLINE) $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
 bench: $(STAMP)
 	$(OFFLINE) $(BIN)/python benchmarks/generate_bench.py

@@ -43,3 +43,38 @@ def pytest_configure(config):
             Embedder(backend=backend).encode(["warm the exported model"])
     except Exception as exc:  # the tests that need the encoder report it; this is only a head start
         print(f"conftest: the encoder was not exported ahead ({type(exc).__name__}: {exc})")
+
+
+# The suite's longest files (measured with `--durations=0`, heaviest first). xdist's own order for
+# `--dist loadfile` puts files with many tests first, so the few-test integration files (the wheel, the
+# README's commands: a minute each) ran last while the other worker sat idle. The Makefile turns that order
+# off (`--no-loadscope-reorder`) and files go out in collection order, which this hook sets: the long ones
+# first (longest-processing-time order), so both workers end together. A file not listed keeps its place
+# after these; a renamed one only loses its head start.
+HEAVY_FIRST = (
+    "tests/templates/test_standard_sweep.py",
+    "tests/test_readme_commands.py",
+    "tests/leaderboard/test_site_chromium.py",
+    "tests/test_wheel.py",
+    "tests/templates/test_every_template.py",
+    "tests/scale/test_ray_score.py",
+    "tests/lm_eval/test_lm_eval_cflue.py",
+    "tests/scorers/test_embedding_backends.py",
+    "tests/lm_eval/test_lm_eval_e2e.py",
+    "tests/explore/test_explore_chromium.py",
+    "tests/cflue/test_cflue_loader.py",
+    "tests/prm/test_local_bon.py",
+    "tests/scale/test_ray_prm.py",
+    "tests/inspect/test_inspect_cflue.py",
+    "tests/inspect/test_keyless_models.py",
+    "tests/prm_labels/test_accelerate_train.py",
+    "tests/inspect/test_inspect_cli.py",
+    "tests/runs/test_runs_local.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Heaviest files first (HEAVY_FIRST), the rest in their collected order; a stable sort, so tests keep
+    their order within a file and every xdist worker collects the same sequence."""
+    rank = {path: i for i, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

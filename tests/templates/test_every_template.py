@@ -14,9 +14,11 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 @pytest.mark.parametrize("tpl", TEMPLATES, ids=[t.id for t in TEMPLATES])
-# derandomized: the same 40 seeds per template on every run, so CI cannot fail on a seed no one has seen;
-# `finchain verify --seeds N` (and tests/templates/test_standard.py) sweep further seeds on purpose
-@settings(max_examples=40, deadline=None, derandomize=True)
+# derandomized: the same 12 seeds per template on every run, so CI cannot fail on a seed no one has seen.
+# Seeds from the whole range (the CI sweep in test_standard_sweep.py verifies seeds 0..39 of every template,
+# so a few far seeds add what it lacks: the round trip and draws no low seed reaches); `finchain verify
+# --seeds N` (and tests/templates/test_standard.py) sweep further seeds on purpose
+@settings(max_examples=12, deadline=None, derandomize=True)
 @given(seed=seeds)
 @example(seed=1130)  # a half-cent tie in pe_comparables_price, found by a random run
 def test_template_verifies_and_round_trips(tpl, seed):
