@@ -34,6 +34,7 @@ import os
 import shutil
 import socket
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,6 +58,12 @@ LOCAL_START_ATTEMPTS = 3
 "timed out during startup"; on a busy machine (another build beside the command) that happens although nothing
 is wrong, and a second start succeeds. Any other start-up error is not retried."""
 _STARTUP_TIMEOUT = "timed out during startup"
+RAY_NODE_WAIT_ENV = "FINCHAIN_RAY_START_WAIT_S"
+DEFAULT_RAY_NODE_WAIT_S = 120.0
+"""How long a local start waits for its new node to register (``$FINCHAIN_RAY_START_WAIT_S``). Ray's own wait
+is a fixed 30 s in its node module; a second try only starts every process anew on the same busy CPUs, so on a
+loaded two-core machine (load 11) all three tries ran out. Waiting longer once is what helps."""
+_RAY_OWN_NODE_WAIT_S = 30.0
 
 
 class BlockJob(Protocol):
@@ -164,7 +171,8 @@ def start_local(attempts: int = LOCAL_START_ATTEMPTS, **kwargs: Any) -> None:
 
     for attempt in range(1, attempts + 1):
         try:
-            ray.init(**kwargs)
+            with patient_node_start(node_wait_s()):
+                ray.init(**kwargs)
             return
         except Exception as exc:
             if _STARTUP_TIMEOUT not in str(exc) or attempt == attempts:
@@ -172,6 +180,56 @@ def start_local(attempts: int = LOCAL_START_ATTEMPTS, **kwargs: Any) -> None:
             logging.getLogger(__name__).warning("Ray's local node was slow to start (try %d of %d); starting again",
                                                 attempt, attempts)
             ray.shutdown()
+
+
+def node_wait_s() -> float:
+    """``$FINCHAIN_RAY_START_WAIT_S`` when it is a number of seconds of at least Ray's own 30, else the default."""
+    raw = os.environ.get(RAY_NODE_WAIT_ENV, "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_RAY_NODE_WAIT_S
+    except ValueError:
+        raise ValueError(f"{RAY_NODE_WAIT_ENV}={raw!r} is not a number of seconds") from None
+    if not value >= _RAY_OWN_NODE_WAIT_S or value == float("inf"):
+        raise ValueError(f"{RAY_NODE_WAIT_ENV}={raw!r}: give a finite number of seconds, at least "
+                         f"{_RAY_OWN_NODE_WAIT_S:g} (Ray's own wait)")
+    return value
+
+
+class _SlowClock:
+    """The ``time`` module as Ray's node module sees it during a start, with ``monotonic`` running ``stretch``
+    times slower: its fixed 30 s registration wait then lasts ``30 * stretch`` real seconds. Everything else is
+    the real ``time``."""
+
+    def __init__(self, real: Any, stretch: float) -> None:
+        self._real, self._stretch = real, stretch
+
+    def monotonic(self) -> float:
+        return self._real.monotonic() / self._stretch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+@contextmanager
+def patient_node_start(wait_s: float) -> Iterator[None]:
+    """Give Ray's node ``wait_s`` seconds to register instead of its hard-coded 30 (Ray has no setting for it):
+    its node module reads a slower clock while the cluster starts. Where that module is not laid out as this
+    expects (another Ray version), nothing is changed."""
+    import time
+
+    try:
+        from ray._private import node
+    except ImportError:
+        yield
+        return
+    if getattr(node, "time", None) is not time or wait_s <= _RAY_OWN_NODE_WAIT_S:
+        yield
+        return
+    node.time = _SlowClock(time, wait_s / _RAY_OWN_NODE_WAIT_S)
+    try:
+        yield
+    finally:
+        node.time = time
 
 
 def _one_line(exc: BaseException, limit: int = 200) -> str:

@@ -53,3 +53,45 @@ def test_any_other_start_up_error_is_raised_at_once(monkeypatch, error):
     with pytest.raises(type(error)):
         start_local()
     assert [c[0] for c in calls] == ["init"]
+
+
+def test_rule_ray_node_module_waits_as_long_as_asked_while_the_cluster_starts_and_only_then():
+    """Ray's node module gives its node a hard-coded 30 s; during a local start its clock runs wait/30 times
+    slower, so that wait lasts the asked seconds; the other time functions are the real ones, and the module's
+    own clock comes back after the start, also after an error."""
+    import time
+
+    from ray._private import node
+
+    from finchain_tasks.scale.ray_map import patient_node_start
+
+    with patient_node_start(120.0):
+        assert node.time is not time
+        before_real, before_seen = time.monotonic(), node.time.monotonic()
+        time.sleep(0.2)
+        real, seen = time.monotonic() - before_real, node.time.monotonic() - before_seen
+        assert seen == pytest.approx(real / 4, rel=0.2)  # 30 s of Ray's clock are 120 s of real time
+        assert node.time.time is time.time and node.time.sleep is time.sleep
+    assert node.time is time
+    with pytest.raises(RuntimeError), patient_node_start(90.0):
+        raise RuntimeError("start failed")
+    assert node.time is time
+    with patient_node_start(30.0):  # Ray's own wait: nothing to stretch
+        assert node.time is time
+
+
+@pytest.mark.parametrize(("raw", "wait"), [("", 120.0), ("30", 30.0), ("45.5", 45.5), (" 600 ", 600.0)])
+def test_rule_the_node_wait_comes_from_the_environment(monkeypatch, raw, wait):
+    from finchain_tasks.scale.ray_map import RAY_NODE_WAIT_ENV, node_wait_s
+
+    monkeypatch.setenv(RAY_NODE_WAIT_ENV, raw)
+    assert node_wait_s() == wait
+
+
+@pytest.mark.parametrize("raw", ["abc", "29.9", "0", "-5", "nan", "inf"])
+def test_rule_a_node_wait_below_rays_own_or_not_a_number_is_one_line(monkeypatch, raw):
+    from finchain_tasks.scale.ray_map import RAY_NODE_WAIT_ENV, node_wait_s
+
+    monkeypatch.setenv(RAY_NODE_WAIT_ENV, raw)
+    with pytest.raises(ValueError, match=RAY_NODE_WAIT_ENV):
+        node_wait_s()
