@@ -422,7 +422,7 @@ def _purge(root: Path) -> None:
             del sys.modules[name]
 
 
-def _child(root: Path, args: list[str]) -> int:
+def _child(root: Path, args: list[str], imported: Path | None = None) -> int:
     import pytest
 
     sys.dont_write_bytecode = True
@@ -430,18 +430,53 @@ def _child(root: Path, args: list[str]) -> int:
     with open(os.devnull, "w") as sink:
         os.dup2(sink.fileno(), 1)
         os.dup2(sink.fileno(), 2)
-        return int(pytest.main(args))
+        code = int(pytest.main(args))
+    if imported is not None:
+        imported.write_text("\n".join(sorted(_outside(root))), "utf-8")
+    return code
 
 
-def _run_forked(root: Path, args: list[str], timeout: float) -> tuple[int | None, float]:
-    """Exit code of the tests in a forked child (None: it ran past ``timeout``), and the time it took."""
+def _outside(root: Path) -> set[str]:
+    """The modules loaded now from outside the copy (a module without a file counts as outside)."""
+    out = set()
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not path or not Path(path).resolve().is_relative_to(root):
+            out.add(name)
+    return out
+
+
+def _import_what_the_tests_import(root: Path, listed: Path) -> None:
+    """Import here, before the next fork, what the baseline run imported from outside the project (scipy.stats
+    that a function imports when first called, a provider registry...): collecting the tests loads only what the
+    test modules import at their top, and each child would otherwise import the rest again, seconds per mutant.
+    Nothing of the project is imported here (each child imports it afresh); a module that fails is skipped."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in listed.read_text("utf-8").split():
+            if name in sys.modules or name.startswith(("tests", "__")):
+                continue
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - a module that cannot be loaded alone is left to the child
+                continue
+    _purge(root)  # in case one of them imported the project
+
+
+def _run_forked(root: Path, args: list[str], timeout: float,
+                imported: Path | None = None) -> tuple[int | None, float]:
+    """Exit code of the tests in a forked child (None: it ran past ``timeout``), and the time it took. With
+    ``imported``, the child lists there the modules from outside the copy that were loaded when it finished."""
     began = time.monotonic()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         code = 1
         try:
-            code = _child(root, args)
+            code = _child(root, args, imported)
         finally:
             os._exit(code)
     try:
@@ -510,9 +545,13 @@ def run_module(root: Path, rel: str, tests: list[str], pytest_args: list[str],
     sys.path.insert(0, str(root))
     began = time.monotonic()
     _preload(args)
-    baseline, spent = _run_forked(root, args, timeout=3600)
+    listed = root / ".literals-imported.txt"
+    baseline, spent = _run_forked(root, args, timeout=3600, imported=listed)
     if baseline != 0:
         raise SystemExit(f"{rel}: the tests fail without a mutant (exit {baseline}); fix them first")
+    if listed.is_file():
+        _import_what_the_tests_import(root, listed)
+        listed.unlink()
     timeout = 3 * spent + 30
     killed, survivors = 0, []
     # a SIGTERM (``kill``, a CI cancel) must still run the ``finally`` below, which restores the file
@@ -526,7 +565,8 @@ def run_module(root: Path, rel: str, tests: list[str], pytest_args: list[str],
             killed += dead
             if not dead:
                 survivors.append(mutant)
-            log(f"  [{n}/{len(mutants)}] {'killed' if dead else 'SURVIVED'} {mutant.label()}")
+            state = "SURVIVED" if not dead else "killed (timed out)" if code is None else "killed"
+            log(f"  [{n}/{len(mutants)}] {state} {mutant.label()}")
     finally:
         path.write_text(original, "utf-8")
         _drop_bytecode(path)
