@@ -87,15 +87,17 @@ def test_a_not_comparable_row_says_with_whom_and_how_many_templates_they_share()
                             "shared_clusters": 1, "group_of_leader": 1}]
 
 
-def test_a_paired_comparison_counts_only_the_templates_both_rows_answered():
-    """b did not answer template 4, which a did: the pair's test is over their five shared templates alone
-    (template 4 is no empty cluster of theirs), each of b's templates with one sample."""
-    a = [_sample("a", k, s, 0.9 - 0.01 * k - 0.02 * s) for k in range(6) for s in range(2)]
-    b = [_sample("b", k, s, 0.5 + 0.03 * k - 0.01 * s) for k in (0, 1, 2, 3, 5) for s in range(1)]
+@pytest.mark.parametrize("templates", [6, 18])  # the exact sign-flip test, and the cluster-robust t test above 15
+def test_a_paired_comparison_counts_only_the_templates_both_rows_answered(templates):
+    """b did not answer template 4, which a did: the pair's test is over their shared templates alone (template 4
+    is no empty cluster of theirs: it would count as a cluster in the t test's degrees of freedom), each of b's
+    templates with one sample."""
+    a = [_sample("a", k, s, 0.9 - 0.01 * k - 0.02 * s) for k in range(templates) for s in range(2)]
+    b = [_sample("b", k, 0, 0.5 + 0.03 * k - 0.01 * (k % 3)) for k in range(templates) if k != 4]
     frame = to_frame(a + b)
     rows, comparisons = _compared(frame, _board(min_overlap=0.1))
     (got,) = [c for c in comparisons if c.get("verdict") != "not comparable"]
-    assert got["shared_clusters"] == 5
+    assert got["shared_clusters"] == templates - 1
     by_row = table._split_rows(table.scored(frame))
     pool = table._ranked_pool(rows, _board())
     diff, raw = table._all_pairs(pool, by_row, "chaineval", np.ones((2, 2), dtype=bool))
