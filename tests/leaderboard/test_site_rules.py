@@ -10,7 +10,15 @@ import json
 import pytest
 
 from finchain_tasks.leaderboard.board import Board
-from finchain_tasks.leaderboard.site import _gap_rows, _nav, _shell, js_literal, methods_html, write_site
+from finchain_tasks.leaderboard.site import (
+    _gap_rows,
+    _nav,
+    _shell,
+    js_literal,
+    methods_html,
+    sample_chunks,
+    write_site,
+)
 
 EVIL = '<b x="1">&amp;\'</b>'
 """Text that is markup unless escaped: a tag, an attribute quote, an entity, an apostrophe."""
@@ -120,3 +128,13 @@ def test_the_gap_table_formats_numbers_to_three_places_and_says_when_there_is_no
     assert _gap_rows([gap]) == ("<tr><td>m</td><td>h</td><td>3</td><td>0.123</td><td>[—, 0.200]</td>"
                                 "<td>0.500</td></tr>")
     assert "no model was run on both canonical and fresh seeds" in _gap_rows([])
+
+
+# ----------------------------------------------------------------------------------------- sample chunks
+
+@pytest.mark.parametrize(("loose", "sizes"), [(1, [1]), (49, [49]), (50, [50]), (51, [50, 1]), (101, [50, 50, 1])])
+def test_samples_without_a_template_are_cut_in_chunks_of_fifty(loose, sizes):
+    samples = {f"cflue/{k:03d}": {"template": None} for k in range(loose)}
+    samples["finchain/d/t/a/0"] = {"domain": "d", "topic": "t", "template": "a"}
+    chunks = sample_chunks(samples)
+    assert [len(ids) for ids in chunks.values()] == [1, *sizes]  # the template's chunk first
