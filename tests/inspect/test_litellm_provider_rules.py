@@ -155,3 +155,21 @@ def test_without_retry_after_the_wait_doubles_from_the_first_with_jitter_and_is_
     waits = [lp.RetryAfterWait(initial=3)(_state(attempt, {})) for _ in range(20)]
     assert all(low <= w <= high for w in waits)
     assert max(waits) > min(waits) or low == high  # jitter, unless capped
+
+
+# ------------------------------------------------------------------------------------------ the cache
+
+def test_a_cache_hit_is_answered_without_a_send_and_logged_as_a_hit_with_its_key(monkeypatch, tmp_path):
+    import anyio
+    from inspect_ai.model import ModelOutput
+
+    monkeypatch.delenv("INSPECT_DISABLE_MODEL_API", raising=False)
+    api = get_model("litellm/openai/fake", api_base=BASE, api_key="none",
+                    response_cache=str(tmp_path / "responses.sqlite")).api
+    messages, config = [ChatMessageUser(content="hi")], GenerateConfig(temperature=0.0)
+    request = api.request(messages, config)
+    cache, key = api._cache(request)
+    cache.put(key, api.model_name, request, ModelOutput.from_content("openai/fake", "cached answer").model_dump_json())
+    output, call = anyio.run(api.generate, messages, [], "none", config)  # port 9: a send would fail
+    assert output.completion == "cached answer" and output.metadata["finchain_cache"] == "hit"
+    assert call.response == {"finchain_cache": "hit", "key": key}
