@@ -44,3 +44,26 @@ def test_robust_mode_removes_html_tags_and_nothing_else(text, expected):
 @pytest.mark.parametrize("mark", ["*", "`", "#", "_", "$"])
 def test_robust_mode_removes_each_markdown_and_latex_mark(mark):
     assert extract_answer(f"答案：{mark}C{mark}", "robust", "ABCD") == "C"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("正确选项为C", "C"), ("正确选项：C", "C"), ("答: C", "C"), ("答：C", "C"), ("answer: C", "C"),
+    ("The answer is C.", "C"), ("Final answer: C", "C"), ("故选C", "C"), ("所以选C", "C"), ("因此选C", "C"),
+    ("因而选C", "C"), ("应该选C", "C"), ("应选C", "C"), ("应选择C", "C"),
+    ("不应选A", "X"),                       # 不应选 is no marker
+    ("答案解析：A项错误", "X"),              # a marker not followed by a span is no candidate
+])
+def test_robust_mode_reads_each_answer_marker(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
+
+
+TRUE_FALSE = [("对", "错"), ("正确", "错误"), ("true", "false"), ("√", "×"), ("✓", "✗"), ("是", "否")]
+
+
+@pytest.mark.parametrize(("true", "false"), TRUE_FALSE)
+def test_each_true_false_pair_of_options_maps_each_answer_word(true, false):
+    choices = {"A": true, "B": false}
+    for word in ("对", "正确", "true", "√", "✓"):
+        assert extract_answer(f"答案：{word}", "robust", choices=choices) == "A", word
+    for word in ("错", "错误", "不正确", "不对", "false", "×", "✗"):
+        assert extract_answer(f"答案：{word}", "robust", choices=choices) == "B", word
