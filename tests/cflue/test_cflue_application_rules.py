@@ -65,3 +65,31 @@ def test_pairs_on_one_line_split_at_each_separator(sep):
 def test_a_label_after_each_introducing_head_is_the_answer(head):
     assert _accuracy("金融行业分类", "银行", f"{head}：银行") == 1.0
     assert _accuracy("金融行业分类", "银行", f"{head}：保险") == 0.0
+
+
+def _label(gold, response):
+    from scorers.cflue.application import label_correct
+
+    return label_correct(gold, response)
+
+
+@pytest.mark.parametrize("mark", [" ", ":", ",", "。", ";", "“", "”", '"', "'"])
+def test_a_label_introducing_head_reaches_back_over_no_space_punctuation_or_quote(mark):
+    """``保险，分类：银行`` is two labels, not the head ``保险，分类：`` before 银行 (full-width ``：，；`` are
+    their ASCII forms after NFKC, so the ASCII row stands for both)."""
+    assert _label("银行", f"保险{mark}分类：银行") == 0.0
+    assert _label("银行", "所属分类：银行") == 1.0
+
+
+@pytest.mark.parametrize(("open_", "close"), [("“", "”"), ("「", "」"), ("『", "』"), ('"', '"'), ("'", "'")])
+def test_one_quoted_label_in_a_sentence_is_the_answer_and_a_quote_ends_it(open_, close):
+    assert _label("银行", f"看来{open_}银行{close}最贴切") == 1.0
+    assert _label("银行", f"看来{open_}银{close}行{close}最贴切") == 0.0
+
+
+@pytest.mark.parametrize("said", ["属于", "归为", "分类为", "类别为", "意图为", "意图是", "答案是", "结果是", "应为",
+                                  "为", "类别是", "分类应该是", "标签应当是", "类型应是", "倾向是", "行业是", "结论是",
+                                  "判断是", "认为是", "应该是", "应当是"])
+def test_a_label_stated_at_the_end_of_a_sentence_is_the_answer(said):
+    assert _label("银行", f"这段文本{said}银行。") == 1.0
+    assert _label("银行", f"这段文本{said}银行类。") == 1.0
