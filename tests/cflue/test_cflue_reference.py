@@ -89,7 +89,10 @@ def test_an_empty_hypothesis_raises_as_the_package_does_and_counts_zero_in_the_a
     ("合规政策审核", "否", "否", False),              # bug kept: the requested answer itself reads as 是
     ("ESG分类", "经济绩效", "['经济绩效']", True),     # one quoted piece equal to the label
     ("ESG分类", "经济绩效", "'物料', '经济绩效'", False),
-    ("ESG分类", "经济绩效", "经济绩效、排放", False),   # a list mark anywhere
+    ("ESG分类", "经济绩效", "经济绩效、排放", False),   # a list mark anywhere: 、 , or ，
+    ("ESG分类", "经济绩效", "经济绩效,排放", False),
+    ("ESG分类", "经济绩效", "经济绩效，排放", False),
+    ("ESG分类", "经济绩效", "经济绩效;排放", True),     # not a list mark of theirs
     ("ESG分类", "经济绩效", "该文本属于经济绩效类别", True),
     ("ESG分类", "经济绩效", "非经济绩效", True),        # bug kept: a substring is enough
 ])

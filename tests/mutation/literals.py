@@ -41,8 +41,9 @@ from pathlib import Path
 
 RE_FUNCS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer"}
 """The ``re`` functions whose first argument is a pattern."""
-ESCAPE_FUNCS = {"escape", "quote", "quote_plus", "quoteattr", "escape_latex", "latex_escape"}
-"""Calls whose removal lets text through unescaped."""
+ESCAPE_FUNCS = {"escape", "quote", "quote_plus", "quoteattr", "escape_latex", "latex_escape", "tex"}
+"""Calls whose removal lets text through unescaped (``tex``: the leaderboard's LaTeX escaper, publish.py); a
+name bound to one of them (``e = html.escape``) counts too, and so do the calls inside an f-string."""
 FLIPS = {ast.GtE: (">=", ">"), ast.Gt: (">", ">="), ast.LtE: ("<=", "<"), ast.Lt: ("<", "<=")}
 SKIP_NAMES = {"__all__", "__slots__"}
 """Module-level collections that are not rules."""
@@ -168,6 +169,7 @@ class _Finder:
         self.tree = ast.parse(source)
         self.mutants: list[Mutant] = []
         self.constants = self._module_constants()
+        self.escapers = ESCAPE_FUNCS | self._escape_aliases()
 
     # positions
     def start(self, node: ast.AST) -> int:
@@ -204,6 +206,27 @@ class _Finder:
             if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
                 out[target.id] = value
         return out
+
+    def _escape_aliases(self) -> set[str]:
+        """Names bound to an escape function anywhere in the module (``e = html.escape``)."""
+        out: set[str] = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                value = node.value
+                name = value.attr if isinstance(value, ast.Attribute) else value.id \
+                    if isinstance(value, ast.Name) else None
+                if name in ESCAPE_FUNCS:
+                    out.add(node.targets[0].id)
+        return out
+
+    def placed(self, node: ast.AST) -> bool:
+        """Whether ``node``'s recorded position spans its own text (inside an f-string, Python before 3.12 can
+        place a node wrongly: such a node is left alone rather than edited at the wrong place)."""
+        try:
+            parsed = ast.parse(self.text(node).strip(), mode="eval").body
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            return False
+        return ast.dump(parsed) == ast.dump(node)
 
     # operators
     def regex(self, node: ast.Constant) -> None:
@@ -257,7 +280,7 @@ class _Finder:
     def escape(self, node: ast.Call) -> None:
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-        if name in ESCAPE_FUNCS and node.args and not isinstance(node.args[0], ast.Starred):
+        if name in self.escapers and node.args and not isinstance(node.args[0], ast.Starred):
             arg = self.text(node.args[0])
             self.add("no-escape", node, f"{self.text(func)}({arg}) -> {arg}", self.start(node), self.end(node),
                      f"({arg})")
@@ -341,7 +364,8 @@ class _Finder:
 
     def _left_alone(self) -> set[int]:
         """Nodes no operator touches: ``__all__``-like lists, the rows of a synonym table (the table's
-        items are dropped whole), and everything inside an f-string (whose inner positions are unreliable)."""
+        items are dropped whole), and everything inside an f-string (whose inner positions are unreliable; its
+        escape calls are reached by :meth:`run` alone, each one's position checked)."""
         out = {id(stmt.value) for stmt in self.tree.body if isinstance(stmt, ast.Assign)
                and any(isinstance(t, ast.Name) and t.id in SKIP_NAMES for t in stmt.targets)}
         for node in ast.walk(self.tree):
@@ -353,6 +377,13 @@ class _Finder:
     def run(self) -> list[Mutant]:
         patterns, thresholds, left_alone = self._patterns(), self._thresholds(), self._left_alone()
         for node in ast.walk(self.tree):
+            if isinstance(node, ast.JoinedStr) and not self.skipped(node):
+                # an escape call inside an f-string (``f"<h1>{html.escape(title)}</h1>"``) is the rule of an
+                # HTML writer: edited when its position is sure, nothing else inside the f-string is
+                for call in ast.walk(node):
+                    if isinstance(call, ast.Call) and self.placed(call) and self.placed(call.args[0] if call.args
+                                                                                        else call):
+                        self.escape(call)
             if id(node) in left_alone:
                 continue
             if id(node) in patterns:
@@ -391,7 +422,7 @@ def _purge(root: Path) -> None:
             del sys.modules[name]
 
 
-def _child(root: Path, args: list[str]) -> int:
+def _child(root: Path, args: list[str], imported: Path | None = None) -> int:
     import pytest
 
     sys.dont_write_bytecode = True
@@ -399,18 +430,53 @@ def _child(root: Path, args: list[str]) -> int:
     with open(os.devnull, "w") as sink:
         os.dup2(sink.fileno(), 1)
         os.dup2(sink.fileno(), 2)
-        return int(pytest.main(args))
+        code = int(pytest.main(args))
+    if imported is not None:
+        imported.write_text("\n".join(sorted(_outside(root))), "utf-8")
+    return code
 
 
-def _run_forked(root: Path, args: list[str], timeout: float) -> tuple[int | None, float]:
-    """Exit code of the tests in a forked child (None: it ran past ``timeout``), and the time it took."""
+def _outside(root: Path) -> set[str]:
+    """The modules loaded now from outside the copy (a module without a file counts as outside)."""
+    out = set()
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not path or not Path(path).resolve().is_relative_to(root):
+            out.add(name)
+    return out
+
+
+def _import_what_the_tests_import(root: Path, listed: Path) -> None:
+    """Import here, before the next fork, what the baseline run imported from outside the project (scipy.stats
+    that a function imports when first called, a provider registry...): collecting the tests loads only what the
+    test modules import at their top, and each child would otherwise import the rest again, seconds per mutant.
+    Nothing of the project is imported here (each child imports it afresh); a module that fails is skipped."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in listed.read_text("utf-8").split():
+            if name in sys.modules or name.startswith(("tests", "__")):
+                continue
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - a module that cannot be loaded alone is left to the child
+                continue
+    _purge(root)  # in case one of them imported the project
+
+
+def _run_forked(root: Path, args: list[str], timeout: float,
+                imported: Path | None = None) -> tuple[int | None, float]:
+    """Exit code of the tests in a forked child (None: it ran past ``timeout``), and the time it took. With
+    ``imported``, the child lists there the modules from outside the copy that were loaded when it finished."""
     began = time.monotonic()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         code = 1
         try:
-            code = _child(root, args)
+            code = _child(root, args, imported)
         finally:
             os._exit(code)
     try:
@@ -479,9 +545,13 @@ def run_module(root: Path, rel: str, tests: list[str], pytest_args: list[str],
     sys.path.insert(0, str(root))
     began = time.monotonic()
     _preload(args)
-    baseline, spent = _run_forked(root, args, timeout=3600)
+    listed = root / ".literals-imported.txt"
+    baseline, spent = _run_forked(root, args, timeout=3600, imported=listed)
     if baseline != 0:
         raise SystemExit(f"{rel}: the tests fail without a mutant (exit {baseline}); fix them first")
+    if listed.is_file():
+        _import_what_the_tests_import(root, listed)
+        listed.unlink()
     timeout = 3 * spent + 30
     killed, survivors = 0, []
     # a SIGTERM (``kill``, a CI cancel) must still run the ``finally`` below, which restores the file
@@ -495,7 +565,8 @@ def run_module(root: Path, rel: str, tests: list[str], pytest_args: list[str],
             killed += dead
             if not dead:
                 survivors.append(mutant)
-            log(f"  [{n}/{len(mutants)}] {'killed' if dead else 'SURVIVED'} {mutant.label()}")
+            state = "SURVIVED" if not dead else "killed (timed out)" if code is None else "killed"
+            log(f"  [{n}/{len(mutants)}] {state} {mutant.label()}")
     finally:
         path.write_text(original, "utf-8")
         _drop_bytecode(path)

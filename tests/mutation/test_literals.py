@@ -91,6 +91,21 @@ def test_no_escape_replaces_each_escape_call_by_its_first_argument(call, expecte
     assert _mutated(source, "no-escape") == ([] if expected is None else [source.replace(call, expected)])
 
 
+@pytest.mark.parametrize(("line", "expected"), [
+    # inside an f-string, on one line and on a continued line: the call alone is edited, nothing else there
+    ('f"<h1>{html.escape(title)}</h1>"', ['f"<h1>{(title)}</h1>"']),
+    ('f"<a>{x >= 2}</a>{escape(str(title))}"', ['f"<a>{x >= 2}</a>{(str(title))}"']),
+    ('("<p>" f"{tex(title)} & {tex(x)}")', ['("<p>" f"{(title)} & {tex(x)}")', '("<p>" f"{tex(title)} & {(x)}")']),
+    # a name bound to an escape function is one too, in an f-string or not
+    ('[f"<td>{e(title)}</td>", e(x)]', ['[f"<td>{(title)}</td>", e(x)]', '[f"<td>{e(title)}</td>", (x)]']),
+    # other calls in an f-string are left alone
+    ('f"{str(title)}"', []),
+])
+def test_no_escape_reaches_escape_calls_in_f_strings_and_through_a_name_bound_to_one(line, expected):
+    source = f"import html\ne = html.escape\ndef f(title, x):\n    return {line}\n"
+    assert _mutated(source, "no-escape") == [source.replace(line, new) for new in expected]
+
+
 @pytest.mark.parametrize(("source", "expected"), [
     # UPPER_CASE module constants: integers by 1, decimals by a unit of their last digit, exponents by 10
     ("TAIL = 12\n", ["TAIL = 13\n", "TAIL = 11\n"]),

@@ -1,0 +1,95 @@
+"""CFLUE application scoring (the ``default`` profile), one table-driven test per rule (issue 39.3): each causal
+field's English and Chinese name, each sentiment and compliance synonym, each way of saying a field is absent,
+each pair separator, each label-introducing head. The reader's table of whole answers is
+tests/cflue/test_cflue_chatty_styles.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorers.cflue.application import CAUSAL_KEYS, record_scores
+
+CAUSAL_FIELDS = [("reason_type", "原因类型"), ("reason_product", "原因产品"), ("reason_industry", "原因行业"),
+                 ("reason_region", "原因地区"), ("result_type", "结果类型"), ("result_product", "结果产品"),
+                 ("result_industry", "结果行业"), ("result_region", "结果地区")]
+"""Written out, not read from ``CAUSAL_KEYS``: a field dropped from it must fail here."""
+ROLES = [{"role": "股票简称", "argument": "甲公司"}, {"role": "减持方", "argument": "张三"}]
+
+
+def _f1(sub_task, gold, response):
+    return record_scores("extraction", sub_task, gold, response)["f1"]
+
+
+def _accuracy(sub_task, gold, response):
+    return record_scores("classification", sub_task, gold, response)["accuracy"]
+
+
+@pytest.mark.parametrize(("key", "name"), CAUSAL_FIELDS)
+def test_each_causal_field_is_read_under_its_chinese_and_its_english_name(key, name):
+    gold = [{k: ("铜" if k == key else "") for k, _ in CAUSAL_FIELDS}]
+    assert _f1("金融事件因果关系抽取", gold, f"{name}：铜") == 1.0
+    assert _f1("金融事件因果关系抽取", gold, f"{key}: 铜") == 1.0
+    assert set(CAUSAL_KEYS.items()) == set(CAUSAL_FIELDS)
+
+
+@pytest.mark.parametrize(("word", "label"), [
+    ("正面", "正向"), ("积极", "正向"), ("positive", "正向"), ("负面", "负向"), ("消极", "负向"), ("negative", "负向"),
+    ("中立", "中性"), ("neutral", "中性"), ("正向", "正向"),
+])
+def test_each_sentiment_word_reads_as_the_datas_label(word, label):
+    assert _f1("行业情感信息抽取", {"新能源": label}, f"新能源：{word}") == 1.0
+
+
+@pytest.mark.parametrize(("word", "label"), [
+    ("合规", "是"), ("符合", "是"), ("符合规定", "是"), ("符合要求", "是"),
+    ("不合规", "否"), ("不符合", "否"), ("不符合规定", "否"), ("不符合要求", "否"),
+])
+def test_each_compliance_verdict_word_reads_as_yes_or_no(word, label):
+    assert _accuracy("合规政策审核", label, word) == 1.0
+    assert _accuracy("合规政策审核", {"是": "否", "否": "是"}[label], word) == 0.0
+
+
+@pytest.mark.parametrize("absent", ["无", "未提及", "无结果", "无明确", "none", "null", "n/a", "na", "空", "-", "—",
+                                    "没有"])
+def test_a_field_said_to_be_absent_is_no_item(absent):
+    assert _f1("金融事件抽取", ROLES, f"股票简称：甲公司\n减持方：张三\n减持比例：{absent}") == 1.0
+
+
+@pytest.mark.parametrize("sep", [",", "，", ";", "；"])
+def test_pairs_on_one_line_split_at_each_separator(sep):
+    assert _f1("行业情感信息抽取", {"新能源": "正向", "地产": "负向"}, f"新能源：正向{sep}地产：负向") == 1.0
+
+
+@pytest.mark.parametrize("head", ["分类", "类别", "标签", "结果", "意图", "倾向", "答案", "判断", "结论", "行业",
+                                  "类型", "情感", "情绪", "分类结果", "所属行业", "是否合规", "是否符合规定"])
+def test_a_label_after_each_introducing_head_is_the_answer(head):
+    assert _accuracy("金融行业分类", "银行", f"{head}：银行") == 1.0
+    assert _accuracy("金融行业分类", "银行", f"{head}：保险") == 0.0
+
+
+def _label(gold, response):
+    from scorers.cflue.application import label_correct
+
+    return label_correct(gold, response)
+
+
+@pytest.mark.parametrize("mark", [" ", ":", ",", "。", ";", "“", "”", '"', "'"])
+def test_a_label_introducing_head_reaches_back_over_no_space_punctuation_or_quote(mark):
+    """``保险，分类：银行`` is two labels, not the head ``保险，分类：`` before 银行 (full-width ``：，；`` are
+    their ASCII forms after NFKC, so the ASCII row stands for both)."""
+    assert _label("银行", f"保险{mark}分类：银行") == 0.0
+    assert _label("银行", "所属分类：银行") == 1.0
+
+
+@pytest.mark.parametrize(("open_", "close"), [("“", "”"), ("「", "」"), ("『", "』"), ('"', '"'), ("'", "'")])
+def test_one_quoted_label_in_a_sentence_is_the_answer_and_a_quote_ends_it(open_, close):
+    assert _label("银行", f"看来{open_}银行{close}最贴切") == 1.0
+    assert _label("银行", f"看来{open_}银{close}行{close}最贴切") == 0.0
+
+
+@pytest.mark.parametrize("said", ["属于", "归为", "分类为", "类别为", "意图为", "意图是", "答案是", "结果是", "应为",
+                                  "为", "类别是", "分类应该是", "标签应当是", "类型应是", "倾向是", "行业是", "结论是",
+                                  "判断是", "认为是", "应该是", "应当是"])
+def test_a_label_stated_at_the_end_of_a_sentence_is_the_answer(said):
+    assert _label("银行", f"这段文本{said}银行。") == 1.0
+    assert _label("银行", f"这段文本{said}银行类。") == 1.0
