@@ -141,8 +141,9 @@ def rebalance_tax_with_harvest(b: Builder) -> None:
         "{rate}. What tax does the day's trading create?"
     )
     b.step("total", "Value of the stock and bond holdings", "stocks + bonds", unit="$")
-    b.step("sale", "Stock ETF to sell (current value − target value)", "stocks - total * target / 100", unit="$")
-    b.step("gain", "Gain on the sale (sale × (1 − basis ÷ position value))", "sale * (1 - basis / stocks)",
+    b.step("sale", "Stock ETF to sell (current value − target value)", "round(stocks - total * target / 100, 2)",
+           unit="$")
+    b.step("gain", "Gain on the sale (sale × (1 − basis ÷ position value))", "round(sale * (1 - basis / stocks), 2)",
            unit="$")
     b.step("loss", "Loss harvested on the international ETF", "intl_basis - intl_value", unit="$")
     b.step("net_gain", "Net capital gain", "gain - loss", unit="$")
