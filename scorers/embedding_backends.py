@@ -38,6 +38,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -306,7 +307,7 @@ def _ort_session(path: Path, threads: int, gpu: bool):
 
 class _OpenVinoSession:
     """The exported graph compiled by OpenVINO for the CPU, run as :data:`OPENVINO_CONFIG` says: one stream per
-    thread, each running one batch at a time on one core, fed by an asynchronous queue (:meth:`run_batches`)."""
+    thread, each running one batch at a time on one core, one request per stream in flight (:meth:`run_batches`)."""
 
     def __init__(self, path: Path, backend: str, threads: int) -> None:
         import openvino as ov
@@ -324,14 +325,12 @@ class _OpenVinoSession:
             raise BackendUnavailable(f"OpenVINO compiled {backend!r} in {got.to_string()}, not {precision}: use 'onnx'")
         self.streams = int(self.compiled.get_property("NUM_STREAMS"))
         self.request = self.compiled.create_infer_request()
-        self.queue = None  # made on first use: one request per stream
+        self.requests = None  # made on first use: one per stream
 
-    def _queue(self):
-        if self.queue is None:
-            import openvino as ov
-
-            self.queue = ov.AsyncInferQueue(self.compiled, self.streams)
-        return self.queue
+    def _requests(self) -> list:
+        if self.requests is None:
+            self.requests = [self.compiled.create_infer_request() for _ in range(self.streams)]
+        return self.requests
 
     def run(self, _outputs, feeds: dict) -> list[np.ndarray]:
         self.request.infer(feeds)
@@ -339,27 +338,33 @@ class _OpenVinoSession:
 
     def run_batches(self, jobs: Iterable[tuple[list[int], dict]], consume: Callable[[list[int], np.ndarray], None]
                     ) -> None:
-        """Run every ``(indices, feeds)`` job, ``consume(indices, hidden)`` as each finishes (in OpenVINO's
-        thread, in any order; ``hidden`` is valid during the call only). Every stream works at once: a batch
-        of one token count is too small to keep two threads of one request busy (``LATENCY`` with 2 threads
-        spent 1.6x the CPU of one thread for the same vectors)."""
-        failed: list[BaseException] = []
+        """Run every ``(indices, feeds)`` job, ``consume(indices, hidden)`` for each in the order given (``hidden``
+        is valid during the call only). One request per stream is in flight at once: a batch of one token count
+        is too small to keep two threads of one request busy (``LATENCY`` with 2 threads spent 1.6x the CPU of
+        one thread for the same vectors). ``consume`` runs in this thread, never in OpenVINO's: a Python callback
+        there needs the interpreter lock, and a run hung for good when it could not get it (issue 44's first
+        version used ``AsyncInferQueue`` callbacks)."""
+        free = list(self._requests())
+        flying: deque = deque()
 
-        def done(request, indices):
-            try:
-                consume(indices, request.get_output_tensor(0).data)
-            except BaseException as exc:  # noqa: BLE001 -- an exception in OpenVINO's thread would be lost
-                failed.append(exc)
+        def land() -> None:
+            request, indices = flying.popleft()
+            request.wait()
+            free.append(request)
+            consume(indices, request.get_output_tensor(0).data)
 
-        queue = self._queue()
-        queue.set_callback(done)
-        for indices, feeds in jobs:
-            if failed:
-                break
-            queue.start_async(feeds, indices)
-        queue.wait_all()
-        if failed:
-            raise failed[0]
+        try:
+            for indices, feeds in jobs:
+                if not free:
+                    land()
+                request = free.pop()
+                request.start_async(feeds)
+                flying.append((request, indices))
+            while flying:
+                land()
+        finally:
+            for request, _ in flying:  # after an error: no request is left running into the next call
+                request.wait()
 
 
 def openvino_config(threads: int) -> dict:

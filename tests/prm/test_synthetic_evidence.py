@@ -71,7 +71,7 @@ def test_calc_picks_a_correct_candidate_far_more_often_than_random(pools):
     records = _records(made, graded, CalcPRM())
     got = {k: round(_mean(records, k), 4) for k in ("random", "majority", "weighted_vote", "prm_best", "pass_at_n")}
     assert got == PINNED_CALC
-    assert got["prm_best"] >= got["random"] + 0.5
+    assert round(got["prm_best"] - got["random"], 4) >= 0.5  # rounded figures: 0.8636 - 0.3636 is 0.5, not less
     rows = {(r.n, r.selector): r.accuracy for r in curves([Pool(r["cluster"], candidates_of(r)) for r in records],
                                                           subsamples=100, bootstrap=0, seed=0)}
     assert all(rows[(n, "prm_best")] > rows[(n, "random")] + 0.1 for n in (4, 8, 16))
@@ -106,5 +106,6 @@ def test_majority_vote_behaves_as_vote_does(pools):
 
 
 # read off again at task version 3.1.0 (new templates and wordings; was weighted_vote 1.0, prm_best 0.9091 at 3.0.0;
-# `random` is its expectation over the subset)
-PINNED_CALC = {"random": 0.3182, "majority": 0.5909, "weighted_vote": 0.9091, "prm_best": 0.8636, "pass_at_n": 1.0}
+# `random` is its expectation over the subset; it rose from 0.3182 when the pools' candidates came to be graded by
+# the shared reading, scorers.final_answer.judge_answer, which reads direction words, verdicts and magnitudes)
+PINNED_CALC = {"random": 0.3636, "majority": 0.5909, "weighted_vote": 0.9091, "prm_best": 0.8636, "pass_at_n": 1.0}

@@ -363,8 +363,8 @@ def test_openvino_vectors_depend_on_neither_batch_nor_stream_nor_thread_count(op
 
 
 def test_openvino_stream_failure_reaches_the_caller(openvino_encoders):
-    """An exception while consuming a finished batch (in OpenVINO's own thread) is raised in the caller, not lost,
-    and the queue is usable afterwards."""
+    """An exception while consuming a finished batch is raised in the caller, not lost, no request is left running,
+    and the requests are usable afterwards."""
     encoder = openvino_encoders[2]
     ids = np.array([[101, 2293, 102]], dtype=np.int64)
     feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
