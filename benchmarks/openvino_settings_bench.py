@@ -95,7 +95,7 @@ def settings(encoder, threads: int) -> dict:
         session.compiled = core.compile_model(str(path), "CPU", {**bf16, **config})
         session.streams = int(session.compiled.get_property("NUM_STREAMS"))
         session.request = session.compiled.create_infer_request()
-        session.queue = None
+        session.requests = None
         return session
 
     int8 = eb.exported_model(model_dir, "onnx-int8")
