@@ -57,19 +57,17 @@ HEAVY_FIRST = (
     "tests/leaderboard/test_site_chromium.py",
     "tests/test_wheel.py",
     "tests/templates/test_every_template.py",
-    "tests/scale/test_ray_score.py",
+    "tests/scale/test_ray_commands.py",
     "tests/lm_eval/test_lm_eval_cflue.py",
     "tests/scorers/test_embedding_backends.py",
     "tests/lm_eval/test_lm_eval_e2e.py",
     "tests/explore/test_explore_chromium.py",
     "tests/cflue/test_cflue_loader.py",
     "tests/prm/test_local_bon.py",
-    "tests/scale/test_ray_prm.py",
     "tests/inspect/test_inspect_cflue.py",
     "tests/inspect/test_keyless_models.py",
     "tests/prm_labels/test_accelerate_train.py",
     "tests/inspect/test_inspect_cli.py",
-    "tests/runs/test_runs_local.py",
 )
 
 

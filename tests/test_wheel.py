@@ -11,6 +11,8 @@ package (which points at a checkout) stays out: the package is imported from the
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import shutil
 import subprocess
@@ -98,18 +100,34 @@ def test_inspect_eval_and_the_leaderboard_run_from_the_wheel(installed):
 
 def test_the_readmes_first_run_works_as_written_in_a_fresh_folder(installed, tmp_path):
     """Issue 45: the README's two lines after an install, verbatim, in a folder with no ``leaderboards/``: the
-    shipped ``local`` board reads ``./finchain-runs`` (before, it looked for ``leaderboards/../finchain-runs``)."""
+    shipped ``local`` board reads ``./finchain-runs`` (before, it looked for ``leaderboards/../finchain-runs``).
+
+    The first line is ``finchain eval`` with no model: the real local model (llama.cpp serving Gemma 3 270M) end to
+    end, so the run directory it writes is checked here too (the only test that starts the local model for it)."""
+    from finchain_tasks.models.local import LOCAL_MODEL_NOTE
+    from finchain_tasks.runs import MANIFEST, REPORT_HTML, REPORT_MD, SUMMARY
     from tests.test_readme_commands import block, commands
 
     bin_dir, env, _ = installed
-    env = {k: v for k, v in env.items() if k != "INSPECT_DISABLE_MODEL_API"}  # the tests' guard: a local server
+    env = {k: v for k, v in env.items() if k not in ("INSPECT_DISABLE_MODEL_API", "FINCHAIN_LOCAL_API_BASE")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")  # Inspect's sample buffer, away from the user's
     lines = commands(block("The first run after an install"))
     assert [c.split()[:3] for c in lines] == [["finchain", "eval", "--limit"], ["finchain", "leaderboard", "build"]]
+    limit = int(lines[0].split()[3])
     for command in lines:
         out = _run(["bash", "-c", command], tmp_path, env, timeout=600)
     assert str(bin_dir.parent) in shutil.which("finchain", path=env["PATH"])  # the wheel's script ran them
     assert "1 reproduced row(s)" in out and (tmp_path / "site" / "index.html").is_file()
     assert not (tmp_path / "leaderboards").exists()
+    (run_dir,) = (tmp_path / "finchain-runs").iterdir()
+    (row,) = json.loads((run_dir / SUMMARY).read_text())["results"]
+    assert (row["model"], row["category"], row["requested"], row["completed"]) == ("local-gemma3-270m", "local",
+                                                                                    limit, limit)
+    assert row["output_tokens"] > 0 and row["cost_usd"] is None  # a local model has no price: unknown, not 0
+    assert "not a meaningful baseline" in (run_dir / REPORT_MD).read_text()
+    assert html.escape(LOCAL_MODEL_NOTE) in (run_dir / REPORT_HTML).read_text()
+    manifest = json.loads((run_dir / MANIFEST).read_text())
+    assert manifest["sessions"][-1]["ok"] is True and list((run_dir / "logs").glob("*.eval"))
 
 
 def test_finchain_lm_eval_finds_its_tasks_in_the_wheel(installed):

@@ -365,6 +365,15 @@ class BlockWorker:
 
 
 # ------------------------------------------------------------------------------------------ the job
+def job_key(job: BlockJob, source: Path, settings: RaySettings) -> dict[str, Any]:
+    """What a job's recorded blocks are kept under: the input (real path, size, mtime), the block size and the
+    job's own settings. A record made under any other key is discarded, never mixed in (the worker count and
+    the address are not in it: they change where blocks run, not what they hold)."""
+    st = source.stat()
+    return {"input": os.path.realpath(source), "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+            "block_rows": settings.block_rows, "job": job.fingerprint()}
+
+
 def run_blocks(job: BlockJob, source: str | Path, state: str | Path, settings: RaySettings,
                on_block: Callable[[int, list[str], dict], None] | None = None) -> BlockStore:
     """Run ``job`` over every block of ``source`` on Ray, recording each finished block in ``state``; blocks
@@ -373,10 +382,7 @@ def run_blocks(job: BlockJob, source: str | Path, state: str | Path, settings: R
     source = Path(source)
     if not source.is_file():
         raise OSError(f"{source}: no such file")
-    st = source.stat()
-    key = {"input": os.path.realpath(source), "size": st.st_size, "mtime_ns": st.st_mtime_ns,
-           "block_rows": settings.block_rows, "job": job.fingerprint()}
-    store = BlockStore(Path(state), key)
+    store = BlockStore(Path(state), job_key(job, source, settings))
     blocks = list(plan_blocks(source, settings.block_rows))
     store.total = len(blocks)
     pending = [b for b in blocks if not store.has(b.index)]
