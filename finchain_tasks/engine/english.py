@@ -59,4 +59,6 @@ def _fix_article(match: re.Match[str]) -> str:
 def tidy(text: str) -> str:
     """Correct the article before a number and the possessive of a plural-looking name in ``text``."""
     text = _ARTICLE_NUMBER.sub(_fix_article, text)
+    if "'s" not in text:  # the possessive pattern needs one; its scan is most of a draw's text work
+        return text
     return PLURAL_POSSESSIVE.sub(lambda m: possessive(m.group(1)), text)

@@ -19,10 +19,15 @@ CLEAN_DIGITS = 15
 below them, so a half-cent tie is a tie whatever the float holds."""
 
 
+_STEPS = {places: Decimal(1).scaleb(-places) for places in range(13)}
+"""The quantum of each usual number of places, built once (a draw formats dozens of numbers)."""
+
+
 def _decimal(value: float, decimals: int) -> Decimal:
     """``value`` rounded half-up to ``decimals`` places, in decimal arithmetic."""
     exact = Decimal(f"{float(value):.{CLEAN_DIGITS}g}")
-    return exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP, context=_DECIMAL)
+    step = _STEPS.get(decimals) or Decimal(1).scaleb(-decimals)
+    return exact.quantize(step, rounding=ROUND_HALF_UP, context=_DECIMAL)
 
 
 def round_half_up(value: float, decimals: int = 0) -> float:
