@@ -52,22 +52,27 @@ def pytest_configure(config):
 # first (longest-processing-time order), so both workers end together. A file not listed keeps its place
 # after these; a renamed one only loses its head start.
 HEAVY_FIRST = (
+    "tests/test_wheel.py",
     "tests/templates/test_standard_sweep.py",
     "tests/test_readme_commands.py",
-    "tests/leaderboard/test_site_chromium.py",
-    "tests/test_wheel.py",
-    "tests/templates/test_every_template.py",
     "tests/scale/test_ray_commands.py",
+    "tests/lm_eval/test_lm_eval_e2e.py",
+    "tests/leaderboard/test_site_chromium.py",
+    "tests/explore/test_explore_chromium.py",
     "tests/lm_eval/test_lm_eval_cflue.py",
     "tests/scorers/test_embedding_backends.py",
-    "tests/lm_eval/test_lm_eval_e2e.py",
-    "tests/explore/test_explore_chromium.py",
-    "tests/cflue/test_cflue_loader.py",
     "tests/prm/test_local_bon.py",
-    "tests/inspect/test_inspect_cflue.py",
-    "tests/inspect/test_keyless_models.py",
+    "tests/runs/test_runs_bench.py",
+    "tests/models/test_local_model.py",
+    "tests/inspect/test_inspect_litellm.py",
     "tests/prm_labels/test_accelerate_train.py",
-    "tests/inspect/test_inspect_cli.py",
+    "tests/inspect/test_late_answers.py",
+    "tests/runs/test_runs_trust.py",
+    "tests/prm_labels/test_training.py",
+    "tests/scorers/test_gated_embedding.py",
+    "tests/templates/test_every_template.py",
+    "tests/runs/test_runs_lm_eval.py",
+    "tests/test_extras.py",
 )
 
 
