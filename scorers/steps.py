@@ -473,18 +473,14 @@ _ANSWER_ONLY = re.compile(r"^\s*(?:#{2,}|(?i:(?:the\s+)?(?:final\s+)?answer\b))"
 
 
 def _stated(answer_text: str, steps: list[str]) -> str:
-    """What an output stated before a bare numeric answer line: its steps, answer-only lines dropped."""
+    """What an output stated before a bare numeric answer line: its steps, answer-only lines dropped.
+
+    An answer line that is only ``1`` or ``0`` is a code the question never defined, so a categorical gold is read
+    from the verdict the output stated before it."""
     if _WORDS.search(answer_text):
         return ""
     lines = (line for step in steps for line in step.split("\n"))
     return "\n".join(line for line in lines if _WORDS.search(line) and not _ANSWER_ONLY.match(line))
-    for step in reversed(steps):
-        kept = "\n".join(line for line in step.split("\n") if not _ANSWER_ONLY.match(line))
-        if _WORDS.search(kept):
-            return kept
-    return ""
-"""An answer line that is only ``1`` or ``0``: a code the question never defined, so a categorical gold
-is read from the verdict the output stated before it (its last step is its conclusion)."""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

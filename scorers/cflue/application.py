@@ -55,9 +55,6 @@ CAUSAL_KEYS: dict[str, str] = {"reason_type": "原因类型", "reason_product": 
                                "reason_region": "原因地区", "result_type": "结果类型", "result_product": "结果产品",
                                "result_industry": "结果行业", "result_region": "结果地区"}
 """The causal-extraction gold keys are English; the instruction asks for the Chinese names. Both map here."""
-PRIMARY: dict[str, tuple[str, ...]] = {CLASSIFICATION: ("accuracy",), TRANSLATION: ("bleu", "comet"),
-                                       EXTRACTION: ("f1",), READING: ("rouge_l",), GENERATION: ("rouge_l", "bertscore")}
-"""The metrics of each task, as reported per task and per sub-task."""
 TABLE_COLUMNS: tuple[tuple[str, str, str | None, str], ...] = (
     ("Fin_TC ACC", CLASSIFICATION, None, "accuracy"),
     ("Fin_MT en2zh BLEU-4", TRANSLATION, EN2ZH, "bleu"),

@@ -30,7 +30,6 @@ from scorers.cflue import rouge_package
 
 PROFILES = ("default", "reference")
 DEFAULT_PROFILE = "default"
-KNOWLEDGE_TEXT_KEYS = ("bleu_1", "bleu_4", "rouge_1", "rouge_2", "rouge_l")
 
 
 PROFILE_ALIASES = {"paper": "default"}
