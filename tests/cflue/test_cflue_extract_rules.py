@@ -67,3 +67,62 @@ def test_each_true_false_pair_of_options_maps_each_answer_word(true, false):
         assert extract_answer(f"答案：{word}", "robust", choices=choices) == "A", word
     for word in ("错", "错误", "不正确", "不对", "false", "×", "✗"):
         assert extract_answer(f"答案：{word}", "robust", choices=choices) == "B", word
+
+
+# -- robust mode: what may stand between a marker and its letters, and between the letters ---------------------
+@pytest.mark.parametrize(("text", "expected"), [
+    ("答案=C", "C"), ("答案应该C", "C"), ("答案应当C", "C"), ("答案应C", "C"),  # each lead word and mark
+    ("答案选项C", "C"), ("答案选择C", "C"), ("答案选C", "C"), ("答案为C", "C"), ("答案 is C", "C"),
+    ("答案该C", "X"),                                                        # not a lead word
+])
+def test_robust_mode_skips_each_lead_word_between_a_marker_and_its_letters(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("答案：[C]", "C"), ("答案：( C)", "C"), ("答案：(\tC)", "C"),                 # an opening bracket and its space
+    ("答案：(A)、(C)", "AC"), ("答案：[A]、[C]", "AC"), ("答案：【A】、【C】", "AC"),   # each closing bracket
+    ("答案：<A>、<C>", "AC"), ("答案：(A )、(C )", "AC"), ("答案：(A\t)、(C\t)", "AC"),
+    ("答案：C选项和D选项", "CD"), ("答案：C项和D项", "CD"),                          # each item suffix
+    ("答案：A 项和C 项", "AC"), ("答案：A\t项和C\t项", "AC"),
+])
+def test_robust_mode_reads_an_item_in_each_bracket_and_with_each_suffix(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("答案：A以及C", "AC"), ("答案：A及C", "AC"), ("答案：A与C", "AC"), ("答案：A和C", "AC"), ("答案：A and C", "AC"),
+    ("答案：A/C", "AC"), ("答案：A&C", "AC"), ("答案：A+C", "AC"), ("答案：A;C", "AC"), ("答案：A、C", "AC"),
+    ("答案：A,C", "AC"), ("答案：A、选C", "AC"), ("答案：A、选项C", "AC"),
+    ("答案：A\t、C", "AC"), ("答案：A、 选C", "AC"), ("答案：A、\t选C", "AC"),          # spaces and tabs around each
+    ("答案：A选 C", "AC"), ("答案：A选\tC", "AC"),
+    ("答案：A但C", "A"),                                                        # not a separator: the span ends
+])
+def test_robust_mode_joins_letters_across_each_separator(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
+
+
+@pytest.mark.parametrize("text", [
+    "答案：A或B", "答案：A或者B", "答案：A or B", "答案：A\t或B", "答案：A或\tB", "答案：A或(B)", "答案：A或[B]",
+    "答案：A或【B】", "答案：A或<B>", "答案：A或( B)", "答案：A或(\tB)",
+])
+def test_robust_mode_reads_a_hedge_between_two_letters_as_no_answer(text):
+    assert extract_answer(text, "robust", "ABCD") == "X"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("答案：c\n因为……", "C"), ("答案：c。", "C"), ("答案：c ，因为", "C"), ("答案：c", "C"),   # a line end, a mark
+    ("答案：a和c", "AC"), ("答案：a与c", "AC"), ("答案：a及c", "AC"), ("答案：a and c", "AC"),  # each joining word
+    ("答案：c类", "X"),                                                          # a lower-case letter in a word
+])
+def test_robust_mode_takes_a_lower_case_letter_only_where_a_word_cannot_go_on(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (r"\boxed{C}", "C"), (r"\boxed{\text{C}}", "C"),   # one level of braces inside
+    (r"解析 \boxed{{C}", "X"), (r"\boxed{\text{{C}}", "X"),  # unbalanced: no boxed answer
+    (r"\boxed{C}D}", "C"), (r"\boxed{\text{C}}D}", "C"),  # the box ends at the brace that closes it
+])
+def test_a_boxed_answer_holds_balanced_braces_one_level_deep(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
