@@ -109,7 +109,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                      ["tests/leaderboard/test_ingest_build.py", "tests/leaderboard/test_ingest_ray_layout.py",
                       "tests/leaderboard/test_bad_sources.py", "tests/leaderboard/test_local_board.py"]),
     "board_publish": (["finchain_tasks/leaderboard/publish.py"],
-                      ["tests/leaderboard/test_publish.py", "tests/leaderboard/test_publish_licences.py"]),
+                      ["tests/leaderboard/test_publish_rules.py", "tests/leaderboard/test_publish.py",
+                       "tests/leaderboard/test_publish_licences.py"]),
     # test_inspect_litellm.py is marked slow (a fake server per test), so ``-m "not slow"`` leaves it out: the
     # provider's rules are pinned without a server in test_litellm_provider_rules.py
     "litellm": (["finchain_tasks/inspect/litellm_provider.py"], ["tests/inspect/test_litellm_provider_rules.py"]),
