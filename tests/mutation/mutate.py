@@ -128,7 +128,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                  "tests/explore/test_explore_permalinks.py"]),
     "reproduce": (["finchain_tasks/reproduce/authors.py", "finchain_tasks/reproduce/compare.py",
                    "finchain_tasks/reproduce/fac.py"],
-                  ["tests/test_reproduce.py", "tests/test_reproduce_fac.py", "tests/scorers/test_answer_shapes.py"]),
+                  ["tests/test_reproduce_rules.py", "tests/test_reproduce.py", "tests/test_reproduce_fac.py",
+                   "tests/scorers/test_answer_shapes.py"]),
 }
 GROUP_ENV: dict[str, dict[str, str]] = {
     # mutmut replaces each function by a trampoline that picks the mutant at call time, and numba cannot
