@@ -263,7 +263,17 @@ def test_rule_each_fac_row_holds_key_both_facs_strict_gold_both_answers_and_reas
     assert set(entry) == {"key", "ours_fac", "ours_fac_strict", "their_fac", "gold", "our_answer", "their_answer",
                           "reason"}
     assert (entry["our_answer"], entry["their_answer"]) == ("$40", "")
-    assert "no steps in eval.py" in entry["reason"]  # it reads the answer's text: "$40", not a number of a step
+    assert "no steps in eval.py" in entry["reason"]
+
+
+def test_rule_a_fac_rows_reason_reads_the_answers_own_text():
+    """The aside is found after the answer as written ("$3920.53"): its text, not only its value, reaches the reason."""
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "solution": "Step 1: Total = 2832.95 x 1.389 = $3934.97", "question": "What does Alice get?",
+             "generation": "Step 1: Multiply.\nStep 2: Alice receives $3920.53 (2832.95 x 1.389)."}]
+    (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 0}}, lambda r: (r["seed"],))
+    assert entry["ours_fac"] == 1.0 and "an operand of the aside" in entry["reason"]
 
 
 def test_rule_the_disagreement_csv_has_these_columns_in_this_order(tmp_path):
