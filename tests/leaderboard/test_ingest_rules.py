@@ -24,7 +24,8 @@ LOG = Log(
     model="litellm/openai/served", created="2026-12-01T10:00:00+00:00", mtime=0.0,
     metadata={"finchain_model": "reg-m", "finchain_task_set": "fin-set", "chaineval": {"profile": "paper"},
               "task_version": "2.1", "fresh_seeds": True, "finchain_tasks_version": "3.1.0"},
-    sample_ids=["s1"], samples=(Sample("s1", scores={"chaineval": {"chaineval": 0.5}}, usage=((100, 20, None, None),)),),
+    sample_ids=["s1"],
+    samples=(Sample("s1", scores={"chaineval": {"chaineval": 0.5}}, usage=((100, 20, None, None),)),),
 )
 RECORD = {"display_name": "Model M", "category": "reasoning", "params_b": 7.0}
 
