@@ -106,10 +106,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                     "tests/leaderboard/test_site_folder.py",
                     "tests/leaderboard/test_site_redaction.py", "tests/leaderboard/test_reported_samples.py"]),
     "board_ingest": (["finchain_tasks/leaderboard/ingest.py"],
-                     ["tests/leaderboard/test_ingest_build.py", "tests/leaderboard/test_ingest_ray_layout.py",
+                     ["tests/leaderboard/test_ingest_rules.py", "tests/leaderboard/test_ingest_facts.py",
+                      "tests/leaderboard/test_ingest_build.py", "tests/leaderboard/test_ingest_ray_layout.py",
                       "tests/leaderboard/test_bad_sources.py", "tests/leaderboard/test_local_board.py"]),
     "board_publish": (["finchain_tasks/leaderboard/publish.py"],
-                      ["tests/leaderboard/test_publish.py", "tests/leaderboard/test_publish_licences.py"]),
+                      ["tests/leaderboard/test_publish_rules.py", "tests/leaderboard/test_publish.py",
+                       "tests/leaderboard/test_publish_licences.py"]),
     # test_inspect_litellm.py is marked slow (a fake server per test), so ``-m "not slow"`` leaves it out: the
     # provider's rules are pinned without a server in test_litellm_provider_rules.py
     "litellm": (["finchain_tasks/inspect/litellm_provider.py"], ["tests/inspect/test_litellm_provider_rules.py"]),
@@ -117,14 +119,17 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "runs_plan": (["finchain_tasks/runs/plan.py"], ["tests/runs/test_plan_rules.py", "tests/runs/test_plan.py"]),
     "batch_mode": (["finchain_tasks/runs/batch_mode.py"],
                    ["tests/runs/test_batch_mode.py", "tests/runs/test_runs_batch.py"]),
-    "lm_eval_harness": (["finchain_tasks/runs/lm_eval_harness.py"], ["tests/runs/test_lm_eval_cache_untrusted.py"]),
+    "lm_eval_harness": (["finchain_tasks/runs/lm_eval_harness.py"],
+                        ["tests/runs/test_lm_eval_harness_rules.py", "tests/runs/test_lm_eval_cache_untrusted.py"]),
     "explore": (["finchain_tasks/explore/problems.py", "finchain_tasks/explore/run_samples.py",
                  "finchain_tasks/explore/views.py", "finchain_tasks/explore/guard.py"],
-                ["tests/explore/test_explore_core.py", "tests/explore/test_explore_display.py",
-                 "tests/explore/test_explore_guard.py", "tests/explore/test_explore_permalinks.py"]),
+                ["tests/explore/test_explore_rules.py", "tests/explore/test_explore_core.py",
+                 "tests/explore/test_explore_display.py", "tests/explore/test_explore_guard.py",
+                 "tests/explore/test_explore_permalinks.py"]),
     "reproduce": (["finchain_tasks/reproduce/authors.py", "finchain_tasks/reproduce/compare.py",
                    "finchain_tasks/reproduce/fac.py"],
-                  ["tests/test_reproduce.py", "tests/test_reproduce_fac.py", "tests/scorers/test_answer_shapes.py"]),
+                  ["tests/test_reproduce_rules.py", "tests/test_reproduce.py", "tests/test_reproduce_fac.py",
+                   "tests/scorers/test_answer_shapes.py"]),
 }
 GROUP_ENV: dict[str, dict[str, str]] = {
     # mutmut replaces each function by a trampoline that picks the mutant at call time, and numba cannot
