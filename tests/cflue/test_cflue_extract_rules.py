@@ -111,7 +111,7 @@ def test_robust_mode_reads_a_hedge_between_two_letters_as_no_answer(text):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("答案：c\n因为……", "C"), ("答案：c。", "C"), ("答案：c ，因为", "C"), ("答案：c", "C"),   # a line end, a mark
+    ("答案：c\n因为……", "C"), ("答案：c。", "C"), ("答案：c ，因为", "C"), ("答案：c\t。", "C"), ("答案：c", "C"),
     ("答案：a和c", "AC"), ("答案：a与c", "AC"), ("答案：a及c", "AC"), ("答案：a and c", "AC"),  # each joining word
     ("答案：c类", "X"),                                                          # a lower-case letter in a word
 ])
@@ -125,4 +125,15 @@ def test_robust_mode_takes_a_lower_case_letter_only_where_a_word_cannot_go_on(te
     (r"\boxed{C}D}", "C"), (r"\boxed{\text{C}}D}", "C"),  # the box ends at the brace that closes it
 ])
 def test_a_boxed_answer_holds_balanced_braces_one_level_deep(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("C选项\n因为……", "C"), ("C为本题所选。", "C"), ("C选，理由如下", "C"), ("C正确", "C"),  # each ending word
+    ("C和其他", "C"), ("C与其他", "C"), ("C及其他", "C"), ("C是对的", "C"),
+    ("C 因为", "C"), ("C，因为", "C"),                                                  # a space, a mark
+    ("C因为", "X"), ("C类资产", "X"),                                    # the letters run into a word: no answer
+])
+def test_robust_mode_reads_leading_letters_only_where_the_answer_ends(text, expected):
+    """No marker and no line of letters alone: letters at the start count when what follows ends them."""
     assert extract_answer(text, "robust", "ABCD") == expected
