@@ -137,3 +137,44 @@ def test_a_boxed_answer_holds_balanced_braces_one_level_deep(text, expected):
 def test_robust_mode_reads_leading_letters_only_where_the_answer_ends(text, expected):
     """No marker and no line of letters alone: letters at the start count when what follows ends them."""
     assert extract_answer(text, "robust", "ABCD") == expected
+
+
+BEFORE = "见上文分析。\n"
+"""A first line with no marker and no letters: the answer can only come from a line of letters alone."""
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("C", "C"), (" C", "C"), ("\tC", "C"), ("c", "C"),                               # spaces before; lower case
+    ("(C)", "C"), ("[C]", "C"), ("【C】", "C"), ("<C>", "C"),                           # each bracket pair
+    ("( C)", "C"), ("(\tC)", "C"), ("(C )", "C"), ("(C\t)", "C"), ("(C) ", "C"), ("(C)\t", "C"),
+    ("C.", "C"), ("C。", "C"), ("C. ", "C"), ("C.\t", "C"),                            # a full stop, then space
+    ("A、C", "AC"), ("A,C", "AC"), ("A/C", "AC"), ("A&C", "AC"), ("A+C", "AC"), ("A;C", "AC"),  # each separator
+    ("A和C", "AC"), ("A与C", "AC"), ("A及C", "AC"),
+    ("A 、C", "AC"), ("A\t、C", "AC"), ("A、 C", "AC"), ("A、\tC", "AC"),
+    ("C是", "X"), ("ab", "X"),                                        # not a line of letters alone; a word
+])
+def test_a_line_of_letters_alone_is_the_answer_with_each_bracket_separator_and_stop(line, expected):
+    assert extract_answer(BEFORE + line, "robust", "ABCD") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("答案：(对)", "A"), ("答案：[对]", "A"), ("答案：【对】", "A"), ("答案：( 对)", "A"), ("答案：(\t错)", "B"),
+    ("答案：错误率较高", "X"),                          # a true/false word that begins a longer word is none
+])
+def test_a_true_false_word_may_stand_in_brackets_but_not_begin_a_word(text, expected):
+    assert extract_answer(text, "robust", choices={"A": "对", "B": "错"}) == expected
+
+
+@pytest.mark.parametrize(("true", "false"), [("正确", "不正确"), ("对", "不对")])
+def test_negated_true_words_name_the_false_option(true, false):
+    choices = {"A": true, "B": false}
+    assert extract_answer(f"答案：{false}", "robust", choices=choices) == "B"
+    assert extract_answer(f"答案：{true}", "robust", choices=choices) == "A"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (r"\boxed{\Rightarrow C}", "C"),               # a command in capitals goes like any other
+    (r"\boxed{\text{A}\text{C}}", "AC"),           # every brace goes, closing ones too
+])
+def test_a_boxed_answer_drops_every_latex_command_and_brace(text, expected):
+    assert extract_answer(text, "robust", "ABCD") == expected

@@ -82,6 +82,18 @@ def _class_end(pattern: str, i: int) -> int:
     return j + 1
 
 
+_CODE_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|N\{[^}]*\})")
+"""An escape that names one character by its code (``\\u4e00``): one item, not a backslash and some digits."""
+
+
+def _char_len(pattern: str, j: int) -> int:
+    """The length of the one character written at ``j``: a code escape, another escape, or a plain character."""
+    if pattern[j] != "\\":
+        return 1
+    code = _CODE_ESCAPE.match(pattern, j)
+    return len(code.group()) if code else 2
+
+
 def _class_items(pattern: str, i: int, end: int) -> list[tuple[int, int]]:
     """The spans of a class's items (a character, an escape, a range ``a-z``) between ``[`` and ``]``."""
     j = i + 1
@@ -90,10 +102,10 @@ def _class_items(pattern: str, i: int, end: int) -> list[tuple[int, int]]:
     items: list[tuple[int, int]] = []
     while j < end - 1:
         start = j
-        j += 2 if pattern[j] == "\\" else 1
+        j += _char_len(pattern, j)
         if j < end - 2 and pattern[j] == "-":  # a range: the item runs to the end of its upper bound
             j += 1
-            j += 2 if pattern[j] == "\\" else 1
+            j += _char_len(pattern, j)
         items.append((start, j))
     return items
 

@@ -33,6 +33,10 @@ def _mutated(source: str, operator: str | None = None) -> list[str]:
     ("[]a]", ["[a]", "[]]"]),
     # a trailing hyphen is a character, not a range
     ("[a-]", ["[-]", "[a]"]),
+    # a character named by its code is one item, alone or as a range's bound (not a backslash and digits)
+    ("[\\u4e00-\\u9fffA-Z]", ["[A-Z]", "[\\u4e00-\\u9fff]"]),
+    ("[\\x41\\U0001F600\\N{DEGREE SIGN}]", ["[\\U0001F600\\N{DEGREE SIGN}]", "[\\x41\\N{DEGREE SIGN}]",
+                                         "[\\x41\\U0001F600]"]),
 ])
 def test_regex_edits_delete_each_alternative_and_each_class_item_once(pattern, expected):
     assert [new for _, new in regex_edits(pattern)] == expected
