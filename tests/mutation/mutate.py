@@ -96,7 +96,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "prm_curves": (["scorers/prm/curves.py"],
                    ["tests/prm/test_curves.py", "tests/prm/test_bon_claims.py",
                     "tests/prm/test_synthetic_evidence.py"]),
-    "prm_judge": (["finchain_tasks/prm/judge.py"], ["tests/prm/test_judge.py"]),
+    "prm_judge": (["finchain_tasks/prm/judge.py"], ["tests/prm/test_judge_rules.py", "tests/prm/test_judge.py"]),
     "prm_selection": (["finchain_tasks/prm/data_selection.py"],
                       ["tests/prm_labels/test_select.py", "tests/prm_labels/test_select_rules.py"]),
     "board_table": (["finchain_tasks/leaderboard/table.py"],
