@@ -94,7 +94,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
                    ["tests/prm_labels/test_labels_rules.py", "tests/prm_labels/test_labels.py",
                     "tests/prm_labels/test_labeling_models.py"]),
     "prm_curves": (["scorers/prm/curves.py"],
-                   ["tests/prm/test_curves.py", "tests/prm/test_bon_claims.py",
+                   ["tests/prm/test_curves_rules.py", "tests/prm/test_curves.py", "tests/prm/test_bon_claims.py",
                     "tests/prm/test_synthetic_evidence.py"]),
     "prm_judge": (["finchain_tasks/prm/judge.py"], ["tests/prm/test_judge_rules.py", "tests/prm/test_judge.py"]),
     "prm_selection": (["finchain_tasks/prm/data_selection.py"],
