@@ -115,7 +115,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # test_inspect_litellm.py is marked slow (a fake server per test), so ``-m "not slow"`` leaves it out: the
     # provider's rules are pinned without a server in test_litellm_provider_rules.py
     "litellm": (["finchain_tasks/inspect/litellm_provider.py"], ["tests/inspect/test_litellm_provider_rules.py"]),
-    "runs_engine": (["finchain_tasks/runs/engine.py"], ["tests/runs/test_runs_units.py", "tests/runs/test_plan.py"]),
+    "runs_engine": (["finchain_tasks/runs/engine.py"],
+                    ["tests/runs/test_engine_rules.py", "tests/runs/test_runs_units.py", "tests/runs/test_plan.py"]),
     "runs_plan": (["finchain_tasks/runs/plan.py"], ["tests/runs/test_plan_rules.py", "tests/runs/test_plan.py"]),
     "batch_mode": (["finchain_tasks/runs/batch_mode.py"],
                    ["tests/runs/test_batch_mode.py", "tests/runs/test_runs_batch.py"]),
