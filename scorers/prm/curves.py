@@ -149,8 +149,10 @@ VOTES = ("majority", "weighted_vote")
 
 
 def _order_keys(arr: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Per selector of :data:`EXACT_BY_ORDER`, the value it maximises (NaN never wins; ties to the earliest)."""
-    return {"prm_best": arr["reward"], "oracle_chaineval": arr["ce"], "pass_at_n": arr["correct"].astype(float)}
+    """Per selector of :data:`EXACT_BY_ORDER`, the value it maximises (NaN never wins; ties to the earliest); the
+    constant decides which selectors are computed exactly, so it cannot drift from what is."""
+    values = {"prm_best": arr["reward"], "oracle_chaineval": arr["ce"], "pass_at_n": arr["correct"].astype(float)}
+    return {name: values[name] for name in EXACT_BY_ORDER}
 
 
 def _exact_by_order(values: np.ndarray, n: int) -> np.ndarray:

@@ -124,3 +124,28 @@ def test_without_datasets_only_the_jsonl_is_written_and_the_log_says_how_to_get_
     run_select(_pool(), CalcPRM(), "calc", tmp_path, log=said.append)
     assert said == ["datasets is not installed: wrote sft.jsonl only (pip install 'finchain-tasks[hf]')"]
     assert (tmp_path / "sft.jsonl").exists() and not (tmp_path / "sft_dataset").exists()
+
+
+def _random_baseline(keys, correct, seeds):
+    """The documented random baseline, spelled out: for each seed, ``random.Random(seed)`` draws one number per
+    candidate in pool order and the highest per question is kept; the share of right ones is averaged."""
+    import random
+
+    shares = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        draws = [rng.random() for _ in keys]
+        best: dict[str, int] = {}
+        for i, key in enumerate(keys):
+            if key not in best or draws[i] > draws[best[key]]:
+                best[key] = i
+        shares.append(sum(correct[i] for i in best.values()) / len(best))
+    return sum(shares) / len(shares)
+
+
+def test_the_random_baseline_is_the_mean_over_seeds_0_to_19():
+    keys = [f"q{i // 3}" for i in range(21)]        # seven questions of three candidates, one right in each
+    correct = [i % 3 == 0 for i in range(21)]
+    expected = {n: _random_baseline(keys, correct, range(n)) for n in (19, 20, 21)}
+    assert len(set(expected.values())) == 3          # the table tells 19, 20 and 21 seeds apart
+    assert compare(keys, [0.5] * 21, correct, 1)["random"] == pytest.approx(expected[20])
