@@ -67,18 +67,18 @@ _TAG = re.compile(r"<(?![A-Z]>)/?[A-Za-z][^<>\n]{0,200}>")
 _MARKUP = re.compile(r"[*`#_$]")
 _MARKER = re.compile(
     r"最终答案|正确答案|参考答案|答案|正确选项|答(?=\s*:)"
-    r"|(?:final\s+|correct\s+)?answer(?![A-Za-z])"
+    r"|(?:final\s+|correct\s+)?answer(?![a-z])"
     r"|(?:故|所以|因此|因而|(?<!不)应该|(?<!不)应)选(?:择)?(?!项)", re.I)
 _BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_LEAD = re.compile(r"(?:\s|[:=]|是|为|应该|应当|应|选项|选择|选|is(?![A-Za-z]))*", re.I)
-_ITEM = re.compile(r"(?:[(\[【<][ \t]*)?([A-Za-z]+)(?![A-Za-z])(?:[ \t]*[)\]】>])?(?:[ \t]*(?:选项|项))?")
-_SEP = re.compile(r"[ \t]*(?:[、,/&+;]|和|与|以及|及|and(?![A-Za-z]))?[ \t]*(?:选项|选)?[ \t]*", re.I)
-_HEDGE = re.compile(r"[ \t]*(?:或者?|or(?![A-Za-z]))[ \t]*(?:[(\[【<][ \t]*)?[A-Za-z](?![A-Za-z])", re.I)
-_LOWER_OK = re.compile(r"[ \t]*(?:$|\n|[^\w\s]|和|与|及|and(?![A-Za-z]))", re.I)
+_LEAD = re.compile(r"(?:\s|[:=]|是|为|应该|应当|应|选项|选择|选|is(?![a-z]))*", re.I)
+_ITEM = re.compile(r"(?:[(\[【<][ \t]*)?([A-Za-z]+)(?:[ \t]*[)\]】>])?(?:[ \t]*(?:选项|项))?")
+_SEP = re.compile(r"[ \t]*(?:[、,/&+;]|和|与|以及|及|and(?![a-z]))?[ \t]*(?:选项|选)?[ \t]*", re.I)
+_HEDGE = re.compile(r"[ \t]*(?:或者?|or(?![a-z]))[ \t]*(?:[(\[【<][ \t]*)?[a-z](?![a-z])", re.I)
+_LOWER_OK = re.compile(r"[ \t]*(?:$|\n|[^\w\s]|和|与|及|and(?![a-z]))", re.I)
 _LEADING_OK = re.compile(r"$|[^\w\s]|[ \t]*\n|[ \t]+(?![ \tA-Za-z])|是|为|正确|选项|项|选|和|与|及")
 _BARE_LINE = re.compile(r"^[ \t]*(?:[(\[【<][ \t]*)?([A-Za-z](?:[ \t]*(?:(?:[、,/&+;]|和|与|及)[ \t]*)?[A-Za-z])*)"
                         r"[ \t]*(?:[)\]】>][ \t]*)?(?:[.。][ \t]*)?$", re.M)
-_TF_WORD = re.compile(r"[(\[【]?[ \t]*(不正确|不对|错误|正确|true|false|对|错|√|✓|×|✗)(?![\u4e00-\u9fffA-Za-z])", re.I)
+_TF_WORD = re.compile(r"[(\[【]?[ \t]*(不正确|不对|错误|正确|true|false|对|错|√|✓|×|✗)(?![\u4e00-\u9fffa-z])", re.I)
 _TRUE_WORDS = {"对", "正确", "true", "√", "✓", "是"}
 _FALSE_WORDS = {"错", "错误", "不正确", "不对", "false", "×", "✗", "否"}
 
@@ -223,9 +223,8 @@ def _bare_line(s: str, valid: frozenset[str]) -> str:
     """The last line that holds nothing but an answer span, e.g. "B" or "A、C"."""
     for match in reversed(list(_BARE_LINE.finditer(s))):
         run = re.sub(r"[^A-Za-z]", "", match.group(1))
-        if run.islower() and len(run) > 1:
-            continue
-        got = _item_letters(run, "", 0, valid)  # the line ends right after the span
+        # the line ends right after the span; a word of lower-case letters gives None (one letter may answer)
+        got = _item_letters(run, "", 0, valid)
         if got:
             return got
     return ""

@@ -132,7 +132,8 @@ def test_a_boxed_answer_holds_balanced_braces_one_level_deep(text, expected):
     ("C选项\n因为……", "C"), ("C为本题所选。", "C"), ("C选，理由如下", "C"), ("C正确", "C"),  # each ending word
     ("C和其他", "C"), ("C与其他", "C"), ("C及其他", "C"), ("C是对的", "C"),
     ("C 因为", "C"), ("C\t因为", "C"), ("C，因为", "C"),  # a space, a tab, a mark
-    ("C因为", "X"), ("C类资产", "X"),                                    # the letters run into a word: no answer
+    ("C因为", "X"), ("C类资产", "X"),  # the letters run into a word: no answer
+    ("C Dog", "X"), ("C  Dog", "X"), ("C\t\tDog", "X"),  # or, past spaces or tabs, into an English word
 ])
 def test_robust_mode_reads_leading_letters_only_where_the_answer_ends(text, expected):
     """No marker and no line of letters alone: letters at the start count when what follows ends them."""
