@@ -160,7 +160,7 @@ def test_a_line_of_letters_alone_is_the_answer_with_each_bracket_separator_and_s
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("答案：(对)", "A"), ("答案：[对]", "A"), ("答案：【对】", "A"), ("答案：( 对)", "A"), ("答案：(\t错)", "B"),
-    ("答案：错误率较高", "X"),                          # a true/false word that begins a longer word is none
+    ("答案：错误率较高", "X"), ("答案：falsehood", "X"),  # a true/false word that begins a longer word is none
 ])
 def test_a_true_false_word_may_stand_in_brackets_but_not_begin_a_word(text, expected):
     assert extract_answer(text, "robust", choices={"A": "对", "B": "错"}) == expected
