@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorers.cflue.application import CAUSAL_KEYS, record_scores
+from scorers.cflue.application import CAUSAL_KEYS, label_candidates, record_scores
 
 CAUSAL_FIELDS = [("reason_type", "原因类型"), ("reason_product", "原因产品"), ("reason_industry", "原因行业"),
                  ("reason_region", "原因地区"), ("result_type", "结果类型"), ("result_product", "结果产品"),
@@ -93,3 +93,15 @@ def test_one_quoted_label_in_a_sentence_is_the_answer_and_a_quote_ends_it(open_,
 def test_a_label_stated_at_the_end_of_a_sentence_is_the_answer(said):
     assert _label("银行", f"这段文本{said}银行。") == 1.0
     assert _label("银行", f"这段文本{said}银行类。") == 1.0
+
+
+@pytest.mark.parametrize(("text", "quoted"), [
+    # an opening mark inside a quote starts it again
+    ("该文本属于“旧“经济绩效”", "经济绩效"), ("该文本属于“旧「经济绩效”", "经济绩效"),
+    ("该文本属于“旧『经济绩效”", "经济绩效"),
+    # any closing mark ends it
+    ("该文本属于“旧”经济绩效”", "旧"), ("该文本属于“旧」经济绩效”", "旧"), ("该文本属于“旧』经济绩效”", "旧"),
+    ('该文本属于“旧"经济绩效”', "旧"), ("该文本属于“旧'经济绩效”", "旧"),
+])
+def test_a_quoted_label_holds_no_quote_mark(text, quoted):
+    assert quoted in label_candidates(text)
