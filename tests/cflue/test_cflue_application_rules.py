@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorers.cflue.application import CAUSAL_KEYS, label_candidates, record_scores
+from scorers.cflue.application import CAUSAL_KEYS, label_candidates, label_correct, record_scores
 
 CAUSAL_FIELDS = [("reason_type", "原因类型"), ("reason_product", "原因产品"), ("reason_industry", "原因行业"),
                  ("reason_region", "原因地区"), ("result_type", "结果类型"), ("result_product", "结果产品"),
@@ -105,3 +105,11 @@ def test_a_label_stated_at_the_end_of_a_sentence_is_the_answer(said):
 ])
 def test_a_quoted_label_holds_no_quote_mark(text, quoted):
     assert quoted in label_candidates(text)
+
+
+@pytest.mark.parametrize("verdict", ["此不合规", "这不合规", "这份报告不合规", "这个材料内容很长不合规", "本不合规",
+                                     "该内容不合规", "是不合规", "为不合规", "该内容是不合规的。"])
+def test_a_short_verdict_sentence_after_each_subject_word_is_the_answer(verdict):
+    """该 / 此 / 这 / 这份 / 这个 / 本, up to six characters of what it names, then 是 / 为: the sentence is the
+    verdict."""
+    assert label_correct("否", verdict) == 1.0
