@@ -113,3 +113,14 @@ def test_a_short_verdict_sentence_after_each_subject_word_is_the_answer(verdict)
     """该 / 此 / 这 / 这份 / 这个 / 本, up to six characters of what it names, then 是 / 为: the sentence is the
     verdict."""
     assert label_correct("否", verdict) == 1.0
+
+
+@pytest.mark.parametrize(("text", "correct"), [
+    ("分类是经济绩效", 1.0), ("标签是经济绩效", 1.0), ("属于:经济绩效", 1.0),                 # each head, a colon
+    ("属于经济绩效类别", 1.0), ("属于经济绩效这一类", 1.0), ("属于经济绩效一类", 1.0),        # each trailing class word
+    ("属于经济绩效类别.", 1.0), ("属于经济绩效类别！", 1.0),                                 # each final mark
+    ("作为经济绩效", 0.0), ("成为经济绩效", 0.0), ("以为经济绩效", 0.0), ("因为经济绩效", 0.0),  # 为 inside a word
+    ("行为经济绩效", 0.0),
+])
+def test_a_label_stated_at_the_end_of_a_sentence_follows_its_head_and_drops_its_class_word(text, correct):
+    assert label_correct("经济绩效", text) == correct
