@@ -124,3 +124,17 @@ def test_a_short_verdict_sentence_after_each_subject_word_is_the_answer(verdict)
 ])
 def test_a_label_stated_at_the_end_of_a_sentence_follows_its_head_and_drops_its_class_word(text, correct):
     assert label_correct("经济绩效", text) == correct
+
+
+@pytest.mark.parametrize(("text", "gold"), [
+    # a 是/否 (合规/不合规) lead, then a sentence that says the same: each word of agreement
+    ("是，符合要求", "是"), ("合规，符合要求", "是"), ("是，内容合规", "是"), ("不合规，该内容不符合规定", "否"),
+    ("否，该内容违反规定", "否"), ("否，存在违规", "否"),
+    # the first clause is the answer: it ends at each sentence mark and before each reason word
+    ("是。该内容不符合规定", "是"), ("是；该内容不符合规定", "是"), ("是！该内容不符合规定", "是"),
+    ("是？该内容不符合规定", "是"),
+    ("是，理由：该内容不符合规定", "是"), ("是，原因：该内容不符合规定", "是"), ("是，解释：该内容不符合规定", "是"),
+    ("是，由于该内容不符合规定", "是"),
+])
+def test_a_verdict_lead_and_its_first_clause_are_read_as_a_reader_would(text, gold):
+    assert label_correct(gold, text) == 1.0
