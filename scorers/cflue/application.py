@@ -85,31 +85,42 @@ class AppOutcome(NamedTuple):
 
 
 # ---------------------------------------------------------------------------------- classification
-_LABEL_PREFIX = re.compile(r"^(?:是否合规|是否符合规定|[^\s:：，,。；;“”\"']{0,8}?"
-                           r"(?:分类|类别|标签|结果|意图|倾向|答案|判断|结论|行业|类型|情感|情绪))\s*[:：]\s*")
+# Every text below is NFKC-normalised before a pattern sees it, which folds the full-width ：，；！？（） into
+# : , ; ! ? ( ): the patterns name those marks in their ASCII form only (a test pins the folding, row by row).
+# 。 、 “ ” ‘ ’ 「 」 『 』 【 】 《 》 have no ASCII form and stay as they are.
+_LABEL_PREFIX = re.compile(r"^(?:是否合规|是否符合规定|[^\s:,。;“”\"']{0,8}?"
+                           r"(?:分类|类别|标签|结果|意图|倾向|答案|判断|结论|行业|类型|情感|情绪))\s*:\s*")
 """A label-introducing prefix: a short head naming what follows (分类结果：, 标签：, 情感倾向：, 判断结果：,
 所属行业：)."""
-_WRAP = " \t\r\n'\"“”‘’`[]【】「」《》()（）*"
-_TRAIL = "。.！!，,；;"
+_WRAP = " \t\r\n'\"“”‘’`[]【】「」《》()*"
+_TRAIL = "。.!,;"
 POLARITY = {"正面": "正向", "积极": "正向", "负面": "负向", "消极": "负向", "中立": "中性",
             "positive": "正向", "negative": "负向", "neutral": "中性"}
 """Sentiment words the instructions use (正面/中性/负面, or English) for the labels the data uses (正向/中性/负向)."""
 YES_NO = {"合规": "是", "符合": "是", "符合规定": "是", "符合要求": "是",
           "不合规": "否", "不符合": "否", "不符合规定": "否", "不符合要求": "否"}
 """合规政策审核 asks for 是/否; a reader takes 合规 / 不合规 as the same answer."""
-_QUOTES = re.compile(r"[“「『\"']([^“”「」『』\"'\n]{1,40})[”」』\"']")
-_IN_SENTENCE = re.compile(r"(?:属于|归为|分类为|类别为|意图为|意图是|答案是|结果是|应为|(?<![认作成以因行])为"
-                          r"|(?:类别|分类|标签|类型|倾向|行业|结论|判断)(?:应该|应当|应)?是|(?:认为|判断|应该|应当)是)[:：]?\s*"
-                          r"([^\s，,。；;]{1,30}?)(?:类别|类|这一类|一类)?[。.！!]?$")
-_VERDICT = re.compile(r"(?:(?:该|此|这份?|这个|本)[^\s，,。；;：:“”\"']{0,6}?)?(?:是|为)?"
-                      r"(不合规|不符合规定|不符合要求|不符合|合规|符合规定|符合要求|符合)(?:的)?[。.！!]?")
-"""A short concluding sentence that is a compliance verdict: 该内容不合规。 / 该报告符合规定 (the whole clause)."""
-_LEAD_YES_NO = re.compile(r"(是|否|不合规|合规)[，,]\s*(.+)")
+_QUOTES = re.compile(r"[“「『\"']([^“”「」『』\"']{1,40})[”」』\"']")
+"""One quoted label in the first line (so no line break can fall inside it)."""
+_NEGATED = r"(?<![不非未没])"
+"""Before a head that states a label: 不属于 / 不应该是 / 并非属于 deny the label that follows, they do not state it."""
+_IN_SENTENCE = re.compile(_NEGATED + r"(?:属于|意图是|答案是|结果是|(?<![认作成以因行])为"
+                          r"|(?:类别|分类|标签|类型|倾向|行业|结论)应?是|(?:认为|判断|应该|应当)是):?\s*"
+                          r"([^,。;]{1,30}?)(?:类别|类|这一类|一类)?[。.!]?$")
+"""The words after a head at the end of the first line (这段文本属于银行类。). 归为 / 分类为 / 应为 are read by
+the bare 为 (not after 认 作 成 以 因 行: 认为 作为 成为 以为 因为 行为), 类别应该是 by 应该是. Spaces may fall
+inside (属于 银行 类); a comma or a full stop may not, so 不属于保险,而属于银行 states 银行."""
+_VERDICT = re.compile(r"(?:(?:该|此|这份?|这个|本)[^不非否未没]{0,6}?)?(?:是|为)?"
+                      r"(不合规|不符合规定|不符合要求|不符合|合规|符合规定|符合要求|符合)(?:的)?\.?")
+"""A short first clause that is a compliance verdict: 该内容不合规 / 该报告符合规定 (the whole clause; it ends
+before any 。 ; ! ?, so only a "." can follow). The words between the subject and the verdict hold no negation:
+该内容不是合规的, 该内容并非合规, 该内容是否合规 are no verdict."""
+_LEAD_YES_NO = re.compile(r"(是|否|不合规|合规),\s*(.+)")
 _NEGATIVE = re.compile(r"不合规|不符合|违反|违规")
 _POSITIVE = re.compile(r"(?<!不)(?:合规|符合)")
-_CLAUSE = re.compile(r"[。；;！!？?]|[，,]?\s*(?:理由|原因|解释|因为|由于)")
+_CLAUSE = re.compile(r"[。;!?]|,?\s*(?:理由|原因|解释|因为|由于)")
 _QUOTE_CHARS = re.compile(r"[“”‘’「」『』\"']")
-_SENTENCE_MARKS = re.compile(r"[\s。，,；;：:！!？?]")
+_SENTENCE_MARKS = re.compile(r"[\s。,;:!?]")
 LABEL_ONLY_MAX = 20
 
 
@@ -178,13 +189,14 @@ def label_only(prediction: str, reference: Any = None) -> float:
 
 
 # ---------------------------------------------------------------------------------- extraction
-_PAIR_SPLIT = re.compile(r"[,，;；]")
+_PAIR_SPLIT = re.compile(r"[,;]")
 _SPACES = re.compile(r"\s+")
-_ITEM_TRAIL = ",，。.;；、"
-_LIST_MARK = re.compile(r"^(?:\d{1,2}[.、)）]|[-*•·])(?!\d)")
+_ITEM_TRAIL = ",。.;、"
+_LIST_MARK = re.compile(r"^(?:\d{1,2}[.、)]|[-*•·])(?!\d)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
-NONE_VALUES = frozenset({"无", "未提及", "无结果", "无明确", "none", "null", "n/a", "na", "空", "-", "—", "没有"})
-"""A field stated as absent ("原因产品：无") is the same as one left blank: no item on either side."""
+NONE_VALUES = frozenset({"无", "未提及", "无结果", "无明确", "none", "null", "n/a", "na", "空", "—", "没有"})
+"""A field stated as absent ("原因产品：无") is the same as one left blank: no item on either side (a lone "-" is
+one too: :data:`_LIST_MARK` takes it as a list mark and leaves nothing)."""
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
@@ -220,11 +232,13 @@ def _from_json(value: Any) -> set[tuple[str, str]]:
 
 
 _NOTHING = re.compile(r"(?:无|没有|未(?:提及|发现|找到|涉及|包含))(?:可抽取的?|相关的?|明确的?)?"
-                      r"(?:实体|信息|内容|结果|抽取结果|事件|主体|因果关系)?[。.!！]?")
+                      r"(?:实体|信息|内容|结果|抽取结果|事件|主体|因果关系)?[。.!]?")
 """A response saying there is nothing to extract (未提及相关实体。): no items, as an empty answer."""
-_STATED_PAIR = re.compile(r"(?:该|此|本)?(?:事件的?)?([^\s:：，,。；;“”\"'‘’]{1,8}?)(?:是|为)[“\"'‘]?"
-                          r"([^“”\"'‘’，,。；;\n]{1,40}?)[”\"'’]?[。.!！]?")
-"""A field stated in a sentence (股票简称为甲公司 / 事件主体是“乙科技公司”): the key and the value."""
+_STATED_PAIR = re.compile(r"(?:该|此|本)?(?:事件的?)?([^\s:。“”\"'‘’]{1,8}?)(?:是|为)[“\"'‘]?"
+                          r"([^“”\"'‘’。]{1,40}?)[”\"'’]?[。.!]?")
+"""A field stated in a sentence (股票简称为甲公司 / 事件主体是“乙科技公司”): the key and the value. A piece is
+one line cut at , and ; so neither can fall inside; the key is one word (no space, colon, full stop or quote), the
+value holds no quote or full stop (a quoted value loses its quotes)."""
 _NOT_KEYS = frozenset({"以上", "以下", "如下", "结果", "答案", "这", "这些", "它", "其"})
 
 

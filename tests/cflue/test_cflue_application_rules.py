@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from scorers.cflue.application import CAUSAL_KEYS, label_candidates, label_correct, record_scores
+from scorers.cflue.application import (
+    CAUSAL_KEYS,
+    LABEL_ONLY_MAX,
+    extraction_items,
+    label_candidates,
+    label_correct,
+    label_only,
+    record_scores,
+)
 
 CAUSAL_FIELDS = [("reason_type", "原因类型"), ("reason_product", "原因产品"), ("reason_industry", "原因行业"),
                  ("reason_region", "原因地区"), ("result_type", "结果类型"), ("result_product", "结果产品"),
@@ -138,3 +146,109 @@ def test_a_label_stated_at_the_end_of_a_sentence_follows_its_head_and_drops_its_
 ])
 def test_a_verdict_lead_and_its_first_clause_are_read_as_a_reader_would(text, gold):
     assert label_correct(gold, text) == 1.0
+
+
+# ---------------------------------------------------------------------------------- issue 39: the literal pass's rows
+@pytest.mark.parametrize(("text", "gold"), [
+    ("分类：银行", "银行"), ("情感倾向：正面，", "正向"), ("这段文本属于：银行！", "银行"),  # prefix, end marks
+    ("（银行）", "银行"), ("银行！", "银行"), ("银行，", "银行"), ("银行；", "银行"),        # wrap and trail
+    ("是；该内容不符合规定", "是"), ("是！该内容不符合规定", "是"), ("是？该内容不符合规定", "是"),  # clause ends
+    ("否，该内容不合规", "否"), ("该内容不合规，因为存在误导", "否"),                          # lead, reason
+])
+def test_full_width_punctuation_reads_as_its_ascii_form(text, gold):
+    """The patterns name ``: , ; ! ? ( )`` only: NFKC folds the full-width forms into them before any pattern runs."""
+    assert label_correct(gold, text) == 1.0
+    assert label_correct(gold, text.translate(str.maketrans("：，；！？（）", ":,;!?()"))) == 1.0
+
+
+@pytest.mark.parametrize(("text", "gold"), [
+    ("它不属于银行", "银行"), ("它并非属于银行", "银行"), ("分类不应该是银行", "银行"), ("我不认为是银行", "银行"),
+    ("标签不应当是银行", "银行"), ("该内容不是合规的", "是"), ("该内容并非合规", "是"), ("该内容是否合规", "是"),
+    ("该内容未必合规", "是"), ("该做法没有合规", "是"),
+])
+def test_a_negated_head_or_verdict_states_no_label(text, gold):
+    """不属于 X / 不应该是 X / 该内容不是合规的 deny X: a reader takes no label from them, least of all X."""
+    assert label_correct(gold, text) == 0.0
+
+
+@pytest.mark.parametrize("text", [
+    "它不属于保险,而属于银行", "原以为属于保险,实际上属于银行", "初看属于保险。细看属于银行",
+    "乍看属于保险;细看属于银行",
+    "它属于 银行 类", "这段文本属于银行.", "这段文本属于银行!",
+])
+def test_the_label_stated_last_on_the_line_is_read_and_no_comma_or_full_stop_falls_inside_it(text):
+    assert label_correct("银行", text) == 1.0
+
+
+@pytest.mark.parametrize("word", ["不合规", "不符合规定", "不符合要求", "不符合", "合规", "符合规定", "符合要求",
+                                  "符合"])
+def test_each_verdict_word_ends_a_subject_sentence_with_its_own_meaning(word):
+    """该内容不符合规定 is 否, not the 符合规定 inside it read after a longer subject."""
+    said = "否" if word.startswith("不") else "是"
+    for text in (f"该内容{word}。理由：略", f"该内容{word}.", f"为{word}。理由：略"):
+        assert label_correct(said, text) == 1.0, text
+        assert label_correct({"是": "否", "否": "是"}[said], text) == 0.0, text
+
+
+@pytest.mark.parametrize("mark", ["“", "”", "‘", "’", "「", "」", "『", "』", '"', "'"])
+def test_label_only_fails_a_label_with_a_quote_mark_inside(mark):
+    assert label_only(f"经济{mark}绩效") == 0.0
+    assert label_only("经济绩效") == 1.0
+
+
+@pytest.mark.parametrize("mark", [" ", "\t", "。", ",", "，", ";", "；", ":", "：", "!", "！", "?", "？"])
+def test_label_only_fails_a_label_with_a_space_or_sentence_mark_inside(mark):
+    assert label_only(f"经济{mark}绩效") == 0.0
+
+
+@pytest.mark.parametrize(("size", "only"), [(1, 1.0), (LABEL_ONLY_MAX, 1.0), (LABEL_ONLY_MAX + 1, 0.0)])
+def test_label_only_allows_at_most_label_only_max_characters_without_a_gold(size, only):
+    assert LABEL_ONLY_MAX == 20
+    assert label_only("银" * size) == only
+
+
+@pytest.mark.parametrize("mark", ["1.", "1、", "1)", "1）", "12.", "-", "*", "•", "·", "- ", "* "])
+def test_each_list_mark_before_a_value_is_dropped_and_a_decimal_is_kept(mark):
+    assert extraction_items(f"{mark}甲公司") == {("", "甲公司")}
+    assert extraction_items("1.5亿") == {("", "1.5亿")}
+
+
+@pytest.mark.parametrize("text", ["**甲公司**", "__甲公司__", "`甲公司`"])
+def test_each_emphasis_mark_around_a_value_is_dropped(text):
+    assert extraction_items(text) == {("", "甲公司")}
+
+
+@pytest.mark.parametrize("said", [
+    "无相关实体", "没有相关信息", "未提及相关内容", "未发现可抽取的实体", "未找到明确的结果", "未涉及事件",
+    "未包含主体", "未提及抽取结果", "无因果关系", "无可抽取实体。", "无相关信息.", "无相关信息!", "未提及相关内容！",
+    "无明确结果", "没有相关事件",
+])
+def test_each_way_of_saying_there_is_nothing_to_extract_is_no_item(said):
+    assert extraction_items(said) == set()
+    assert _f1("金融事件抽取", [], said) == 1.0
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("该股票简称为甲公司", {("股票简称", "甲公司")}), ("此股票简称为甲公司", {("股票简称", "甲公司")}),
+    ("本股票简称为甲公司", {("股票简称", "甲公司")}), ("事件的主体是乙公司", {("主体", "乙公司")}),
+    ("主体是“乙公司”", {("主体", "乙公司")}), ("主体是'乙公司'", {("主体", "乙公司")}),
+    ('主体是"乙公司"', {("主体", "乙公司")}), ("主体是‘乙公司’", {("主体", "乙公司")}),
+    ("主体是乙公司。", {("主体", "乙公司")}),
+])
+def test_a_field_stated_in_a_sentence_gives_its_key_and_value(text, items):
+    assert extraction_items(text) == items
+
+
+@pytest.mark.parametrize("mark", [" ", "。", "“", "”", '"', "'", "‘", "’"])
+def test_a_stated_fields_key_is_one_word_without_a_space_stop_or_quote(mark):
+    """主{mark}体是乙公司 is no key and value: the line is read as a bare value."""
+    assert not any(key for key, _ in extraction_items(f"主{mark}体是乙公司"))
+
+
+@pytest.mark.parametrize("mark", ["“", "”", '"', "'", "‘", "’", "。"])
+def test_a_stated_fields_value_holds_no_quote_or_full_stop(mark):
+    assert not any(key for key, _ in extraction_items(f"主体是乙{mark}公司"))
+
+
+def test_a_colon_inside_a_stated_key_leaves_the_line_to_its_first_colon():
+    assert extraction_items("主:体是乙公司,减持方是张三") == {("主", "体是乙公司,减持方是张三")}
