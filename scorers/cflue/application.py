@@ -235,10 +235,11 @@ _NOTHING = re.compile(r"(?:无|没有|未(?:提及|发现|找到|涉及|包含))
                       r"(?:实体|信息|内容|结果|抽取结果|事件|主体|因果关系)?[。.!]?")
 """A response saying there is nothing to extract (未提及相关实体。): no items, as an empty answer."""
 _STATED_PAIR = re.compile(r"(?:该|此|本)?(?:事件的?)?([^\s:。“”\"'‘’]{1,8}?)(?:是|为)[“\"'‘]?"
-                          r"([^“”\"'‘’。]{1,40}?)[”\"'’]?[。.!]?")
+                          r"([^“”\"'‘’。]{1,40}?)[”\"'’]?[。!]?")
 """A field stated in a sentence (股票简称为甲公司 / 事件主体是“乙科技公司”): the key and the value. A piece is
 one line cut at , and ; so neither can fall inside; the key is one word (no space, colon, full stop or quote), the
-value holds no quote or full stop (a quoted value loses its quotes)."""
+value holds no quote or full stop (a quoted value loses its quotes; a final "." goes with the value, and
+:func:`_clean` drops it)."""
 _NOT_KEYS = frozenset({"以上", "以下", "如下", "结果", "答案", "这", "这些", "它", "其"})
 
 

@@ -233,7 +233,8 @@ def test_each_way_of_saying_there_is_nothing_to_extract_is_no_item(said):
     ("本股票简称为甲公司", {("股票简称", "甲公司")}), ("事件的主体是乙公司", {("主体", "乙公司")}),
     ("主体是“乙公司”", {("主体", "乙公司")}), ("主体是'乙公司'", {("主体", "乙公司")}),
     ('主体是"乙公司"', {("主体", "乙公司")}), ("主体是‘乙公司’", {("主体", "乙公司")}),
-    ("主体是乙公司。", {("主体", "乙公司")}),
+    ("主体是乙公司。", {("主体", "乙公司")}), ("主体是乙公司!", {("主体", "乙公司")}),
+    ("主体是乙公司.", {("主体", "乙公司")}),
 ])
 def test_a_field_stated_in_a_sentence_gives_its_key_and_value(text, items):
     assert extraction_items(text) == items
@@ -252,3 +253,10 @@ def test_a_stated_fields_value_holds_no_quote_or_full_stop(mark):
 
 def test_a_colon_inside_a_stated_key_leaves_the_line_to_its_first_colon():
     assert extraction_items("主:体是乙公司,减持方是张三") == {("主", "体是乙公司,减持方是张三")}
+
+
+@pytest.mark.parametrize("word", ["以上", "以下", "如下", "结果", "答案", "这", "这些", "它", "其"])
+def test_a_sentence_about_the_answer_itself_states_no_field(word):
+    """以上是乙公司 / 它是乙公司 name no field: the line is a bare value."""
+    assert not any(key for key, _ in extraction_items(f"{word}是乙公司"))
+    assert extraction_items(f"{word}是乙公司") == {("", f"{word}是乙公司")}
