@@ -61,6 +61,15 @@ def test_english_tokens_split_punctuation_and_keep_numbers():
                                                                    "didn't", "they", "?"]
 
 
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("1,000.5 bn", ["1,000.5", "bn"]), ("1.2.3", ["1.2.3"]),                        # a number keeps , and .
+    ("well-known", ["well-known"]), ("don't", ["don't"]), ("don’t", ["don’t"]),       # inner - ' ’ join a word
+    ("a$b", ["a", "$", "b"]), ("(x)", ["(", "x", ")"]), ("a  b", ["a", "b"]),         # a mark alone, no space
+])
+def test_english_tokens_one_row_per_joining_mark(text, tokens):
+    assert tokenize_en(text) == tokens
+
+
 # ---- ROUGE-L with jieba, by hand
 def test_chinese_rouge_l_by_hand():
     ref, pred = "公司净利润同比增长", "公司净利润大幅增长"
@@ -161,6 +170,7 @@ def _rows():
 
 def test_summary_by_task_by_sub_task_and_table_on_the_0_100_scale():
     summary = summarize(_rows())
+    assert (summary["profile"], summary["scale"], summary["n"]) == ("default", 100.0, len(_rows()))
     assert summary["by_task"]["classification"] == {"n": 2, "accuracy": 50.0, "label_only": 100.0}
     assert summary["by_sub_task"]["ESG分类"]["accuracy"] == 100.0
     assert summary["by_sub_task"]["合规政策审核"]["accuracy"] == 0
