@@ -112,21 +112,31 @@ def _per_problem_truth(pools: list[Pool], n: int) -> tuple[dict, dict]:
     return {k: np.array(v) for k, v in acc.items()}, {k: np.array(v) for k, v in ce.items()}
 
 
+@pytest.mark.parametrize("interval", ["t", "percentile"])
 @pytest.mark.parametrize("n", [1, 2, 3, 5])
-def test_every_figure_of_an_exact_row_is_the_enumerations_per_problem_mean_with_its_cluster_interval(n):
-    # 5 candidates: at most 10 subsets of N, all enumerated with 10 draws: nothing random is left
+def test_every_figure_of_an_exact_row_is_the_enumerations_per_problem_mean_with_its_cluster_interval(n, interval):
+    # 5 candidates: at most 10 subsets of N, all enumerated with 10 draws: nothing random is left. The cluster
+    # bootstrap's interval reads every per-problem value (Korn-Graubard's can depend on the mean alone)
     pools = _varied_pools(11)
     clusters = [p.cluster for p in pools]
     acc, ce = _per_problem_truth(pools, n)
-    rows = _rows(pools, n, 10)
+    rows = {r.selector: r for r in curves(pools, [n], subsamples=10, bootstrap=300, seed=0, interval=interval)}
+    weights = intervals.cluster_weights(3, 300, np.random.default_rng([0, 1]))
+    grouped = np.array(clusters, dtype=object)
+
+    def ci(values, proportion=True):
+        if interval == "percentile":
+            return intervals.percentile_interval(values, grouped, weights, 0.95)
+        return (intervals.proportion_interval if proportion else intervals.mean_interval)(values, clusters, 0.95)
+
     for name in SELECTORS:
         row = rows[name]
         assert row.subsets == "all" and (row.n_problems, row.n_short, row.clusters) == (12, 0, 3)
         expected = {
-            "accuracy": intervals.proportion_interval(acc[name], clusters, 0.95),
-            "chaineval": intervals.proportion_interval(ce[name], clusters, 0.95),
-            "vs_majority": intervals.mean_interval(acc[name] - acc["majority"], clusters, 0.95),
-            "vs_random": intervals.mean_interval(acc[name] - acc["random"], clusters, 0.95),
+            "accuracy": ci(acc[name]),
+            "chaineval": ci(ce[name]),
+            "vs_majority": ci(acc[name] - acc["majority"], proportion=False),
+            "vs_random": ci(acc[name] - acc["random"], proportion=False),
         }
         for what, (mean, lo, hi) in expected.items():
             found = (getattr(row, what), getattr(row, f"{what}_lo"), getattr(row, f"{what}_hi"))
@@ -229,3 +239,74 @@ def test_a_candidate_without_a_reward_weighs_nothing_in_the_weighted_vote(subsam
                          Candidate("a", True, 0.9, 0.5)])]
     rows = _rows(pools, 3, subsamples)
     assert (rows["weighted_vote"].accuracy, rows["majority"].accuracy) == (1.0, 0.0)
+
+
+def test_a_vote_from_one_drawn_subset_widens_its_chaineval_and_differences_by_the_largest_variance():
+    # unanimous pools: every vote right, ChainEval 1; exact rows have (1, 1, ...) and zero differences
+    exact = _rows(UNANIMOUS, 3, 4)
+    one = _rows(UNANIMOUS, 3, 1)
+    extra = (norm.ppf(0.975) * math.sqrt(PROBLEMS) / PROBLEMS) ** 2  # variance 1 for each problem
+    assert (one["majority"].chaineval_lo, one["majority"].chaineval_hi) == (
+        pytest.approx(1 - math.sqrt((1 - exact["majority"].chaineval_lo) ** 2 + extra)),
+        pytest.approx(1 + math.sqrt((exact["majority"].chaineval_hi - 1) ** 2 + extra)))
+    # a difference of two votes (weighted minus majority) and a vote minus random: 0 ± the widening alone
+    for name, what in (("weighted_vote", "vs_majority"), ("majority", "vs_random"), ("weighted_vote", "vs_random")):
+        assert (getattr(exact[name], what), getattr(exact[name], f"{what}_lo")) == (0.0, 0.0), (name, what)
+        assert (getattr(one[name], f"{what}_lo"), getattr(one[name], f"{what}_hi")) == (
+            pytest.approx(-math.sqrt(extra)), pytest.approx(math.sqrt(extra))), (name, what)
+
+
+@pytest.mark.parametrize("interval", ["t", "percentile"])
+def test_the_intervals_are_at_the_confidence_asked(interval):
+    pools = _varied_pools(16)
+    clusters = [p.cluster for p in pools]
+    acc, _ = _per_problem_truth(pools, 2)
+    row = {r.selector: r for r in curves(pools, [2], subsamples=10, bootstrap=500, seed=3, interval=interval,
+                                         confidence=0.8)}["prm_best"]
+    if interval == "t":
+        expected = intervals.proportion_interval(acc["prm_best"], clusters, 0.8)
+    else:  # the bootstrap's cluster draws come from the run's own stream, [seed, 1]
+        weights = intervals.cluster_weights(3, 500, np.random.default_rng([3, 1]))
+        expected = intervals.percentile_interval(acc["prm_best"], np.array(clusters, dtype=object), weights, 0.8)
+    assert (row.accuracy, row.accuracy_lo, row.accuracy_hi) == tuple(pytest.approx(v) for v in expected)
+
+
+@pytest.mark.parametrize("protocol, interval", [("maybe", "t"), ("nested", "wald")])
+def test_an_unknown_protocol_or_interval_is_refused_naming_the_choices(protocol, interval):
+    with pytest.raises(ValueError) as err:
+        curves(UNANIMOUS, [2], protocol=protocol, interval=interval)
+    assert str(err.value) == "protocol: independent or nested; interval: t or percentile"
+
+
+# A seeded run must print the figures earlier versions printed (a published curve can be reproduced): the drawn
+# votes of both protocols and the percentile interval at seed 0, as this version computes them.
+SEEDED = {  # majority's and weighted_vote's accuracy (drawn), prm_best's low bound, majority's high bound
+    ("independent", "t"): [0.311111111111, 0.311111111111, 3.98011441697e-06, 0.969606812628],
+    ("nested", "t"): [0.244444444444, 0.244444444444, 3.98011441697e-06, 0.953104705348],
+    ("independent", "percentile"): [0.311111111111, 0.311111111111, 0.0666666666667, 0.615974807919],
+}
+
+
+@pytest.mark.parametrize("protocol, interval", sorted(SEEDED))
+def test_a_seeded_run_reproduces_the_figures_of_earlier_versions(protocol, interval):
+    pools = _varied_pools(17, n_pools=9, k=6)
+    rows = {r.selector: r for r in curves(pools, [3], subsamples=5, bootstrap=200, protocol=protocol,
+                                          interval=interval)}
+    found = [rows["majority"].accuracy, rows["weighted_vote"].accuracy, rows["prm_best"].accuracy_lo,
+             rows["majority"].accuracy_hi]
+    assert found == pytest.approx(SEEDED[(protocol, interval)])
+
+
+@pytest.mark.parametrize("interval", ["t", "percentile"])
+def test_a_selector_exact_by_order_keeps_its_interval_when_the_votes_are_drawn(interval):
+    # 6 candidates, N = 3: 20 subsets, 4 drawn: the votes are Monte-Carlo means, prm_best, oracle_chaineval and
+    # pass_at_n exact (order statistics): their intervals are those of their exact values, with no widening
+    pools = _varied_pools(18, n_pools=12, k=6)
+    drawn = {r.selector: r for r in curves(pools, [3], subsamples=4, bootstrap=300, seed=2, interval=interval)}
+    exact = {r.selector: r for r in curves(pools, [3], subsamples=20, bootstrap=300, seed=2, interval=interval)}
+    assert drawn["majority"].subsets == "4" and exact["majority"].subsets == "all"
+    for name in ("prm_best", "oracle_chaineval", "pass_at_n"):
+        for what in ("accuracy", "chaineval", "vs_random"):
+            for end in ("", "_lo", "_hi"):
+                assert getattr(drawn[name], what + end) == pytest.approx(getattr(exact[name], what + end)), (
+                    name, what + end)
