@@ -3,7 +3,12 @@ candidate without a ChainEval blanks a pick's ChainEval only when it can be the 
 error of a vote read from one drawn subset per problem (no spread to measure: the widest variance, 1) against
 two or more (their spread), with majority minus itself always exactly 0.
 
-Hand-built pools whose values are known without enumeration: milliseconds, no model."""
+Hand-built pools whose values are known without enumeration: milliseconds, no model.
+
+Below them, the rules mutmut's survivors showed open (issue 39): every figure of an exact row (accuracy, the
+pick's ChainEval, both paired differences, each with its t or cluster-bootstrap interval) against enumeration
+with scorers.prm.selectors; the Monte-Carlo variance rule; the nested protocol; seeded draws, the defaults and
+the confidence; a missing reward in the weighted vote; seeded figures pinned so a published curve reproduces."""
 
 from __future__ import annotations
 
