@@ -108,6 +108,8 @@ class JudgePRM:
         self.cache_path, self.retries, self.num_retries, self.timeout = cache_path, retries, num_retries, timeout
         self.concurrency, self.max_tokens, self.api_base = concurrency, max_tokens, api_base
         self.agg, self.zeta = agg, zeta
+        if retries < 0:  # the loop of asks must run at least once: a run with no ask would have no error to report
+            raise ValueError(f"retries must be at least 0, got {retries!r}")
         if not 0.0 <= max_off_format <= 1.0:
             raise ValueError(f"max_off_format must lie in [0, 1], got {max_off_format!r}")
         self.max_off_format = max_off_format
