@@ -654,3 +654,80 @@ def test_rule_fac_only_summarises_and_writes_each_models_rows_up_to_the_limit(tm
     assert {m: s["n"] for m, s in summary.items()} == {"m": 2, "other": 0}
     assert summary["m"]["agree"] == 2 and (tmp_path / "out" / "fac_disagreements.md").is_file()
     assert {m: s["n"] for m, s in fac_only(tmp_path / "a", tmp_path / "out").items()} == {"m": 3, "other": 0}
+
+
+EXPRESSION_GOLD = "Step 1: 8.48 + 1 = 9.48\nStep 2: Final Answer: 9.48 - 2.04 = 7.44"
+REASONS = {
+    "gold": "their bug: eval.py reads the gold's 'Answer: a op b = c' as its first number, not c",
+    "minus": "their bug: eval.py drops minus signs ([\\d.]+), so -X and X are one answer",
+    "direction": "ours: direction word: we read the figure as negative from a word of decrease or loss; gold is "
+                 "positive",
+    "fraction": "ours: percent/ratio: we read 'X%' as X for a unitless gold; the output restates it as X/100",
+    "no steps": "their bug: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0",
+    "answer rule": "their bug: eval.py's 'Answer:' rule takes the first number of 'Answer: a op b = c'",
+    "verdict": "their bug: eval.py compares numbers for a yes/no or text gold; the output states the gold's verdict",
+    "percent": "their bug: eval.py has no percent-ratio reconciliation ('94.42%' for a ratio of 0.95)",
+    "aside": "their bug: eval.py takes the step's last number, an operand of the aside '(a x b)' after the answer",
+    "cut, failed": "their bug: eval.py's last-number pattern drops the first of two integer digits ('65.67' -> 5.67)",
+    "two, failed": "two quantities: the question asks for two; eval.py read the other one (of the gold or the output)",
+    "equal": "parser: we read the stated figure, equal to gold; eval.py read another number of the last step",
+    "tolerance": "tolerance: we read the stated figure, within 5% of gold; eval.py read another number of the last "
+                 "step",
+    "threshold": "their bug: eval.py matches a threshold/number the qualitative gold names, not its conclusion",
+    "cut, passed": "their bug: eval.py's last-number pattern drops the first of two integer digits ('16.1' -> 6.1)",
+    "no answer": "ours: the output states no answer; eval.py matched a number of its last step",
+    "two, passed": "two quantities: the question asks for two; we read another of the output's quantities than "
+                   "eval.py",
+    "other": "parser: we read a different quantity of the conclusion (duration, share, threshold or operand skipped)",
+}
+TWO = "What is in each fund and what is the share?"
+
+
+@pytest.mark.parametrize("family, generation, ours_fac, gold, answer, value, extra", [
+    ("gold", "Step 1: It is 7.44 BTC.", 1, 7.44, "7.44", 7.44, {"solution": EXPRESSION_GOLD}),
+    ("gold", "Step 1: It is 7.44 BTC.", 0, 7.44, "7.44", 7.44, {"solution": EXPRESSION_GOLD}),
+    ("minus", "Step 4: The value is -$8.43.", 0, 8.43, "-$8.43", -8.43, {}),
+    ("minus", "Step 4: The value is -$8.43.", 0, 8.43, "-$8.43", None, {}),  # the value read from the answer's text
+    ("minus", "Step 2: The change is -105.", 0, 100.0, "-105", -105.0, {}),  # within 5% of |gold|: the sign class
+    ("other", "Step 2: The change is -105.01.", 0, 100.0, "-105.01", -105.01, {}),  # beyond 5%: not
+    ("minus", "Step 2: It fell (0.5).", 0, 0.5, "(0.5)", -0.5, {}),  # an accounting bracket writes the minus
+    ("direction", "Step 2: The value decreases by 0.5.", 0, 0.5, "0.5", -0.5, {}),
+    ("fraction", "The ratio is 48.25%. For every $1 there is $0.48 of debt.", 1, 48.34, "48.25%", 48.25,
+     {"strict": 1.0}),
+    ("no steps", "The net payment is $65.70.", 1, 65.7, "$65.70", 65.7, {}),
+    ("answer rule", "Step 1: Subtract.\nStep 2: Answer: $80 - $14.30 = $65.70", 1, 65.7, "$65.70", 65.7, {}),
+    ("answer rule", "Step 1: Subtract.\nStep 2: **Answer:** $80 - $14.30", 1, 65.7, "$65.70", 65.7, {}),
+    ("verdict", "Step 1: No, it is not required.", 1, False, "No", None, {}),
+    ("verdict", "Step 1: Yes, it is.", 1, "yes", "Yes", None, {}),
+    ("percent", "Step 3: Debt-to-equity ratio = 94.42%", 1, 0.95, "94.42%", 94.42, {}),
+    ("aside", "Step 3: Alice receives $3920.53 (2832.95 x 1.389).", 1, 3934.97, "$3920.53", 3920.53, {}),
+    ("cut, failed", "Step 1: Subtract.\nStep 2: GreenGrocer receives $65.67.", 1, 65.7, "$65.67", 65.67, {}),
+    ("cut, failed", "Step 2: The rate is 18%.", 1, 18.5, "18%", 18.0, {}),  # a two-digit integer is not read at all
+    ("tolerance", "Step 2: The rate is 118%.", 1, 120.0, "118%", 118.0, {}),  # three integer digits: read whole
+    ("tolerance", "Step 2: The rate is 8.5.", 1, 8.6, "8.5", 8.5, {}),
+    ("two, failed", "Step 2: 250 units each.", 1, 260.0, "250", 250.0, {"question": TWO}),
+    ("equal", "Step 2: The total is 250.", 1, 250.0, "250", 250.0, {}),
+    ("tolerance", "Step 2: 250 units each.", 1, 260.0, "250", 250.0, {"strict": 1.0}),
+    ("threshold", "Step 1: The threshold of 25%.", 0, False, "25%", 25.0, {}),
+    ("cut, passed", "Step 2: The leverage ratio is 16.1 to 1.", 0, 6.17, "16.1", 16.1, {}),
+    ("other", "Step 2: The leverage ratio is 16.1 to 1.", 0, 12.0, "16.1", 16.1, {}),  # 6.1 is not near 12
+    ("other", "Step 2: The rate is 18.", 0, 8.0, "18", 18.0, {}),  # a two-digit integer: they read no 8
+    ("no answer", "Step 1: Find the rate.\nStep 2: Divide.", 0, 1.63, "", None, {}),
+    ("two, passed", "Step 2: 250 units each.", 0, 260.0, "250", 250.0, {"question": TWO}),
+    ("other", "Step 2: 250 units each.", 0, 260.0, "250", 250.0, {}),
+])
+def test_rule_each_disagreement_gets_its_familys_reason_in_full(family, generation, ours_fac, gold, answer, value,
+                                                               extra):
+    assert _why(generation, ours_fac, gold, answer, value, **extra) == REASONS[family]
+
+
+@pytest.mark.parametrize("family, strict, prefixed", [
+    ("no steps", 0.0, True), ("no steps", 1.0, False), ("no steps", None, False),
+])
+def test_rule_a_pass_outside_rounding_is_prefixed_tolerance_only(family, strict, prefixed):
+    reason = _why("The net payment is $63.50.", 1, 65.7, "$63.50", 63.5, strict=strict)
+    assert reason == (f"tolerance only; {REASONS[family]}" if prefixed else REASONS[family])
+
+
+def test_rule_a_qualitative_gold_is_never_prefixed_tolerance_only():
+    assert _why("Step 1: No, it is not required.", 1, False, "No", None, strict=0.0) == REASONS["verdict"]
