@@ -785,3 +785,22 @@ def test_rule_the_guard_reads_the_requests_method_and_a_missing_one_is_a_get(met
 
     asyncio.run(guard.Guard(app, guard.local_policy("127.0.0.1", P))(scope, None, send))
     assert bool(seen) is allowed and (sent == []) is allowed
+
+
+@pytest.mark.parametrize("compact, columns", [
+    (False, ["gold step", "gold value", "model step", "model value", "similarity", "gate", "score", "alignment",
+             "calc"]),
+    (True, ["gold step", "model step", "score", "alignment"]),
+])
+def test_rule_each_alignment_layout_has_these_columns_in_this_order(compact, columns):
+    html = views.verdict_html(_verdict(), compact=compact)
+    head = html.split("<thead>")[1].split("</thead>")[0]
+    assert head == "<tr>" + "".join(f"<th>{c}</th>" for c in columns) + "</tr>"
+
+
+def test_rule_every_style_rule_is_scoped_to_the_explorers_own_classes():
+    import re
+
+    selectors = re.findall(r"(?m)^([^{}\n]+)\{", views.CSS)
+    assert selectors and all(s.startswith((".fx", "@media")) for s in selectors), selectors
+    assert views.CSS.strip().endswith("}") and views.CSS.count("{") == views.CSS.count("}")

@@ -720,6 +720,11 @@ def test_rule_an_answer_is_cached_and_a_second_generate_is_a_hit_without_a_send(
     assert len(fake.calls) == 1 and second.completion == "paid once"
     assert "finchain_cache" not in (first.metadata or {}) and second.metadata["finchain_cache"] == "hit"
     assert set(call.request) == set(fake.calls[0]) - {"api_key"}
+    from finchain_tasks.runs.cache import open_cache, request_material
+
+    (entry,) = open_cache(tmp_path / "c.sqlite").entries()
+    assert (entry["key"], entry["model"]) == (call.response["key"], "openai/fake")
+    assert entry["request"] == request_material(call.request)
 
 
 def test_rule_a_malformed_reply_is_never_cached(tmp_path):
@@ -731,10 +736,17 @@ def test_rule_a_malformed_reply_is_never_cached(tmp_path):
     assert len(fake.calls) == 2
 
 
-@pytest.mark.parametrize(("value", "set_cost_map"), [("true", True), (" TRUE ", True), ("false", False), ("", False)])
+@pytest.mark.parametrize(("value", "set_cost_map"), [("true", True), (" TRUE ", True), ("false", False), ("", False),
+                                                    (None, False)])
 def test_rule_offline_mode_also_keeps_older_litellms_off_the_network(monkeypatch, value, set_cost_map):
-    monkeypatch.setenv("LITELLM_OFFLINE_MODE", value)
+    import litellm as real
+
+    if value is None:
+        monkeypatch.delenv("LITELLM_OFFLINE_MODE", raising=False)
+    else:
+        monkeypatch.setenv("LITELLM_OFFLINE_MODE", value)
     monkeypatch.delenv("LITELLM_LOCAL_MODEL_COST_MAP", raising=False)
+    monkeypatch.setattr(real, "suppress_debug_info", False)
     litellm = lp.import_litellm()
     assert litellm.suppress_debug_info is True
     import os
@@ -835,3 +847,70 @@ def test_rule_under_trio_each_attempt_sends_in_place_and_a_second_send_is_a_re_s
     assert [o.completion for o in outputs] == ["trio answer"] * 2 and len(fake.calls) == 2
     assert outputs[0].metadata == {"finchain_request_path": "litellm"}
     assert (api.resent, api.late_answers) == (1, 0)
+
+
+def test_rule_without_litellm_installed_the_error_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "litellm", None)  # `import litellm` now raises ImportError
+    with pytest.raises(RuntimeError, match=r"^the litellm model provider needs `pip install finchain-tasks\[inspect\]` "
+                                           r"\(or `pip install litellm tenacity`\)$") as raised:
+        lp.import_litellm()
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
+
+
+# ------------------------------------------------------------------------------------------ the fast path
+
+@pytest.mark.parametrize(("args", "timeout"), [({}, 600.0), ({"timeout": "5"}, 5.0)])
+def test_rule_the_fast_path_sends_to_the_base_url_as_this_model_with_the_timeout(args, timeout):
+    api = _api(**args)
+    assert (api.fast.model, api.fast.base_url, api.fast.litellm, api.fast.timeout) == ("openai/fake", BASE,
+                                                                                      api.litellm, timeout)
+
+
+def _fast_sends(api):
+    sent = []
+
+    async def complete(request, body, key):
+        sent.append((request, body, key))
+        return _Reply("fast answer", usage=_usage())
+
+    api.fast.complete = complete
+    return sent
+
+
+@pytest.mark.parametrize(("config", "path"), [(GenerateConfig(temperature=0.0), "openai"),
+                                              (GenerateConfig(top_k=3), "litellm")])  # top_k: litellm's to send
+def test_rule_a_request_goes_the_fast_way_only_when_its_every_field_is_one_the_fast_path_sends(config, path):
+    api = _api(api_key="sk-given-123")
+    sent = _fast_sends(api)
+    fake = _sending(api, _Reply("litellm answer"))
+    output, _ = _generate(api, config)
+    assert output.metadata["finchain_request_path"] == path
+    if path == "openai":
+        ((request, body, key),) = sent
+        assert body == {"model": "fake", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.0}
+        assert key == "sk-given-123" and request["api_base"] == BASE and fake.calls == []
+        assert output.completion == "fast answer" and output.usage.total_cost is None  # unpriced: no cost
+    else:
+        assert sent == [] and fake.calls[0]["top_k"] == 3 and output.completion == "litellm answer"
+
+
+def test_rule_without_any_key_a_local_model_goes_through_litellm_without_one(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("FINCHAIN_EMPTY_KEY", "")
+    api = _api(api_key=None, api_key_env="FINCHAIN_EMPTY_KEY")
+    assert api.fast is not None and api._key() == ""
+    sent = _fast_sends(api)
+    fake = _sending(api)
+    output, _ = _generate(api)
+    assert sent == [] and "api_key" not in fake.calls[0] and output.metadata["finchain_request_path"] == "litellm"
+
+
+def test_rule_the_fast_path_takes_openais_key_from_the_environment_when_none_is_given(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env-0123")
+    monkeypatch.setenv("FINCHAIN_EMPTY_KEY", "")
+    api = _api(api_key=None, api_key_env="FINCHAIN_EMPTY_KEY")
+    sent = _fast_sends(api)
+    _generate(api)
+    assert sent[0][2] == "sk-env-0123"
