@@ -455,14 +455,15 @@ def test_rule_a_fac_row_exists_for_each_sample_they_scored_and_a_disagreement_ha
     assert comp.fac_rows[0]["their_answer"] == ""
 
 
-@pytest.mark.parametrize("top, shown", [(0, 0), (1, 1), (2, 2), (12, 3)])
-def test_rule_the_report_keeps_the_first_top_disagreements(top, shown):
+@pytest.mark.parametrize("n, top, shown", [(3, 0, 0), (3, 1, 1), (3, 2, 2), (3, 12, 3), (13, None, 12), (12, None, 12)])
+def test_rule_the_report_keeps_the_first_top_disagreements_12_unless_told(n, top, shown):
     rows = [{**r, "_gold_answer": 2.0, "solution": "Step 1: 1 + 1 = 2", "generation": "The value is $2."}
-            for r in _rows(3)]
-    res = [_result(1.0, fac=1.0)] * 3
+            for r in _rows(n)]
+    res = [_result(1.0, fac=1.0)] * n
     theirs = {authors._key(r): {"final_answer_match": 0} for r in rows}
-    comp = compare.compare_model("m", rows, {"reference": res}, theirs, "", {}, top=top)
-    assert comp.disagreements == comp.fac_rows[:shown] and comp.n_fac_disagree == 3
+    comp = compare.compare_model("m", rows, {"reference": res}, theirs, "", {}, **({"top": top} if top is not None
+                                                                                  else {}))
+    assert comp.disagreements == comp.fac_rows[:shown] and comp.n_fac_disagree == n
 
 
 @pytest.mark.parametrize("profiles, expected", [
@@ -567,7 +568,8 @@ def test_rule_the_markdown_report_heads_each_model_and_lists_its_disagreements()
 def test_rule_the_csv_report_has_a_row_per_model_profile_and_metric_then_step_score_and_auc(tmp_path):
     import csv
 
-    md, csv_path = compare.write_report([_comparison()], tmp_path / "new")
+    compare.write_report([_comparison()], tmp_path / "new" / "report")
+    md, csv_path = compare.write_report([_comparison()], tmp_path / "new" / "report")  # a folder made, then reused
     rows = list(csv.reader(csv_path.open(encoding="utf-8")))
     assert rows[0] == ["model", "n", "profile", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"]
     assert rows[1] == ["m", "4", "reference", "fac", "0.5", "0.4", "0.3", "1.0", "0.75"]
@@ -577,7 +579,7 @@ def test_rule_the_csv_report_has_a_row_per_model_profile_and_metric_then_step_sc
         [["v1", m] for m in ("fac", "recall", "precision", "step_f1", "step_score", "auc")]
     assert rows[5][4] == "0.123456" and rows[6][4] == "" and rows[12][4] == "0.5"
     assert md.read_text(encoding="utf-8") == compare.markdown([_comparison()])
-    assert (tmp_path / "new" / "fac_disagreements.csv").is_file()
+    assert (tmp_path / "new" / "report" / "fac_disagreements.csv").is_file()
 
 
 # -- the disagreement list (fac.py) -------------------------------------------------------------------
@@ -606,7 +608,8 @@ def test_rule_the_markdown_list_gives_each_models_agreement_reasons_by_count_and
                 "reason": "parser: y"},
                {"key": "3", "ours_fac": 1.0, "their_fac": 1, "gold": 1.0, "our_answer": "1", "reason": ""},
                {"key": "4", "ours_fac": 1.0, "their_fac": 0, "gold": 5.0, "our_answer": "5", "reason": "parser: y"}]
-    _, md = write_disagreements({"m": entries}, tmp_path)
+    write_disagreements({"m": entries}, tmp_path / "a" / "b")
+    _, md = write_disagreements({"m": entries}, tmp_path / "a" / "b")  # a folder made, then reused
     assert md.read_text(encoding="utf-8").splitlines() == [
         "# Final-answer disagreements with the authors' rule", "",
         "## m: agree on 1 of 4 (25.00%); 33.33% of the 3 rows where their rule is not wrong by construction", "",
@@ -731,3 +734,22 @@ def test_rule_a_pass_outside_rounding_is_prefixed_tolerance_only(family, strict,
 
 def test_rule_a_qualitative_gold_is_never_prefixed_tolerance_only():
     assert _why("Step 1: No, it is not required.", 1, False, "No", None, strict=0.0) == REASONS["verdict"]
+
+
+def test_rule_a_fac_rows_gold_is_shown_to_6_decimals():
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "solution": "Step 1: Ratio = 2 / 3 = 0.6666666667", "generation": "Step 1: Ratio = 0.6667"}]
+    (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 1}}, lambda r: (r["seed"],))
+    assert entry["gold"] == 0.666667
+
+
+def test_rule_fac_only_names_their_file_when_a_score_of_theirs_has_the_wrong_type(tmp_path):
+    from finchain_tasks.plumbing.safe_files import UnreadableFile
+    from finchain_tasks.reproduce.fac import fac_only
+
+    _repository(tmp_path / "a", 1)
+    _their_file(tmp_path / "a", [{**KEY, "seed": 0, "final_answer_match": "1"}])
+    with pytest.raises(UnreadableFile, match=rf"^{tmp_path / 'a' / 'evals' / 'm.jsonl'}: sample 0/7/t/s/Basic: "
+                                             "final_answer_match: expected"):
+        fac_only(tmp_path / "a", tmp_path / "out")
