@@ -60,7 +60,7 @@ def test_a_setting_left_unset_is_not_sent(api):
 def test_the_providers_own_model_args_are_kept_out_of_litellms_extras_and_listed(monkeypatch, arg, value):
     monkeypatch.delenv("INSPECT_DISABLE_MODEL_API", raising=False)
     args = {"api_base": BASE, "api_key": "none", "drop_params": True, arg: value}
-    api = get_model("litellm/openai/fake", **args).api
+    api = get_model("litellm/openai/fake", memoize=False, **args).api
     assert arg not in api.extra and arg in lp.PROVIDER_ARGS
     assert api.extra == {"drop_params": True}  # any other arg goes to litellm as it is
 
@@ -281,6 +281,7 @@ def test_rule_api_key_env_must_name_a_set_variable(monkeypatch):
     ({"api_key": None, "api_key_env": "FINCHAIN_T_KEY"}, {"FINCHAIN_T_KEY": "sk-from-env"}, "sk-from-env"),
     ({"api_key": "sk-given-123", "api_key_env": "FINCHAIN_T_KEY"}, {"FINCHAIN_T_KEY": "sk-from-env"}, "sk-from-env"),
     ({"api_key": None}, {}, "none"),  # a keyless server on this machine: the placeholder
+    ({"api_key": None}, {"OPENAI_API_KEY": "sk-env"}, None),  # ... unless the provider's variable is set
     ({"api_key": None, "api_base": "http://10.1.2.3:8000/v1"}, {"OPENAI_API_KEY": "sk-env"}, None),
 ])
 def test_rule_the_key_sent_is_api_key_envs_else_the_given_one_else_a_placeholder_for_a_local_server(
@@ -914,3 +915,25 @@ def test_rule_the_fast_path_takes_openais_key_from_the_environment_when_none_is_
     sent = _fast_sends(api)
     _generate(api)
     assert sent[0][2] == "sk-env-0123"
+
+
+def test_rule_a_model_lacking_its_key_at_a_remote_base_url_is_told_how_to_call_a_keyless_server(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(lp.MissingKey, match=r"needs an API key: set ANTHROPIC_API_KEY, or pass -M api_key_env=NAME "
+                                            r"\(a server that needs no key: -M api_key=none\)$"):
+        lp.LiteLLMAPI("anthropic/claude-x", api_base="http://10.1.2.3:8000/v1")
+
+
+@pytest.mark.parametrize(("args", "path", "reason"), [
+    ({}, "openai", "OpenAI-compatible endpoint: openai client"),
+    ({"extra_body": {"k": 1}}, "openai", "OpenAI-compatible endpoint: openai client"),
+    ({"drop_params": True}, "litellm", "model args drop_params are litellm's"),
+    ({"request_path": "litellm"}, "litellm", "forced by request_path=litellm"),
+    ({"request_path": "openai", "drop_params": True}, "litellm", "model args drop_params are litellm's"),
+])
+def test_rule_a_local_openai_model_takes_the_fast_path_unless_a_model_arg_is_litellms_or_litellm_is_forced(
+        monkeypatch, args, path, reason):
+    monkeypatch.delenv("FINCHAIN_REQUEST_PATH", raising=False)
+    api = _api(**args)
+    assert (api.request_path, api.request_path_reason) == (path, reason)
+    assert (api.fast is not None) is (path == "openai")
