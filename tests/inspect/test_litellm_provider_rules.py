@@ -74,7 +74,8 @@ def test_text_messages_pass_with_their_role_and_text(message, role):
 
 
 def test_a_tool_message_is_refused():
-    with pytest.raises(NotImplementedError, match="text messages only, not 'tool'"):
+    with pytest.raises(NotImplementedError,
+                       match="^the litellm provider passes text messages only, not 'tool' messages$"):
         lp._message(ChatMessageTool(content="r", tool_call_id="1"))
 
 
@@ -414,13 +415,17 @@ def test_rule_the_fast_paths_failure_is_redacted_too(monkeypatch):
 
 
 @pytest.mark.parametrize(("config", "tools", "words"), [
-    (GenerateConfig(batch=True), (), "has no batch mode"),
-    (GenerateConfig(), ("a tool",), "does not pass tools"),
+    (GenerateConfig(batch=True), (), "the finchain-tasks litellm provider has no batch mode: use Inspect's own "
+                                     "provider (e.g. --model openai/gpt-4.1 --batch) or finchain bench --batch"),
+    (GenerateConfig(), ("a tool",), "the finchain-tasks litellm provider does not pass tools; use Inspect's own "
+                                    "provider for this model (e.g. openai/..., anthropic/...)"),
 ])
 def test_rule_tools_and_batch_are_refused_before_any_send(config, tools, words):
+    import re
+
     api = _api(request_path="litellm")
     fake = _sending(api)
-    with pytest.raises(NotImplementedError, match=words):
+    with pytest.raises(NotImplementedError, match=f"^{re.escape(words)}$"):
         _generate(api, config, tools)
     assert fake.calls == []
 
