@@ -942,3 +942,21 @@ def test_rule_a_local_openai_model_takes_the_fast_path_unless_a_model_arg_is_lit
     api = _api(**args)
     assert (api.request_path, api.request_path_reason) == (path, reason)
     assert (api.fast is not None) is (path == "openai")
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_rule_a_different_request_is_never_a_re_send_nor_answered_by_anothers_late_send(backend):
+    import anyio
+
+    api = _api(request_path="litellm")
+    fake = _sending(api)
+
+    async def two_requests():
+        first = await api.generate([ChatMessageUser(content="one")], [], "none", GenerateConfig())
+        second = await api.generate([ChatMessageUser(content="two")], [], "none", GenerateConfig())
+        return first, second
+
+    (first, _), (second, _) = anyio.run(two_requests, backend=backend)
+    assert [c["messages"][0]["content"] for c in fake.calls] == ["one", "two"]
+    assert (api.resent, api.late_answers) == (0, 0)
+    assert "finchain_late_answer" not in second.metadata
