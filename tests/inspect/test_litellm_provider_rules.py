@@ -960,3 +960,49 @@ def test_rule_a_different_request_is_never_a_re_send_nor_answered_by_anothers_la
     assert [c["messages"][0]["content"] for c in fake.calls] == ["one", "two"]
     assert (api.resent, api.late_answers) == (0, 0)
     assert "finchain_late_answer" not in second.metadata
+
+
+def test_rule_under_trio_an_answer_is_cached_too(tmp_path):
+    import anyio
+
+    api = _api(request_path="litellm", response_cache=str(tmp_path / "c.sqlite"))
+    fake = _sending(api, _Reply("trio, paid once"))
+    outputs = [anyio.run(api.generate, [ChatMessageUser(content="hi")], [], "none", GenerateConfig(),
+                         backend="trio")[0] for _ in range(2)]
+    assert len(fake.calls) == 1 and [o.completion for o in outputs] == ["trio, paid once"] * 2
+    assert outputs[1].metadata["finchain_cache"] == "hit"
+
+
+def test_rule_a_cache_hit_cancels_the_requests_send_still_open_from_a_timed_out_attempt(tmp_path):
+    import asyncio
+
+    import anyio
+    from inspect_ai.model import ModelOutput
+
+    api = _api(request_path="litellm", response_cache=str(tmp_path / "c.sqlite"))
+    fake = _held_sends(api)
+    fake.cancelled = []
+    held = fake.acompletion
+
+    async def acompletion(**kwargs):
+        try:
+            return await held(**kwargs)
+        except asyncio.CancelledError:
+            fake.cancelled.append(len(fake.calls))
+            raise
+
+    fake.acompletion = acompletion
+
+    async def attempts():
+        await _timed_out_attempt(api, fake, 0)
+        request = api.request([ChatMessageUser(content="hi")], GenerateConfig())
+        cache, key = api._cache(request)  # meanwhile another run of the same request stored its answer
+        cache.put(key, api.model_name, request, ModelOutput.from_content("openai/fake", "stored").model_dump_json())
+        output = await api.generate([ChatMessageUser(content="hi")], [], "none", GenerateConfig())
+        for _ in range(5):
+            await anyio.sleep(0)
+        return output
+
+    output, _ = anyio.run(attempts)
+    assert output.completion == "stored" and output.metadata["finchain_cache"] == "hit"
+    assert fake.cancelled == [1] and len(fake.calls) == 1  # the open send was cancelled, nothing sent again
