@@ -1006,3 +1006,33 @@ def test_rule_a_cache_hit_cancels_the_requests_send_still_open_from_a_timed_out_
     (output, _), cancelled = anyio.run(attempts)
     assert output.completion == "stored" and output.metadata["finchain_cache"] == "hit"
     assert cancelled == [1] and len(fake.calls) == 1  # the open send was cancelled, nothing sent again
+
+
+def test_rule_a_fast_path_answer_is_priced_from_its_token_counts_not_by_litellms_reply_pricing():
+    api = _api(api_key="sk-given-123")
+    _fast_sends(api)
+    api.litellm = _fake_litellm(get_model_info=lambda model: {},
+                                cost_per_token=lambda model, prompt_tokens, completion_tokens: (0.25, 0.5),
+                                completion_cost=lambda completion_response, model: 0.125)
+    output, _ = _generate(api)
+    assert output.metadata["finchain_request_path"] == "openai" and output.usage.total_cost == 0.75
+
+
+def test_rule_every_late_answer_is_counted():
+    import anyio
+
+    api = _api(request_path="litellm")
+    fake = _held_sends(api)
+
+    async def two_rounds():
+        outputs = []
+        for k in range(2):
+            await _timed_out_attempt(api, fake, k)
+            fake.release[k].set()
+            for _ in range(5):
+                await anyio.sleep(0)
+            outputs.append((await api.generate([ChatMessageUser(content="hi")], [], "none", GenerateConfig()))[0])
+        return outputs
+
+    outputs = anyio.run(two_rounds)
+    assert [o.completion for o in outputs] == ["answer 0", "answer 1"] and api.late_answers == 2
