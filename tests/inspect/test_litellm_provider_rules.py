@@ -566,6 +566,7 @@ def test_rule_a_fast_path_reply_is_priced_by_the_token_counts_looked_up_once(api
 def test_rule_a_litellm_reply_is_priced_by_litellm(api):
     api.litellm, _ = _pricing(cost=0.125)
     assert api.output(_Reply("x", usage=_usage())).usage.total_cost == 0.125
+    assert api.output(_Reply("x", usage=_usage(), hidden={"response_cost": 0.2})).usage.total_cost == 0.2
 
 
 # ------------------------------------------------------------------------------------------ retries, by class
@@ -666,21 +667,20 @@ def test_rule_the_registry_name_keeps_two_entries_of_one_litellm_id_apart(monkey
     assert len({k[0] for k in keys.values()}) == 3 and all(a == b for a, b in keys.values())
 
 
-def test_rule_a_sample_of_another_epoch_has_another_key(api):
+def test_rule_a_sample_of_another_epoch_has_another_key(monkeypatch, tmp_path):
     from inspect_ai.model._cache import epoch
 
+    monkeypatch.setenv("FINCHAIN_RESPONSE_CACHE", str(tmp_path / "c.sqlite"))
+    api = _api()
     request = api.request([ChatMessageUser(content="hi")], GenerateConfig())
-    token = epoch.set(1)
-    try:
-        first = api._request_key(request)
-    finally:
-        epoch.reset(token)
-    token = epoch.set(2)
-    try:
-        second = api._request_key(request)
-    finally:
-        epoch.reset(token)
-    assert first != second
+    keys = []
+    for k in (1, 2):
+        token = epoch.set(k)
+        try:
+            keys.append((api._request_key(request), api._cache(request)[1]))
+        finally:
+            epoch.reset(token)
+    assert keys[0][0] != keys[1][0] and keys[0][1] != keys[1][1]  # the send's key and the cache's
 
 
 class _BrokenCache:
@@ -1036,3 +1036,9 @@ def test_rule_every_late_answer_is_counted():
 
     outputs = anyio.run(two_rounds)
     assert [o.completion for o in outputs] == ["answer 0", "answer 1"] and api.late_answers == 2
+
+
+def test_rule_each_answer_is_an_assistant_message_of_this_model_from_generate(api):
+    (choice,) = api.output(_Reply("x", model="served-name")).choices
+    assert (choice.message.role, choice.message.model, choice.message.source) == ("assistant", "openai/fake",
+                                                                                 "generate")
