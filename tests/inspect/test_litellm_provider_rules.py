@@ -528,7 +528,7 @@ def _pricing(priced=True, cost=0.5, raises=False):
         return {}
 
     def completion_cost(completion_response, model):
-        if raises:
+        if raises or completion_response is None or model != "openai/fake":  # litellm prices this reply of this model
             raise ValueError("no price")
         return cost
 
@@ -567,6 +567,8 @@ def test_rule_a_litellm_reply_is_priced_by_litellm(api):
     api.litellm, _ = _pricing(cost=0.125)
     assert api.output(_Reply("x", usage=_usage())).usage.total_cost == 0.125
     assert api.output(_Reply("x", usage=_usage(), hidden={"response_cost": 0.2})).usage.total_cost == 0.2
+    usage = api.output(_Reply("x", usage=_usage(cached=4))).usage  # the reply's own token counts
+    assert (usage.input_tokens, usage.output_tokens, usage.input_tokens_cache_read) == (6, 5, 4)
 
 
 # ------------------------------------------------------------------------------------------ retries, by class
