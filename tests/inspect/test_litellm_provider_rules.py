@@ -451,6 +451,10 @@ def test_rule_each_send_of_a_request_after_its_first_is_a_re_send():
     (_Reply(None), "the server replied 200 with null content (finish_reason 'stop')"),
     (_Reply(None, finish=None), "the server replied 200 with null content (finish_reason None)"),
     (_Reply("a", None), "the server replied 200 with null content (finish_reason 'stop')"),  # any choice
+    (SimpleNamespace(choices=[SimpleNamespace(finish_reason="stop")]),
+     "the server replied 200 with null content (finish_reason 'stop')"),  # a choice without a message
+    (SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=None))]),
+     "the server replied 200 with null content (finish_reason None)"),  # nor a finish reason
     (_Reply(None, finish="length"), None),  # truncated: a real answer, if empty
     (_Reply(""), None),
     (_Reply("a", "b"), None),
@@ -1044,3 +1048,8 @@ def test_rule_each_answer_is_an_assistant_message_of_this_model_from_generate(ap
     (choice,) = api.output(_Reply("x", model="served-name")).choices
     assert (choice.message.role, choice.message.model, choice.message.source) == ("assistant", "openai/fake",
                                                                                  "generate")
+
+
+def test_rule_a_reply_without_a_usage_block_has_only_its_cost():
+    usage = lp.usage_of(SimpleNamespace(), 0.5)
+    assert (usage.input_tokens, usage.output_tokens, usage.total_cost) == (0, 0, 0.5)
