@@ -7,6 +7,7 @@ read: the lines are written here in its shapes, and results stand in for ChainEv
 from __future__ import annotations
 
 import json
+import math
 from types import SimpleNamespace
 
 import pytest
@@ -285,3 +286,470 @@ def test_rule_the_disagreement_csv_has_these_columns_in_this_order(tmp_path):
     lines = csv_path.read_text("utf-8").splitlines()
     assert lines == ["model,key,ours_fac,their_fac,gold,our_answer,their_answer,reason",
                      "m,1,1.0,0,40.0,$40,,their bug: x"]
+
+
+# == issue 39's mutmut pass: the rules its survivors showed unpinned ==================================
+
+# -- their repository, read --------------------------------------------------------------------------
+
+def _jsonl(path, rows):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+@pytest.mark.parametrize("row, found", [([1, 2], "list"), ("text", "str"), (3, "int"), (None, "NoneType")])
+def test_rule_a_line_of_theirs_that_is_not_an_object_is_one_line_naming_file_and_row(tmp_path, row, found):
+    _jsonl(tmp_path / "results" / "m.jsonl", [{"seed": 1}, row])
+    with pytest.raises(authors.AuthorsDataError) as raised:
+        authors.authors_rows(tmp_path)
+    assert str(raised.value) == f"{tmp_path / 'results' / 'm.jsonl'}: row 2: expected a JSON object, found {found}"
+
+
+def test_rule_each_results_file_is_one_model_named_by_its_stem_and_nothing_below_it_is_read(tmp_path):
+    _jsonl(tmp_path / "results" / "b.jsonl", [{"seed": 2}])
+    _jsonl(tmp_path / "results" / "a.jsonl", [{"seed": 1}, {"seed": 3}])
+    _jsonl(tmp_path / "results" / "deeper" / "c.jsonl", [{"seed": 4}])
+    (tmp_path / "results" / "notes.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "results" / "link.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    _jsonl(tmp_path / "outside.jsonl", [{"seed": 9}])
+    skipped = []
+    assert authors.authors_rows(tmp_path, skipped) == {"a": [{"seed": 1}, {"seed": 3}], "b": [{"seed": 2}]}
+    assert [p.name for p, _ in skipped] == ["link.jsonl"]
+    assert authors.authors_rows(tmp_path) == {"a": [{"seed": 1}, {"seed": 3}], "b": [{"seed": 2}]}
+
+
+def test_rule_a_folder_without_results_is_named_in_the_error(tmp_path):
+    with pytest.raises(authors.AuthorsDataError, match=rf"^{tmp_path}: no results/ folder \(expected the FinChain "
+                                                       r"authors' repository\)$"):
+        authors.authors_rows(tmp_path)
+    with pytest.raises(authors.AuthorsDataError, match=rf"^{tmp_path}: no data/testset/ folder \(expected the "
+                                                       r"FinChain authors' repository\)$"):
+        authors.authors_problems(tmp_path)
+
+
+@pytest.mark.parametrize("given, env, expected", [("/a", "/b", "/a"), (None, "/b", "/b"), ("", "/b", "/b"),
+                                                  (None, None, None), (None, "", None)])
+def test_rule_their_repository_is_the_path_given_else_the_environments(monkeypatch, given, env, expected):
+    from pathlib import Path
+
+    if env is None:
+        monkeypatch.delenv(authors.AUTHORS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(authors.AUTHORS_ENV, env)
+    if expected:
+        assert authors.authors_dir(given, "-T authors_path=DIR") == Path(expected)
+    else:
+        with pytest.raises(ValueError, match=r"^give the FinChain authors' repository with -T authors_path=DIR, or "
+                                             r"set \$FINCHAIN_AUTHORS_DIR$"):
+            authors.authors_dir(given, "-T authors_path=DIR")
+
+
+def test_rule_a_test_instance_becomes_a_row_with_an_authors_id_and_their_text_gold(tmp_path):
+    _jsonl(tmp_path / "data" / "testset" / "banking" / "loans.jsonl",
+           [{"id": 3, "seed": 9, "level": "Basic", "question": "Q?", "solution": "Step 1: 1 + 1 = 2"},
+            {"id": "4", "seed": 1, "solution": None}])
+    _jsonl(tmp_path / "data" / "testset" / "banking" / "deeper" / "x.jsonl", [{"id": 5, "seed": 1}])
+    assert authors.authors_problems(tmp_path) == [
+        {"id": "authors/banking/loans/3/9", "source": "finchain-authors", "domain": "banking", "topic": "loans",
+         "template": "3", "seed": 9, "level": "easy", "question": "Q?", "solution": "Step 1: 1 + 1 = 2"},
+        {"id": "authors/banking/loans/4/1", "source": "finchain-authors", "domain": "banking", "topic": "loans",
+         "template": "4", "seed": 1, "level": "", "question": "", "solution": None}]
+
+
+@pytest.mark.parametrize("recall, precision, step_f1", [
+    (1.0, 1.0, 2 / 2.0001), (0.5, 0.25, 2 * 0.125 / 0.7501), (0, 0, 0.0), (1, 0, 0.0), (None, 0.5, "absent"),
+    (0.5, None, "absent"),
+])
+def test_rule_their_step_f1_is_their_aggregate_formula_from_recall_and_precision(tmp_path, recall, precision,
+                                                                                step_f1):
+    _their_file(tmp_path, [{**KEY, "recall": recall, "precision": precision}])
+    (row,) = authors.their_scores(tmp_path, "m")[0].values()
+    assert row.get("step_f1", "absent") == (step_f1 if step_f1 == "absent" else pytest.approx(step_f1, abs=1e-12))
+
+
+@pytest.mark.parametrize("field, value, got", [("recall", "0.5", "str"), ("precision", True, "bool"),
+                                               ("recall", [1], "list")])
+def test_rule_a_score_of_theirs_that_is_not_a_number_is_one_line(tmp_path, field, value, got):
+    _their_file(tmp_path, [{**KEY, "recall": 0.5, "precision": 0.5}, {**KEY, "seed": 2, "recall": 0.5,
+                                                                      "precision": 0.5, field: value}])
+    path = tmp_path / "evals" / "m.jsonl"
+    with pytest.raises(authors.AuthorsDataError, match=rf"^{path}: row 2: {field}: expected a number, got {got}$"):
+        authors.their_scores(tmp_path, "m")
+
+
+@pytest.mark.parametrize("files, rel", [
+    (("evals/m.jsonl", "evals/reasoning_parsed/m.jsonl"), "evals/m.jsonl"),
+    (("evals/reasoning_parsed/m.jsonl",), "evals/reasoning_parsed/m.jsonl"),
+    ((), ""),
+])
+def test_rule_their_scores_come_from_evals_else_from_reasoning_parsed(tmp_path, files, rel):
+    for k, f in enumerate(files):
+        _jsonl(tmp_path / f, [{**KEY, "final_answer_match": k}])
+    scores, found = authors.their_scores(tmp_path, "m")
+    assert found == rel and (list(scores.values())[0]["final_answer_match"] == 0 if rel else scores == {})
+
+
+@pytest.mark.parametrize("text, means", [
+    ("m & 1 & 2 & 3 & 4 & 5 & 6 & 7 & 8", {"m": dict(zip(authors.PUBLISHED_COLUMNS, map(float, range(1, 9))))}),
+    ("  m  &1&2&3&4&5&6&7&8  ", {"m": dict(zip(authors.PUBLISHED_COLUMNS, map(float, range(1, 9))))}),
+    ("m & 1 & 2 & 3 & 4 & 5 & 6 & 7 & x\nn & 1 & 2 & 3 & 4 & 5 & 6 & 7 & 8",
+     {"n": dict(zip(authors.PUBLISHED_COLUMNS, map(float, range(1, 9))))}),  # a bad line is passed over
+    ("m & 1 & 2 & 3 & 4 & 5 & 6 & 7 & 8 & 9", {}), ("m & 1 & 2 & 3 & 4 & 5 & 6 & 7", {}), ("", {}),
+])
+def test_rule_a_published_line_counts_only_with_a_name_and_eight_numbers(tmp_path, text, means):
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "overall_results.txt").write_text(text + "\n", encoding="utf-8")
+    assert authors.published_means(tmp_path) == means
+
+
+# -- the comparison ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scores, labels, expected", [
+    ([0.9, 0.1], [True, False], 1.0), ([0.1, 0.9], [True, False], 0.0), ([0.5, 0.5], [True, False], 0.5),
+    ([0.5, 0.5, 0.5], [True, True, False], 0.5), ([0.2, 0.5, 0.5, 0.9], [False, True, False, True], 0.875),
+    ([0.1, 0.4, 0.35, 0.8], [False, False, True, True], 0.75),
+    ([0.3, 0.3, 0.3, 0.1], [True, False, True, False], 0.75),
+    ([0.9], [True], None), ([0.9], [False], None), ([], [], None),
+])
+def test_rule_the_auc_is_the_share_of_right_wrong_pairs_ranked_right_ties_half(scores, labels, expected):
+    assert compare.auc(scores, labels) == expected
+
+
+@pytest.mark.parametrize("values, mean", [([1.0, None, 3.0], 2.0), ([float("nan"), 4.0], 4.0), ([0.0], 0.0)])
+def test_rule_a_mean_leaves_out_missing_values(values, mean):
+    assert compare._mean(values) == mean
+
+
+@pytest.mark.parametrize("values", [[], [None], [float("nan")]])
+def test_rule_a_mean_of_nothing_is_nan(values):
+    assert math.isnan(compare._mean(values))
+
+
+def test_rule_our_means_count_every_row_and_theirs_only_the_rows_they_scored():
+    rows = _rows(3)
+    res = [_result(0.2, chaineval=0.3), _result(0.4, fac=0.0, chaineval=0.6), _result(0.9, chaineval=0.9)]
+    theirs = {authors._key(rows[0]): {"final_answer_match": 1.0, "recall": 0.22, "precision": None, "step_f1": 0.1},
+              authors._key(rows[1]): {"final_answer_match": None, "recall": 1.0, "precision": 0.5, "step_f1": 0.3}}
+    paper = [_result(0.2, chaineval=0.9), _result(0.4, fac=0.0, chaineval=0.0), _result(0.9, chaineval=0.6)]
+    comp = compare.compare_model("m", rows, {"reference": res, "paper": paper}, theirs, "evals/m.jsonl", {})
+    assert comp.ours["recall"] == pytest.approx(0.5) and comp.ours["fac"] == pytest.approx(2 / 3)
+    assert comp.theirs == {"fac": 1.0, "recall": pytest.approx(0.61), "precision": 0.5, "step_f1": pytest.approx(0.2)}
+    assert comp.ours["chaineval_reference"] == pytest.approx(0.6) and comp.ours["chaineval_paper"] == pytest.approx(0.5)
+    assert comp.agree_05 == {"fac": 1.0, "recall": 0.5, "precision": 0.0, "step_f1": 0.0}
+    stats = comp.by_profile["reference"]
+    assert stats.chaineval == pytest.approx(0.6) and stats.means["precision"] == pytest.approx(0.5)
+    assert comp.by_profile["paper"].auc == 1.0 and comp.auc == {"reference": 0.5, "paper": 1.0}
+    assert (comp.model, comp.n, comp.their_file) == ("m", 3, "evals/m.jsonl")
+
+
+def test_rule_a_fac_row_exists_for_each_sample_they_scored_and_a_disagreement_has_a_reason():
+    rows = [{**r, "_gold_answer": g, "solution": "Step 1: 1 + 1 = 2", "generation": "The value is $2."}
+            for r, g in zip(_rows(4), [2.123456789, "yes", 2.0, 2.0])]
+    res = [_result(1.0, fac=1.0), _result(1.0, fac=0.0), _result(1.0, fac=1.0), _result(1.0, fac=1.0)]
+    theirs = {authors._key(rows[0]): {"final_answer_match": 0}, authors._key(rows[1]): {"final_answer_match": 0},
+              authors._key(rows[2]): {"final_answer_match": None}}
+    comp = compare.compare_model("m", rows, {"reference": res}, theirs, "", {})
+    assert [(e["key"], e["gold"], e["ours_fac"], e["their_fac"], bool(e["reason"])) for e in comp.fac_rows] == [
+        ("0/7/t/s/Basic", 2.123457, 1.0, 0, True), ("1/7/t/s/Basic", "yes", 0.0, 0, False)]
+    assert comp.n_fac_disagree == 1 and comp.disagreements == comp.fac_rows[:1]
+    assert comp.fac_rows[0]["their_answer"] == ""
+
+
+@pytest.mark.parametrize("n, top, shown", [(3, 0, 0), (3, 1, 1), (3, 2, 2), (3, 12, 3), (13, None, 12), (12, None, 12)])
+def test_rule_the_report_keeps_the_first_top_disagreements_12_unless_told(n, top, shown):
+    rows = [{**r, "_gold_answer": 2.0, "solution": "Step 1: 1 + 1 = 2", "generation": "The value is $2."}
+            for r in _rows(n)]
+    res = [_result(1.0, fac=1.0)] * n
+    theirs = {authors._key(r): {"final_answer_match": 0} for r in rows}
+    comp = compare.compare_model("m", rows, {"reference": res}, theirs, "", {}, **({"top": top} if top is not None
+                                                                                  else {}))
+    assert comp.disagreements == comp.fac_rows[:shown] and comp.n_fac_disagree == n
+
+
+@pytest.mark.parametrize("profiles, expected", [
+    (("reference",), ("reference",)), (("paper", "v1", "paper"), ("paper", "v1")),
+    (("v1", "reference"), ("v1", "reference")),
+])
+def test_rule_profiles_run_once_each_in_the_order_given(profiles, expected):
+    assert compare.check_profiles(profiles) == expected
+
+
+@pytest.mark.parametrize("profiles, named", [((), "'(none given)'"), (("nope", "paper", "v2"), "['nope', 'v2']")])
+def test_rule_an_unknown_or_empty_profile_list_is_refused_naming_the_known_ones(profiles, named):
+    from scorers.params import PROFILES
+
+    with pytest.raises(ValueError) as raised:
+        compare.check_profiles(profiles)
+    assert str(raised.value) == f"unknown profile(s) {named.strip(chr(39)) if '(' in named else named}: choose " \
+                                f"from {', '.join((*PROFILES, 'v1'))}"
+
+
+def _repository(root, n=3):
+    (root / "results").mkdir(parents=True, exist_ok=True)
+    lines = [{**KEY, "seed": k, "solution": f"Step 1: Equity = {k + 30} - 10 = ${k + 20}",
+              "generation": f"Step 1: Equity = {k + 30} - 10 = ${k + 20}"} for k in range(n)]
+    lines.append({**KEY, "seed": n, "solution": None, "generation": "x"})  # no gold text: passed over
+    _jsonl(root / "results" / "m.jsonl", lines)
+    _jsonl(root / "results" / "other.jsonl", lines[:1])
+    _their_file(root, [{**KEY, "seed": k, "final_answer_match": 1, "recall": 1.0, "precision": 1.0}
+                       for k in range(n)])
+
+
+class _Constant:
+    def encode_cached(self, texts):
+        import numpy as np
+
+        out = np.zeros((len(texts), 4), np.float32)
+        out[:, 0] = 1.0
+        return out
+
+
+@pytest.mark.parametrize("limit, models, expected", [
+    (None, (), {"m": 3, "other": 1}), (2, (), {"m": 2, "other": 1}), (None, ("other",), {"other": 1}),
+    (0, ("m",), {"m": 3}),
+])
+def test_rule_reproduce_scores_each_model_asked_up_to_the_limit_without_rows_lacking_gold(tmp_path, limit, models,
+                                                                                         expected):
+    _repository(tmp_path)
+    out = compare.reproduce(tmp_path, ("paper",), limit=limit, models=models, embedder=_Constant())
+    assert {c.model: c.n for c in out} == expected
+    assert all(c.their_file == ("evals/m.jsonl" if c.model == "m" else "") for c in out)
+
+
+def test_rule_the_v1_profile_scores_their_gold_text_with_their_rule(tmp_path):
+    _repository(tmp_path, 2)
+    (comp,) = compare.reproduce(tmp_path, ("paper", "v1"), models=("m",), embedder=_Constant())
+    assert list(comp.by_profile) == ["paper", "v1"] and comp.by_profile["v1"].means["fac"] == 1.0
+    assert [e["their_answer"] for e in comp.fac_rows] == [20.0, 21.0]  # their rule's reading, re-run
+
+
+# -- the report -------------------------------------------------------------------------------------------
+
+def _comparison():
+    stats = compare.ProfileStats(means={"fac": 0.5, "recall": 0.25}, agree_exact={"fac": 1.0},
+                                 agree_05={"fac": 0.75}, chaineval=0.123456, auc=None)
+    return compare.ModelComparison(
+        "m", 4, "evals/m.jsonl", theirs={"fac": 0.4}, published={"final_answer_match": 0.3, "rougeL": 0.2},
+        by_profile={"reference": stats, "v1": compare.ProfileStats(chaineval=float("nan"), auc=0.5)},
+        disagreements=[{"key": "1/7/t/s/Basic", "ours_fac": 1.0, "their_fac": 0, "gold": 20.0, "our_answer": "$20",
+                        "reason": "their bug: x"}], n_fac_disagree=5)
+
+
+def test_rule_the_report_table_has_a_row_per_metric_and_profile_then_the_published_only_columns():
+    rows = compare.table_rows(_comparison())
+    assert rows[:2] == [["fac", "reference", "0.5000", "0.4000", "0.3000", "1.0000", "0.7500"],
+                        ["fac", "v1", "—", "0.4000", "0.3000", "—", "—"]]
+    assert [r[:2] for r in rows[2:8]] == [["recall", "reference"], ["recall", "v1"], ["precision", "reference"],
+                                          ["precision", "v1"], ["step_f1", "reference"], ["step_f1", "v1"]]
+    assert rows[8:] == [["rouge2", "—", "not computed", "—", "—", "—", "—"],
+                        ["rougeL", "—", "not computed", "—", "0.2000", "—", "—"],
+                        ["rougeLsum", "—", "not computed", "—", "—", "—", "—"],
+                        ["bertscore", "—", "not computed", "—", "—", "—", "—"]]
+
+
+def test_rule_the_step_score_line_names_each_profiles_score_and_auc():
+    assert compare.step_score_line(_comparison()) == ("`reference` ChainEval mean 0.1235, AUC —, `v1` step F1 "
+                                                      "(eval.py has no ChainEval) mean —, AUC 0.5000")
+
+
+def test_rule_the_markdown_report_heads_each_model_and_lists_its_disagreements():
+    lines = compare.markdown([_comparison(), compare.ModelComparison("n", 0, "")]).splitlines()
+    assert lines[:3] == ["# FinChain v1 reproduced from the authors' files", "",
+                         "## m (4 samples; theirs from `evals/m.jsonl`)"]
+    assert lines[5] == "|---|---|---:|---:|---:|---:|---:|"
+    assert "| fac | reference | 0.5000 | 0.4000 | 0.3000 | 1.0000 | 0.7500 |" in lines
+    assert "Final-answer disagreements: 5 (largest first):" in lines
+    assert "- `1/7/t/s/Basic`: ours 1, theirs 0, gold 20.0, our answer '$20': their bug: x" in lines
+    assert any(line.startswith("Step score per profile (AUC: separating outputs whose final answer is right from "
+                               "wrong, by that profile's own fac): `reference` ChainEval") for line in lines)
+    assert "## n (0 samples; theirs from `none`)" in lines
+
+
+def test_rule_the_csv_report_has_a_row_per_model_profile_and_metric_then_step_score_and_auc(tmp_path):
+    import csv
+
+    compare.write_report([_comparison()], tmp_path / "new" / "report")
+    md, csv_path = compare.write_report([_comparison()], tmp_path / "new" / "report")  # a folder made, then reused
+    rows = list(csv.reader(csv_path.open(encoding="utf-8")))
+    assert rows[0] == ["model", "n", "profile", "metric", "ours", "theirs", "published", "agree_1e-6", "agree_0.05"]
+    assert rows[1] == ["m", "4", "reference", "fac", "0.5", "0.4", "0.3", "1.0", "0.75"]
+    assert rows[2] == ["m", "4", "reference", "recall", "0.25", "", "", "", ""]
+    assert [r[2:4] for r in rows[1:]] == [["reference", m] for m in ("fac", "recall", "precision", "step_f1",
+                                                                      "step_score", "auc")] + \
+        [["v1", m] for m in ("fac", "recall", "precision", "step_f1", "step_score", "auc")]
+    assert rows[5][4] == "0.123456" and rows[6][4] == "" and rows[12][4] == "0.5"
+    assert md.read_text(encoding="utf-8") == compare.markdown([_comparison()])
+    assert (tmp_path / "new" / "report" / "fac_disagreements.csv").is_file()
+
+
+# -- the disagreement list (fac.py) -------------------------------------------------------------------
+
+@pytest.mark.parametrize("reasons, expected", [
+    (["", "", "their bug: a", "tolerance only; their bug: b", "parser: c"],
+     {"n": 5, "agree": 2, "share": 0.4, "their_bugs": 1, "share_without_bugs": 0.5}),
+    (["their bug: a"], {"n": 1, "agree": 0, "share": 0.0, "their_bugs": 1, "share_without_bugs": "nan"}),
+    ([], {"n": 0, "agree": 0, "share": "nan", "their_bugs": 0, "share_without_bugs": "nan"}),
+])
+def test_rule_the_summary_counts_agreement_with_and_without_the_rows_their_rule_gets_wrong(reasons, expected):
+    from finchain_tasks.reproduce.fac import fac_summary
+
+    got = fac_summary({"reason": r} for r in reasons)
+    assert {k: ("nan" if isinstance(v, float) and math.isnan(v) else v) for k, v in got.items() if k != "reasons"} \
+        == expected
+    assert got["reasons"] == {r: reasons.count(r) for r in reasons if r}
+
+
+def test_rule_the_markdown_list_gives_each_models_agreement_reasons_by_count_and_every_disagreement(tmp_path):
+    from finchain_tasks.reproduce.fac import write_disagreements
+
+    entries = [{"key": "1", "ours_fac": 1.0, "their_fac": 0, "gold": 40.0, "our_answer": "$40", "their_answer": "4",
+                "reason": "their bug: x"},
+               {"key": "2", "ours_fac": 0.0, "their_fac": 1, "gold": None, "our_answer": "a |\n b",
+                "reason": "parser: y"},
+               {"key": "3", "ours_fac": 1.0, "their_fac": 1, "gold": 1.0, "our_answer": "1", "reason": ""},
+               {"key": "4", "ours_fac": 1.0, "their_fac": 0, "gold": 5.0, "our_answer": "5", "reason": "parser: y"}]
+    write_disagreements({"m": entries}, tmp_path / "a" / "b")
+    _, md = write_disagreements({"m": entries}, tmp_path / "a" / "b")  # a folder made, then reused
+    assert md.read_text(encoding="utf-8").splitlines() == [
+        "# Final-answer disagreements with the authors' rule", "",
+        "## m: agree on 1 of 4 (25.00%); 33.33% of the 3 rows where their rule is not wrong by construction", "",
+        "| rows | reason |", "|---:|---|", "| 2 | parser: y |", "| 1 | their bug: x |", "",
+        "| key | ours | theirs | gold | our answer | their reading | reason |", "|---|---|---|---|---|---|---|",
+        "| `1` | 1 | 0 | 40.0 | $40 | 4 | their bug: x |", "| `2` | 0 | 1 |  | a \\| b |  | parser: y |",
+        "| `4` | 1 | 0 | 5.0 | 5 |  | parser: y |"]
+
+
+@pytest.mark.parametrize("value, shown", [("a  b\n\tc", "a b c"), (None, ""), ("x" * 130, "x" * 120), ("a|b", "a\\|b"),
+                                          (0, "0"), (1.5, "1.5")])
+def test_rule_a_markdown_cell_is_one_line_of_at_most_120_characters_with_pipes_escaped(value, shown):
+    from finchain_tasks.reproduce.fac import _md
+
+    assert _md(value) == shown
+
+
+def test_rule_a_score_of_theirs_of_the_wrong_type_names_the_file_the_sample_and_the_field():
+    from finchain_tasks.plumbing.safe_files import UnreadableFile
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "id": "a", "solution": "Step 1: 1 + 1 = 2", "generation": "2"}]
+    with pytest.raises(UnreadableFile, match="their.jsonl: sample 1/a: final_answer_match: expected"):
+        fac_rows(rows, {(1, "a"): {"final_answer_match": "1"}}, lambda r: (r["seed"], r["id"]), where="their.jsonl")
+
+
+@pytest.mark.parametrize("theirs, kept", [({"final_answer_match": 1}, True), ({"final_answer_match": 1.0}, True),
+                                          ({"final_answer_match": True}, True), ({"final_answer_match": None}, False),
+                                          (None, False)])
+def test_rule_fac_rows_keep_the_samples_they_scored(theirs, kept):
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "solution": "Step 1: Equity = 30 - 10 = $20", "generation": "Step 1: Equity = $20"}]
+    entries = fac_rows(rows, {(1,): theirs} if theirs else {}, lambda r: (r["seed"],))
+    assert bool(entries) is kept
+    if kept:
+        assert entries[0]["reason"] == "" and entries[0]["gold"] == 20.0 and entries[0]["ours_fac_strict"] == 1.0
+
+
+def test_rule_fac_only_summarises_and_writes_each_models_rows_up_to_the_limit(tmp_path):
+    from finchain_tasks.reproduce.fac import fac_only
+
+    _repository(tmp_path / "a")
+    summary = fac_only(tmp_path / "a", tmp_path / "out", limit=2)
+    assert {m: s["n"] for m, s in summary.items()} == {"m": 2, "other": 0}
+    assert summary["m"]["agree"] == 2 and (tmp_path / "out" / "fac_disagreements.md").is_file()
+    assert {m: s["n"] for m, s in fac_only(tmp_path / "a", tmp_path / "out").items()} == {"m": 3, "other": 0}
+
+
+EXPRESSION_GOLD = "Step 1: 8.48 + 1 = 9.48\nStep 2: Final Answer: 9.48 - 2.04 = 7.44"
+REASONS = {
+    "gold": "their bug: eval.py reads the gold's 'Answer: a op b = c' as its first number, not c",
+    "minus": "their bug: eval.py drops minus signs ([\\d.]+), so -X and X are one answer",
+    "direction": "ours: direction word: we read the figure as negative from a word of decrease or loss; gold is "
+                 "positive",
+    "fraction": "ours: percent/ratio: we read 'X%' as X for a unitless gold; the output restates it as X/100",
+    "no steps": "their bug: an output without 'Step'/numbered lines has no steps in eval.py, so fac 0",
+    "answer rule": "their bug: eval.py's 'Answer:' rule takes the first number of 'Answer: a op b = c'",
+    "verdict": "their bug: eval.py compares numbers for a yes/no or text gold; the output states the gold's verdict",
+    "percent": "their bug: eval.py has no percent-ratio reconciliation ('94.42%' for a ratio of 0.95)",
+    "aside": "their bug: eval.py takes the step's last number, an operand of the aside '(a x b)' after the answer",
+    "cut, failed": "their bug: eval.py's last-number pattern drops the first of two integer digits ('65.67' -> 5.67)",
+    "two, failed": "two quantities: the question asks for two; eval.py read the other one (of the gold or the output)",
+    "equal": "parser: we read the stated figure, equal to gold; eval.py read another number of the last step",
+    "tolerance": "tolerance: we read the stated figure, within 5% of gold; eval.py read another number of the last "
+                 "step",
+    "threshold": "their bug: eval.py matches a threshold/number the qualitative gold names, not its conclusion",
+    "cut, passed": "their bug: eval.py's last-number pattern drops the first of two integer digits ('16.1' -> 6.1)",
+    "no answer": "ours: the output states no answer; eval.py matched a number of its last step",
+    "two, passed": "two quantities: the question asks for two; we read another of the output's quantities than "
+                   "eval.py",
+    "other": "parser: we read a different quantity of the conclusion (duration, share, threshold or operand skipped)",
+}
+TWO = "What is in each fund and what is the share?"
+
+
+@pytest.mark.parametrize("family, generation, ours_fac, gold, answer, value, extra", [
+    ("gold", "Step 1: It is 7.44 BTC.", 1, 7.44, "7.44", 7.44, {"solution": EXPRESSION_GOLD}),
+    ("gold", "Step 1: It is 7.44 BTC.", 0, 7.44, "7.44", 7.44, {"solution": EXPRESSION_GOLD}),
+    ("minus", "Step 4: The value is -$8.43.", 0, 8.43, "-$8.43", -8.43, {}),
+    ("minus", "Step 4: The value is -$8.43.", 0, 8.43, "-$8.43", None, {}),  # the value read from the answer's text
+    ("minus", "Step 2: The change is -105.", 0, 100.0, "-105", -105.0, {}),  # within 5% of |gold|: the sign class
+    ("other", "Step 2: The change is -105.01.", 0, 100.0, "-105.01", -105.01, {}),  # beyond 5%: not
+    ("minus", "Step 2: It fell (0.5).", 0, 0.5, "(0.5)", -0.5, {}),  # an accounting bracket writes the minus
+    ("direction", "Step 2: The value decreases by 0.5.", 0, 0.5, "0.5", -0.5, {}),
+    ("fraction", "The ratio is 48.25%. For every $1 there is $0.48 of debt.", 1, 48.34, "48.25%", 48.25,
+     {"strict": 1.0}),
+    ("no steps", "The net payment is $65.70.", 1, 65.7, "$65.70", 65.7, {}),
+    ("answer rule", "Step 1: Subtract.\nStep 2: Answer: $80 - $14.30 = $65.70", 1, 65.7, "$65.70", 65.7, {}),
+    ("answer rule", "Step 1: Subtract.\nStep 2: **Answer:** $80 - $14.30", 1, 65.7, "$65.70", 65.7, {}),
+    ("verdict", "Step 1: No, it is not required.", 1, False, "No", None, {}),
+    ("verdict", "Step 1: Yes, it is.", 1, "yes", "Yes", None, {}),
+    ("percent", "Step 3: Debt-to-equity ratio = 94.42%", 1, 0.95, "94.42%", 94.42, {}),
+    ("aside", "Step 3: Alice receives $3920.53 (2832.95 x 1.389).", 1, 3934.97, "$3920.53", 3920.53, {}),
+    ("cut, failed", "Step 1: Subtract.\nStep 2: GreenGrocer receives $65.67.", 1, 65.7, "$65.67", 65.67, {}),
+    ("cut, failed", "Step 2: The rate is 18%.", 1, 18.5, "18%", 18.0, {}),  # a two-digit integer is not read at all
+    ("tolerance", "Step 2: The rate is 118%.", 1, 120.0, "118%", 118.0, {}),  # three integer digits: read whole
+    ("tolerance", "Step 2: The rate is 8.5.", 1, 8.6, "8.5", 8.5, {}),
+    ("two, failed", "Step 2: 250 units each.", 1, 260.0, "250", 250.0, {"question": TWO}),
+    ("equal", "Step 2: The total is 250.", 1, 250.0, "250", 250.0, {}),
+    ("tolerance", "Step 2: 250 units each.", 1, 260.0, "250", 250.0, {"strict": 1.0}),
+    ("threshold", "Step 1: The threshold of 25%.", 0, False, "25%", 25.0, {}),
+    ("cut, passed", "Step 2: The leverage ratio is 16.1 to 1.", 0, 6.17, "16.1", 16.1, {}),
+    ("other", "Step 2: The leverage ratio is 16.1 to 1.", 0, 12.0, "16.1", 16.1, {}),  # 6.1 is not near 12
+    ("other", "Step 2: The rate is 18.", 0, 8.0, "18", 18.0, {}),  # a two-digit integer: they read no 8
+    ("no answer", "Step 1: Find the rate.\nStep 2: Divide.", 0, 1.63, "", None, {}),
+    ("two, passed", "Step 2: 250 units each.", 0, 260.0, "250", 250.0, {"question": TWO}),
+    ("other", "Step 2: 250 units each.", 0, 260.0, "250", 250.0, {}),
+])
+def test_rule_each_disagreement_gets_its_familys_reason_in_full(family, generation, ours_fac, gold, answer, value,
+                                                               extra):
+    assert _why(generation, ours_fac, gold, answer, value, **extra) == REASONS[family]
+
+
+@pytest.mark.parametrize("family, strict, prefixed", [
+    ("no steps", 0.0, True), ("no steps", 1.0, False), ("no steps", None, False),
+])
+def test_rule_a_pass_outside_rounding_is_prefixed_tolerance_only(family, strict, prefixed):
+    reason = _why("The net payment is $63.50.", 1, 65.7, "$63.50", 63.5, strict=strict)
+    assert reason == (f"tolerance only; {REASONS[family]}" if prefixed else REASONS[family])
+
+
+def test_rule_a_qualitative_gold_is_never_prefixed_tolerance_only():
+    assert _why("Step 1: No, it is not required.", 1, False, "No", None, strict=0.0) == REASONS["verdict"]
+
+
+def test_rule_a_fac_rows_gold_is_shown_to_6_decimals():
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "solution": "Step 1: Ratio = 2 / 3 = 0.6666666667", "generation": "Step 1: Ratio = 0.6667"}]
+    (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 1}}, lambda r: (r["seed"],))
+    assert entry["gold"] == 0.666667
+
+
+def test_rule_fac_only_names_their_file_when_a_score_of_theirs_has_the_wrong_type(tmp_path):
+    from finchain_tasks.plumbing.safe_files import UnreadableFile
+    from finchain_tasks.reproduce.fac import fac_only
+
+    _repository(tmp_path / "a", 1)
+    _their_file(tmp_path / "a", [{**KEY, "seed": 0, "final_answer_match": "1"}])
+    with pytest.raises(UnreadableFile, match=rf"^{tmp_path / 'a' / 'evals' / 'm.jsonl'}: sample 0/7/t/s/Basic: "
+                                             "final_answer_match: expected"):
+        fac_only(tmp_path / "a", tmp_path / "out")
