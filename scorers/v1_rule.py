@@ -166,6 +166,17 @@ class V1Result:
         ranks outputs by their step score (reproduce's AUC)."""
         return self.step_f1
 
+    @property
+    def fac_strict(self) -> float:
+        """The v1 rule has one tolerance (5%), so its strict reading is its reading: a report that
+        compares ChainEval's two readings sees no tolerance-only pass under v1."""
+        return self.fac
+
+    @property
+    def answer_value(self) -> float | None:
+        """The final answer's figure, when the rule read a number (as ChainEval's result names it)."""
+        return float(self.final_answer) if isinstance(self.final_answer, (int, float)) else None
+
 
 def _unit_rows(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -753,3 +753,23 @@ def test_rule_fac_only_names_their_file_when_a_score_of_theirs_has_the_wrong_typ
     with pytest.raises(UnreadableFile, match=rf"^{tmp_path / 'a' / 'evals' / 'm.jsonl'}: sample 0/7/t/s/Basic: "
                                              "final_answer_match: expected"):
         fac_only(tmp_path / "a", tmp_path / "out")
+
+
+@pytest.mark.parametrize("order", [("v1",), ("v1", "reference"), ("reference", "v1")])
+def test_rule_ours_is_the_first_chaineval_profile_and_v1_alone_compares_without_error(order):
+    """``finchain reproduce -p v1`` alone crashed on a field only ChainEval's result had; with ``-p v1 -p reference``
+    the authors' rule became "ours"."""
+    from scorers.v1_rule import V1Result
+
+    rows = [{**_rows(1)[0], "_gold_answer": 20.0, "solution": "Step 1: 30 - 10 = $20", "generation": "Answer: $10"}]
+    theirs = {authors._key(rows[0]): {"final_answer_match": 1, "recall": 1.0, "precision": 1.0, "step_f1": 1.0}}
+    v1 = [V1Result(1.0, 1.0, 0.0, 10.0, 20.0, 1, 1)]
+    ours = [SimpleNamespace(chaineval=1.0, fac=1.0, fac_strict=1.0, step_recall=1.0, step_precision=1.0, step_f1=1.0,
+                            final_answer="$20", answer_value=20.0)]
+    results = {p: (v1 if p == "v1" else ours) for p in order}
+    comparison = compare.compare_model("m", rows, results, theirs, "", {})
+    expected = 0.0 if order == ("v1",) else 1.0
+    assert comparison.ours["fac"] == expected
+    (row,) = comparison.fac_rows
+    assert row["ours_fac"] == expected and row["their_answer"] == 10.0
+    assert (v1[0].fac_strict, v1[0].answer_value) == (0.0, 10.0)

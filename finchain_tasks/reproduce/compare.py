@@ -124,8 +124,9 @@ def profile_stats(rows: list[dict[str, Any]], res: list[Any], theirs: dict[tuple
 def compare_model(model: str, rows: list[dict[str, Any]], results: dict[str, list[Any]],
                   theirs: dict[tuple, dict[str, Any]], their_file: str, published: dict[str, float],
                   top: int = 12) -> ModelComparison:
-    """Join ``results[profile][k]`` (ChainEvalResult per row) with their per-sample rows."""
-    first = next(iter(results))
+    """Join ``results[profile][k]`` (ChainEvalResult per row) with their per-sample rows. "Ours" is the first
+    ChainEval profile run; the authors' rule (``v1``) only when it is the one profile asked for."""
+    first = next((p for p in results if p != V1_PROFILE), next(iter(results)))
     comp = ModelComparison(model, len(rows), their_file, published=published)
     joined = [(r, {"fac": res.fac, "fac_strict": res.fac_strict, "recall": res.step_recall,
                    "precision": res.step_precision, "step_f1": res.step_f1, "final_answer": res.final_answer,
