@@ -324,3 +324,44 @@ def test_rule_the_cells_are_of_finchain_samples_per_domain_and_level():
     cells = table.cells(to_frame(samples), _board())
     assert sorted(cells["all"]) == ["a|easy", "a|hard", "b|easy"]
     assert sum(c["n"] for c in cells["all"].values()) == 3
+
+
+def test_rule_a_board_whose_first_task_has_no_scored_row_has_no_comparisons():
+    frame = to_frame([_sample("a", k, 0, 0.5) for k in range(3)])
+    board = Board(name="t", title="t", tasks=("cflue", "finchain"), metrics=("chaineval",),
+                  statistics=Statistics(resamples=200))
+    rows = table.model_rows(frame, board)
+    assert table.tie_groups(frame, rows, board) == [] and "tie_group" not in rows[0]
+
+
+def test_rule_rank_intervals_measure_coverage_themselves_when_it_was_not_yet_measured():
+    samples = [_sample("a", k, 0, 0.9) for k in range(6)] + [_sample("b", k, 0, 0.1) for k in range(3)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    table.rank_intervals(frame, rows, _board())
+    by = {r["model"]: r for r in rows}
+    assert (by["a"]["coverage"], by["b"]["coverage"]) == (1.0, 0.5) and by["b"]["partial"] is True
+    assert (by["a"]["rank"], by["b"]["rank"]) == (1, 2)
+
+
+def test_rule_a_pairs_values_are_the_same_read_from_the_split_rows_or_the_whole_frame():
+    samples = [_sample("a", k, s, 0.1 * k + s) for k in range(3) for s in range(2)]
+    samples += [_sample("b", k, 1, 0.2 * k) for k in range(4)]
+    data = table.scored(to_frame(samples))
+    rows = table.model_rows(to_frame(samples), _board())
+    by_row = table._split_rows(data)
+    whole = table._paired_values(data, rows[0], rows[1], "chaineval")
+    split = table._paired_values(data, rows[0], rows[1], "chaineval", by_row)
+    assert [list(v) for v in whole] == [list(v) for v in split] == [[1.0, 1.1, 1.2], [0.0, 0.2, 0.4],
+                                                                     ["d/p/t0", "d/p/t1", "d/p/t2"]]
+    ghost = {**rows[0], "model": "nobody"}
+    assert [len(v) for v in table._paired_values(data, ghost, rows[1], "chaineval", by_row)] == [0, 0, 0]
+
+
+def test_rule_a_pair_with_no_sample_in_common_has_no_difference_and_no_p_value():
+    samples = [_sample("a", k, 0, 0.9) for k in range(3)] + [_sample("b", k, 1, 0.1) for k in range(3)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    pool = table._ranked_pool(rows, _board())
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", np.ones((2, 2), bool))
+    assert np.isnan(diff).all() and np.isnan(raw).all()
