@@ -17,6 +17,7 @@ from finchain_tasks.leaderboard.site import (
     js_literal,
     methods_html,
     sample_chunks,
+    write_samples,
     write_site,
 )
 
@@ -138,3 +139,182 @@ def test_samples_without_a_template_are_cut_in_chunks_of_fifty(loose, sizes):
     samples["finchain/d/t/a/0"] = {"domain": "d", "topic": "t", "template": "a"}
     chunks = sample_chunks(samples)
     assert [len(ids) for ids in chunks.values()] == [1, *sizes]  # the template's chunk first
+
+
+# ------------------------------------------------------------------------------- the data script's JSON
+
+def test_the_data_script_refuses_a_nan_and_writes_other_objects_as_text():
+    import datetime
+
+    with pytest.raises(ValueError):
+        js_literal({"mean": float("nan")})
+    assert js_literal({"d": datetime.date(2026, 12, 5)}) == '{"d": "2026-12-05"}'
+    assert js_literal(["中"]) == '["中"]'  # as UTF-8, not \\u escapes: a page's text stays its size
+
+
+@pytest.mark.parametrize(("samples", "chunks"), [
+    # one chunk per domain/topic/template, in that order; the same template name elsewhere is another chunk
+    ({"s1": {"domain": "b", "topic": "t", "template": "x"}, "s2": {"domain": "a", "topic": "t", "template": "x"},
+      "s3": {"domain": "a", "topic": "u", "template": "x"}, "s0": {"domain": "a", "topic": "t", "template": "x"}},
+     {"0000": ["s0", "s2"], "0001": ["s3"], "0002": ["s1"]}),
+    ({}, {}),
+])
+def test_samples_of_one_template_share_a_chunk_named_by_its_place(samples, chunks):
+    assert sample_chunks(samples) == chunks
+
+
+def test_each_chunk_script_assigns_its_samples_under_its_name_and_the_index_lists_the_chunks(tmp_path):
+    samples = {"s0": {"domain": "a", "topic": "t", "template": "x", "q": "<b>"}}
+    sizes = write_samples(tmp_path, samples)
+    index = (tmp_path / "samples" / "index.js").read_text("utf-8")
+    chunk = (tmp_path / "samples" / "0000.js").read_text("utf-8")
+    assert index == 'window.LB_SAMPLE_INDEX = {"0000": ["s0"]};\n'
+    assert chunk == ('(window.LB_SAMPLE_CHUNKS = window.LB_SAMPLE_CHUNKS || {})["0000"] = '
+                     '{"s0": {"domain": "a", "topic": "t", "template": "x", "q": "\\u003cb\\u003e"}};\n')
+    assert sizes == {"samples/index.js": len(index.encode()), "samples/0000.js": len(chunk.encode())}
+
+
+@pytest.mark.parametrize(("size", "shown"), [
+    (0, "0.0 KiB"), (1023, "1.0 KiB"), (1024 ** 2 - 1, "1,024.0 KiB"), (1024 ** 2, "1.0 MiB"),
+    (3 * 1024 ** 2 + 1024 ** 2 // 2, "3.5 MiB"),
+])
+def test_the_size_line_gives_kib_under_a_mib_and_mib_from_there(tmp_path, size, shown):
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "data.js").write_bytes(b"x" * size)
+    (tmp_path / "samples" / "index.js").write_bytes(b"x" * 2048)
+    for name, n in (("0000.js", 1024), ("0001.js", 3072)):
+        (tmp_path / "samples" / name).write_bytes(b"x" * n)
+    from finchain_tasks.leaderboard.site import size_summary
+
+    assert size_summary(tmp_path) == (f"data: data.js {shown} (every page); samples: index 2.0 KiB + 2 chunk(s), "
+                                      "largest 3.0 KiB, total 4.0 KiB (the sample page loads the index and the "
+                                      "chunk it shows)")
+
+
+# ------------------------------------------------------------------------------------------- the folder
+
+@pytest.mark.parametrize(("marker", "earlier"), [
+    ({"files": ["a.html", 3, "samples/0000.js"]}, {"a.html", "samples/0000.js"}),  # only names
+    ({"files": []}, set()),
+])
+def test_a_folder_with_the_marker_is_ours_and_its_list_is_what_earlier_builds_wrote(tmp_path, marker, earlier):
+    from finchain_tasks.leaderboard.site import MARKER, claim_folder
+
+    (tmp_path / MARKER).write_text(json.dumps(marker), encoding="utf-8")
+    (tmp_path / "other.txt").write_text("x", encoding="utf-8")
+    assert claim_folder(tmp_path) == earlier
+
+
+@pytest.mark.parametrize("marker", ['{"files": "a.html"}', "[]", "not json", '{"written_by": "x"}'])
+def test_a_marker_that_is_not_an_object_with_a_file_list_is_no_marker(tmp_path, marker):
+    from finchain_tasks.leaderboard.site import MARKER, SiteFolderError, claim_folder
+
+    (tmp_path / MARKER).write_text(marker, encoding="utf-8")
+    with pytest.raises(SiteFolderError, match="is not empty and was not written by"):
+        claim_folder(tmp_path)
+    assert claim_folder(tmp_path, allow_foreign=True) == set()
+
+
+@pytest.mark.parametrize("state", ["missing", "empty"])
+def test_a_missing_or_empty_folder_is_ours_with_nothing_written_before(tmp_path, state):
+    from finchain_tasks.leaderboard.site import claim_folder
+
+    if state == "empty":
+        (tmp_path / "out").mkdir()
+    assert claim_folder(tmp_path / "out") == set()
+
+
+def test_a_file_in_place_of_the_folder_is_refused_even_when_foreign_folders_are_allowed(tmp_path):
+    from finchain_tasks.leaderboard.site import SiteFolderError, claim_folder
+
+    (tmp_path / "out").write_text("x", encoding="utf-8")
+    with pytest.raises(SiteFolderError, match=r"out is a file, not a folder$"):
+        claim_folder(tmp_path / "out", allow_foreign=True)
+
+
+def test_the_marker_adds_what_was_written_keeps_what_it_listed_and_drops_what_was_removed(tmp_path):
+    from finchain_tasks.leaderboard.site import MARKER, record_written
+
+    (tmp_path / MARKER).write_text(json.dumps({"files": ["old.html", "samples/0009.js"]}), encoding="utf-8")
+    record_written(tmp_path, [tmp_path / "samples" / "0000.js", tmp_path / "b.html"],
+                   forget=frozenset({"samples/0009.js"}))
+    assert json.loads((tmp_path / MARKER).read_text("utf-8")) == {
+        "written_by": "finchain-tasks leaderboard", "files": ["b.html", "old.html", "samples/0000.js"]}
+
+
+def test_a_rebuild_removes_only_listed_sample_files_it_did_not_write_again(tmp_path):
+    from finchain_tasks.leaderboard.site import _remove_stale
+
+    out = tmp_path / "site"
+    (out / "samples" / "sub").mkdir(parents=True)
+    (tmp_path / "outside.js").write_text("x", encoding="utf-8")
+    for name in ("samples/0001.js", "samples/0002.js", "old.html", "samples/sub/x.js"):
+        (out / name).write_text("x", encoding="utf-8")
+    (out / "samples" / "link.js").symlink_to(tmp_path / "outside.js")
+    earlier = {"samples/0001.js", "samples/0002.js", "old.html", "samples/link.js", "samples/sub",
+               "samples/../../outside.js", "samples/gone.js"}
+    removed = _remove_stale(out, earlier, {"samples/0002.js"})
+    assert removed == {"samples/0001.js"}
+    left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert left == ["outside.js", "site", "site/old.html", "site/samples", "site/samples/0002.js",
+                    "site/samples/link.js", "site/samples/sub", "site/samples/sub/x.js"]
+
+
+# ------------------------------------------------------------------------------------------- the pages
+
+@pytest.mark.parametrize(("scripts", "tags"), [
+    (("data.js",), '<script src="data.js"></script><script src="assets/app.js"></script>'),
+    (("data.js", "samples/index.js"),
+     '<script src="data.js"></script><script src="samples/index.js"></script><script src="assets/app.js"></script>'),
+])
+def test_every_page_loads_its_data_scripts_then_the_app_and_names_itself(scripts, tags):
+    page = _shell("sample", "T", "<p>body</p>", scripts)
+    assert f"</main>{tags}</body></html>\n" in page and '<body data-page="sample">' in page
+    assert page.startswith('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">')
+    assert '<link rel="stylesheet" href="assets/style.css">' in page and "<main><p>body</p></main>" in page
+    assert '<nav><a href="index.html">' in page and '<a href="sample.html" class=current>' in page
+
+
+def test_the_sample_page_alone_loads_the_sample_index(tmp_path):
+    index = write_site(tmp_path / "site", _board(), _payload(), {})
+    assert index == tmp_path / "site" / "index.html"
+    for page in PAGE_FILES:
+        text = (tmp_path / "site" / page).read_text("utf-8")
+        assert ('<script src="samples/index.js">' in text) is (page == "sample.html")
+        assert f'<body data-page="{page[:-5]}">' in text and "<title>T</title>" in text
+    assert (tmp_path / "site" / "assets" / "app.js").is_file()
+    assert (tmp_path / "site" / "samples" / "index.js").is_file()
+    data = (tmp_path / "site" / "data.js").read_text("utf-8")
+    assert data.startswith("window.LB = {") and '"csv": {"header": "' in data
+
+
+@pytest.mark.parametrize(("statistics", "said"), [
+    ({}, ["Each mean's 95% interval", "2000 resamples, seed 0", "not distinguishable from it at 0.05 after a\nHolm",
+          "fewer than 2\ntemplates, or under 0.5 of", "simultaneous at 95%", "1 − 0.05/rows"]),
+    ({"confidence": 0.9, "resamples": 300, "seed": 7, "alpha": 0.01, "correction": "none", "min_shared": 4,
+      "min_overlap": 0.25},
+     ["Each mean's 90% interval", "300 resamples, seed 7", "at 0.01 after a\nno correction", "fewer than 4\n",
+      "under 0.25 of", "simultaneous at 90%", "1 − 0.1/rows"]),
+])
+def test_the_methods_page_states_the_boards_own_statistics(statistics, said):
+    board = _board(statistics=dataclasses.replace(_board().statistics, **statistics))
+    page = methods_html(board, _payload())
+    for text in said:
+        assert text in page
+
+
+@pytest.mark.parametrize(("board", "payload", "said"), [
+    ({}, {}, ["<p>T</p>", "Models: every model found in the sources", "not recorded in the logs",
+              "<li>none on this board</li>", "no model was run on both canonical and fresh seeds"]),
+    ({"description": "D", "models": {"m": {}}}, {"chaineval": {"tau": 0.5, "alpha": 1}},
+     ["<p>D</p>", "Models: {&quot;m&quot;: {}}", "<tr><td>alpha</td><td>1</td></tr><tr><td>tau</td><td>0.5</td></tr>"]),
+    ({}, {"rows": [{"harness": "h"}, {"harness": "h"}, {"harness": "a", "profile": "p"}],
+          "reported_samples": [{"source": "s", "title": "t", "url": "u", "rows": [1, 2]}]},
+     ["<tr><td>a</td><td>—</td><td>—</td><td>p</td><td>—</td></tr><tr><td>h</td><td>—</td>",
+      "<li>s: t — u (2 rows)</li>"]),
+])
+def test_the_methods_page_says_what_the_board_and_data_hold_or_that_they_hold_none(board, payload, said):
+    page = methods_html(_board(**board), _payload(**payload))
+    for text in said:
+        assert text in page
+    assert page.count("<tr><td>h</td>") <= 1  # one line per distinct version set
