@@ -180,6 +180,7 @@ def test_rule_a_rows_facts_are_the_first_recorded_of_its_samples_and_its_latest_
     ({"display_name": "Model M"}, "display_name", "Model M"), ({}, "display_name", "m"),  # else its name
     ({"open_weights": False}, "open_weights", False), ({}, "open_weights", None),        # unknown is not closed
     ({}, "params_b", None), ({}, "date", None), ({}, "category", None),
+    ({}, "input_tokens", None), ({}, "output_tokens", None), ({}, "cost_usd", None), ({}, "latency_s", None),
 ])
 def test_rule_a_rows_missing_fact_stays_unknown_and_its_display_name_falls_back_to_the_model(extra, field, value):
     assert _row([_sample("m", 0, 0, 0.5, **extra)])[field] == value
@@ -354,8 +355,8 @@ def test_rule_a_pairs_values_are_the_same_read_from_the_split_rows_or_the_whole_
     split = table._paired_values(data, rows[0], rows[1], "chaineval", by_row)
     assert [list(v) for v in whole] == [list(v) for v in split] == [[1.0, 1.1, 1.2], [0.0, 0.2, 0.4],
                                                                      ["d/p/t0", "d/p/t1", "d/p/t2"]]
-    ghost = {**rows[0], "model": "nobody"}
-    assert [len(v) for v in table._paired_values(data, ghost, rows[1], "chaineval", by_row)] == [0, 0, 0]
+    ghost = {**rows[0], "model": "nobody"}  # a row the split does not hold answered nothing
+    assert [len(v) for v in table._paired_values(data, ghost, rows[0], "chaineval", by_row)] == [0, 0, 0]
 
 
 def test_rule_a_pair_with_no_sample_in_common_has_no_difference_and_no_p_value():
@@ -365,3 +366,50 @@ def test_rule_a_pair_with_no_sample_in_common_has_no_difference_and_no_p_value()
     pool = table._ranked_pool(rows, _board())
     diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", np.ones((2, 2), bool))
     assert np.isnan(diff).all() and np.isnan(raw).all()
+
+
+def test_rule_a_rows_cost_is_unknown_never_zero_when_none_of_its_samples_is_found_for_it():
+    """A sample without a recorded harness still makes a row; its resources, looked up by the row's keys, find no
+    sample, and no sample is an unknown cost, not a free one."""
+    rows = table.model_rows(to_frame([_sample("a", k, 0, 0.5, harness=None, cost=0.1) for k in range(2)]), _board())
+    assert [(r["model"], r["n"], r["cost_usd"], r["cost_per_sample"]) for r in rows] == [("a", 2, None, None)]
+
+
+@pytest.mark.parametrize("correction", ["holm", "none"])
+def test_rule_each_comparison_carries_its_p_value_adjusted_over_every_comparable_pair(correction):
+    samples = [_sample(m, k, 0, base + 0.02 * k + 0.05 * (k % 2) * (m == "b"))
+               for m, base in (("a", 0.7), ("b", 0.5), ("c", 0.45)) for k in range(8)]
+    frame = to_frame(samples)
+    board = _board(correction=correction)
+    rows, comparisons = _compared(frame, board)
+    pool = table._ranked_pool(rows, board)
+    _, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", ~np.eye(3, dtype=bool))
+    family = [raw[0, 1], raw[0, 2], raw[1, 2]]
+    adjusted = dict(zip([(0, 1), (0, 2), (1, 2)], stats.holm(family) if correction == "holm" else family))
+    labels = [table._label(r) for r in pool]
+    assert [(c["a"], c["b"], c["group_of_leader"]) for c in comparisons] == [
+        ("b (inspect)", "a (inspect)", 1), ("c (inspect)", "a (inspect)", 1), ("c (inspect)", "b (inspect)", 2)]
+    for c in comparisons:
+        i, j = sorted((labels.index(c["a"]), labels.index(c["b"])))
+        assert c["p_value"] == pytest.approx(raw[i, j]) and c["p_adjusted"] == pytest.approx(adjusted[i, j])
+        assert (c["pairs_in_family"], c["shared_clusters"], c["n"]) == (3, 8, 8)
+        assert c["verdict"] == ("tied" if c["p_adjusted"] >= 0.05 else "different")
+
+
+def test_rule_the_drill_down_lists_topics_and_templates_by_name_and_the_models_in_order():
+    samples = [_sample(m, k, 0, 0.5, topic=f"p{1 - k}", harness=h) for m, h in (("b", "x"), ("a", "z"), ("a", "y"))
+               for k in (1, 0)]
+    cells = table.cells(to_frame(samples), _board())
+    assert list(cells) == ["all", "a (y)", "a (z)", "b (x)"]
+    assert [t["name"] for t in cells["all"]["d|easy"]["topics"]] == ["p0", "p1"]
+    assert [t["name"] for t in cells["all"]["d|easy"]["templates"]] == ["t0", "t1"]
+
+
+def test_rule_fresh_gaps_are_listed_per_model_in_name_order_skipping_a_model_without_fresh_seeds():
+    samples = []
+    for model, fresh in (("c", True), ("b", False), ("a", True)):
+        samples += [_sample(model, k, 0, 0.8, fresh=None) for k in range(3)]  # unmarked: canonical
+        if fresh:
+            samples += [_sample(model, k, 9, 0.5, fresh=True) for k in range(3)]
+    gaps = table.fresh_gaps(to_frame(samples), _board())
+    assert [(g["model"], g["templates"], round(g["gap"], 6)) for g in gaps] == [("a", 3, 0.3), ("c", 3, 0.3)]
