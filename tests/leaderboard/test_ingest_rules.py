@@ -553,7 +553,7 @@ def test_rule_a_link_out_of_the_log_folder_is_listed_relative_to_it_and_not_foll
     (logs / "sub" / "link.eval").symlink_to(tmp_path / "outside" / "x.eval")
     problems: list = []
     assert ingest.inspect_log_files(logs, problems, "run/logs/") == []
-    assert [s.path for s in problems] == ["run/logs/sub/link.eval"] and " (to " not in problems[0].reason
+    assert problems == [ingest.Skipped("run/logs/sub/link.eval", "a link out of the folder")]  # no local path
     assert ingest.inspect_log_files(logs) == []  # without a list: skipped all the same
 
 
@@ -674,3 +674,125 @@ def test_rule_without_a_configured_key_the_rows_are_given_back_as_they_are(monke
     monkeypatch.setattr("finchain_tasks.plumbing.redaction.configured_secrets", lambda: set())
     rows = [{"output": "sk-h39-0123456789abcdef"}]
     assert ingest.redacted(rows) is rows
+
+
+
+# -- an Inspect sample's own fields ------------------------------------------------------------------
+
+def _rich_log(folder: Path) -> Path:
+    """One log of two samples with every field a row reads: a scored one with its messages, gold and score
+    metadata, and a failed one whose input is a list of messages."""
+    from inspect_ai.log import write_eval_log
+    from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, ModelOutput
+
+    spec = replace(LOG, sample_ids=["s1", "s2"], epochs=2, samples=(
+        LOG.samples[0], Sample("s2", epoch=2, error="RuntimeError: boom")))
+    log = _eval_log(spec)
+    log.eval.packages = {"inspect_ai": "0.3.999"}
+    first, second = log.samples
+    first.metadata = {"domain": "banking", "topic": "loans", "template": "t3", "level": "hard", "seed": 7,
+                      "exam": "ex", "sub_task": "st",
+                      "gold": {"steps": [{"text": "1 + 1 = 2"}], "answer": 2.0, "answer_unit": "$"}}
+    first.scores["chaineval"].metadata = {"first_error_step": 2, "n_gold_steps": 3, "n_pred_steps": 4,
+                                          "alignment": [[0, 1]]}
+    first.scores["chaineval"].answer = "2"
+    first.messages = [ChatMessageSystem(content="S"), ChatMessageUser(content="Q"), ChatMessageAssistant(content="A")]
+    first.output = ModelOutput.from_content(model="served", content="the reply")
+    first.total_time = 1.5
+    second.input = [ChatMessageUser(content="first"), ChatMessageUser(content="last")]
+    second.target = "line 1\nline 2"
+    second.output = None
+    path = folder / spec.file
+    write_eval_log(log, str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def sample_rows(tmp_path_factory):
+    return list(ingest.inspect_rows(_rich_log(tmp_path_factory.mktemp("rich")), None, "run/"))
+
+
+@pytest.mark.parametrize("column, first, second", [
+    ("sample_id", "s1", "s2"), ("epoch", 1, 2), ("domain", "banking", None), ("topic", "loans", None),
+    ("template", "t3", None), ("level", "hard", None), ("seed", 7, None), ("exam", "ex", None),
+    ("sub_task", "st", None), ("first_error_step", 2, None), ("n_gold_steps", 3, None), ("n_pred_steps", 4, None),
+    ("alignment", [[0, 1]], None), ("latency_s", 1.5, None), ("source", "run/" + LOG.file, "run/" + LOG.file),
+    ("question", "question", "last"), ("prompt", "[system]\nS\n\n[user]\nQ", None),
+    ("gold_steps", ["1 + 1 = 2"], []), ("gold_answer", "$2.00", None), ("output", "the reply", ""),
+    ("answer", "2", None), ("error", None, "RuntimeError: boom"), ("chaineval", 0.5, None),
+    ("input_tokens", 100, None), ("output_tokens", 20, None), ("cost", None, None),
+])
+def test_rule_each_field_of_an_inspect_sample_reaches_its_column(sample_rows, column, first, second):
+    assert (sample_rows[0].get(column), sample_rows[1].get(column)) == (first, second)
+
+
+def test_rule_a_sample_without_messages_shows_its_text_input_as_the_prompt(tmp_path):
+    (row,) = ingest.inspect_rows(_write_inspect(tmp_path))
+    assert (row["prompt"], row["question"], row["gold_answer"], row["source"]) == ("question", "question", "answer",
+                                                                                  LOG.file)
+
+
+@pytest.mark.parametrize("metadata, model_args, column, value", [
+    ({"package_version": "9.9"}, {}, "finchain_tasks_version", "9.9"),      # CFLUE records it so
+    ({"cflue_profile": "reference"}, {}, "profile", "reference"),
+    ({"chaineval": "paper", "cflue_profile": "reference"}, {}, "profile", "reference"),  # not a dict: no profile
+    ({}, {}, "task_version", "7"),                                           # the task's own version
+    ({}, {}, "fresh", False), ({}, {}, "task_set", None),
+    ({}, {"finchain_model": "args-m"}, "model", "args-m"),                  # the registry name in the model args
+    ({}, {}, "model", "litellm/openai/served"),                              # else Inspect's model
+])
+def test_rule_an_inspect_log_without_a_fact_falls_back_to_what_else_it_records(tmp_path, metadata, model_args,
+                                                                              column, value):
+    spec = replace(LOG, metadata=metadata, model_args=model_args, task_version=7)
+    (row,) = ingest.inspect_rows(_write_inspect(tmp_path, spec))
+    assert row[column] == value
+
+
+# -- an lm-eval results file's facts when it records fewer ----------------------------------------------
+
+def test_rule_an_lm_eval_run_that_records_nothing_has_no_facts_but_its_model_and_harness():
+    from importlib.metadata import version
+
+    facts = ingest._lm_eval_facts({}, {}, "m")
+    assert facts == {"model": "m", "display_name": None, "category": None, "params_b": None, "harness": "lm-eval",
+                     "harness_version": version("lm_eval"), "finchain_tasks_version": None, "task_version": None,
+                     "profile": None, "fresh": False, "date": None}
+
+
+@pytest.mark.parametrize("metadata, column, value", [
+    ({"finchain_run": {"finchain_tasks_version": "3.0"}}, "finchain_tasks_version", "3.0"),
+    ({"cflue_app_run": {"package_version": "8.8", "task_version": 4, "cflue_profile": "reference"}},
+     "finchain_tasks_version", "8.8"),
+    ({"cflue_app_run": {"task_version": 4}}, "task_version", "4"),
+    ({"cflue_app_run": {"cflue_profile": "reference"}}, "profile", "reference"),
+    ({"finchain_run": "not a mapping"}, "task_version", None),
+    ({"finchain_run": {"task_version": 2}}, "task_version", "2"),
+])
+def test_rule_an_lm_eval_run_records_its_versions_the_way_its_task_does(metadata, column, value):
+    facts = ingest._lm_eval_facts({"configs": {"leaf": {"metadata": metadata}}}, {}, "m")
+    assert facts[column] == value
+
+
+def test_rule_an_lm_eval_folder_is_named_by_the_run_record_when_no_model_is_given(tmp_path):
+    results = _lm_eval_folder(tmp_path, "finchain_x", [finchain_sample(1, 0.5)])
+    assert [r["model"] for r in ingest.lm_eval_rows(results, {"name": "rec"}, realign=False)] == ["rec"]
+    assert [r["model"] for r in ingest.lm_eval_rows(results, {"name": "rec"}, "given", realign=False)] == ["given"]
+    assert [r["model"] for r in ingest.lm_eval_rows(results, realign=False)] == ["served"]
+
+
+def test_rule_only_the_samples_files_of_a_results_files_own_stamp_and_folder_are_read(tmp_path):
+    results = _lm_eval_folder(tmp_path, "finchain_x", [finchain_sample(1, 0.5)])
+    (tmp_path / "samples_finchain_y_2020-01-01T00-00-00.000000.jsonl").write_text(
+        json.dumps(finchain_sample(2, 0.5)) + "\n", encoding="utf-8")            # another run's samples
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / f"samples_finchain_z_{STAMP}.jsonl").write_text(
+        json.dumps(finchain_sample(3, 0.5)) + "\n", encoding="utf-8")            # a sub-folder's
+    rows = list(ingest.lm_eval_rows(results, realign=False))
+    assert [(r["task_set"], r["source"]) for r in rows] == [("finchain_x", f"samples_finchain_x_{STAMP}.jsonl")]
+
+
+def test_rule_an_unreadable_results_file_is_one_line_naming_it(tmp_path):
+    (tmp_path / "results_x.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(ingest.IngestError, match=r"^results_x\.json: not a readable lm-eval results file "
+                                                 r"\(results: expected a JSON object, found list\)$"):
+        list(ingest.lm_eval_rows(tmp_path / "results_x.json"))

@@ -238,8 +238,8 @@ def test_the_marker_adds_what_was_written_keeps_what_it_listed_and_drops_what_wa
     (tmp_path / MARKER).write_text(json.dumps({"files": ["old.html", "samples/0009.js"]}), encoding="utf-8")
     record_written(tmp_path, [tmp_path / "samples" / "0000.js", tmp_path / "b.html"],
                    forget=frozenset({"samples/0009.js"}))
-    assert json.loads((tmp_path / MARKER).read_text("utf-8")) == {
-        "written_by": "finchain-tasks leaderboard", "files": ["b.html", "old.html", "samples/0000.js"]}
+    assert (tmp_path / MARKER).read_text("utf-8") == json.dumps(
+        {"written_by": "finchain-tasks leaderboard", "files": ["b.html", "old.html", "samples/0000.js"]}, indent=1)
 
 
 def test_a_rebuild_removes_only_listed_sample_files_it_did_not_write_again(tmp_path):
@@ -318,3 +318,16 @@ def test_the_methods_page_says_what_the_board_and_data_hold_or_that_they_hold_no
     for text in said:
         assert text in page
     assert page.count("<tr><td>h</td>") <= 1  # one line per distinct version set
+
+
+def test_the_sample_scripts_make_their_folder_when_it_is_missing(tmp_path):
+    write_samples(tmp_path / "new" / "site", {})
+    assert (tmp_path / "new" / "site" / "samples" / "index.js").read_text("utf-8") == "window.LB_SAMPLE_INDEX = {};\n"
+
+
+def test_a_builds_time_is_utc_to_the_second():
+    import re
+
+    from finchain_tasks.leaderboard.site import now
+
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", now())
