@@ -176,7 +176,7 @@ def test_each_chunk_script_assigns_its_samples_under_its_name_and_the_index_list
 
 @pytest.mark.parametrize(("size", "shown"), [
     (0, "0.0 KiB"), (1023, "1.0 KiB"), (1024 ** 2 - 1, "1,024.0 KiB"), (1024 ** 2, "1.0 MiB"),
-    (3 * 1024 ** 2 + 1024 ** 2 // 2, "3.5 MiB"),
+    (3 * 1024 ** 2 + 1024 ** 2 // 2, "3.5 MiB"), (100 * 1024 ** 2, "100.0 MiB"),
 ])
 def test_the_size_line_gives_kib_under_a_mib_and_mib_from_there(tmp_path, size, shown):
     (tmp_path / "samples").mkdir()
@@ -331,3 +331,70 @@ def test_a_builds_time_is_utc_to_the_second():
     from finchain_tasks.leaderboard.site import now
 
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", now())
+
+
+def test_the_gap_table_has_one_line_per_gap_with_every_number_and_one_line_saying_none():
+    gaps = [{"model": m, "harness": "h", "templates": 3, "gap": 0.1, "low": 0.05, "high": 0.2, "p_value": 0.01}
+            for m in ("a", "b")]
+    assert _gap_rows(gaps) == "".join(f"<tr><td>{m}</td><td>h</td><td>3</td><td>0.100</td><td>[0.050, 0.200]</td>"
+                                      "<td>0.010</td></tr>" for m in ("a", "b"))
+    assert _gap_rows([]) == '<tr><td colspan="6">no model was run on both canonical and fresh seeds</td></tr>'
+
+
+def test_a_foreign_folder_is_refused_in_one_line_that_says_what_to_do(tmp_path):
+    from finchain_tasks.leaderboard.site import SiteFolderError, claim_folder
+
+    (tmp_path / "x").write_text("x", encoding="utf-8")
+    with pytest.raises(SiteFolderError) as info:
+        claim_folder(tmp_path)
+    assert str(info.value) == (f"{tmp_path} is not empty and was not written by `finchain leaderboard` (no "
+                               ".finchain-leaderboard.json): give a new or empty folder, or --allow-nonempty to write "
+                               "into it (nothing of it is removed; files of the same name are replaced)")
+
+
+def test_the_methods_page_lists_every_task_metric_and_source_and_says_when_there_are_none():
+    board = _board(tasks=("finchain", "cflue"))
+    sources = {k: {"title": f"T{k}", "url": f"U{k}"} for k in ("s1", "s2")}
+    blocks = [{"source": k, "title": "t", "url": "u", "rows": []} for k in ("p1", "p2")]
+    page = methods_html(board, _payload(reported={"sources": sources}, reported_samples=blocks))
+    assert "tasks: finchain, cflue</li>" in page and "Metrics, in order: chaineval, fac (the first" in page
+    assert "<ul><li>s1: Ts1 — Us1</li><li>s2: Ts2 — Us2</li></ul>" in page
+    assert "<ul><li>p1: t — u (0 rows)</li><li>p2: t — u (0 rows)</li></ul>" in page
+    empty = methods_html(_board(), _payload())
+    assert "<tbody><tr><td>not recorded in the logs</td></tr></tbody>" in empty
+    assert "<ul><li>none on this board</li></ul>" in empty
+
+
+def test_the_size_line_of_a_site_without_samples_says_no_chunk(tmp_path):
+    from finchain_tasks.leaderboard.site import size_summary
+
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "data.js").write_bytes(b"x" * 1024)
+    (tmp_path / "samples" / "index.js").write_bytes(b"{}")
+    assert size_summary(tmp_path).startswith("data: data.js 1.0 KiB (every page); samples: index 0.0 KiB + 0 chunk(s), "
+                                             "largest 0.0 KiB, total 0.0 KiB")
+
+
+def test_a_site_is_written_into_a_missing_folder_but_never_into_someone_elses_unless_asked(tmp_path):
+    from finchain_tasks.leaderboard.site import SiteFolderError
+
+    assert write_site(tmp_path / "deep" / "site", _board(), _payload(), {}).is_file()
+    (tmp_path / "theirs").mkdir()
+    (tmp_path / "theirs" / "x.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(SiteFolderError):
+        write_site(tmp_path / "theirs", _board(), _payload(), {})
+
+
+def test_the_data_script_is_utf8_whatever_the_locale(tmp_path):
+    """Model text is written as UTF-8 (not escaped): a machine whose locale is not UTF-8 writes the same bytes."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from pathlib import Path; from finchain_tasks.leaderboard.site import write_site; "
+            "from finchain_tasks.leaderboard.board import Board; "
+            "write_site(Path(sys.argv[1]), Board(name='b', title='T'), {'rows': [], 'reported': {'sources': {}}, "
+            "'gaps': [], 'generated': 'g', 'finchain_tasks_version': 'v', 'note': '\\u00e9 \\u4e2d'}, {})")
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "s")], env=env, check=True, timeout=120)
+    assert '"note": "é 中"' in (tmp_path / "s" / "data.js").read_bytes().decode("utf-8")
