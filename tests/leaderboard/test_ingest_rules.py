@@ -438,6 +438,19 @@ def test_rule_a_cflue_application_rows_value_is_the_inspect_scorers_on_the_same_
     assert {k: row[k] for k in values} == values and row["task"] == "cflue_application"
 
 
+@pytest.mark.parametrize("doc", [
+    {"task_slug": "translation", "sub_task": "金融英中翻译", "output": "银行 贷款"},   # its direction from the sub-task
+    {"task_slug": "classification", "output": "银行", "profile": "reference"},       # the record's own profile
+])
+def test_rule_a_cflue_application_value_reads_the_records_sub_task_and_profile(doc):
+    from scorers.cflue.application import record_scores
+
+    row = ingest._lm_eval_row({"doc": doc, "resps": [["银行 贷款"]]}, {}, "cflue_application_x", "s")
+    expected = record_scores(doc["task_slug"], doc.get("sub_task", ""), doc["output"], "银行 贷款",
+                             doc.get("profile", "default"))
+    assert {k: row[k] for k in expected} == expected
+
+
 def test_rule_a_cflue_application_line_without_a_task_slug_keeps_its_logged_values():
     row = ingest._lm_eval_row({"doc": {}, "resps": [["x"]], "acc": 1.0}, {}, "cflue_application_x", "s")
     assert row["accuracy"] == 1.0
@@ -686,7 +699,7 @@ def _rich_log(folder: Path) -> Path:
     from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, ModelOutput
 
     spec = replace(LOG, sample_ids=["s1", "s2"], epochs=2, samples=(
-        LOG.samples[0], Sample("s2", epoch=2, error="RuntimeError: boom")))
+        replace(LOG.samples[0], usage=((100, 20, None, 0.5),)), Sample("s2", epoch=2, error="RuntimeError: boom")))
     log = _eval_log(spec)
     log.eval.packages = {"inspect_ai": "0.3.999"}
     first, second = log.samples
@@ -720,10 +733,10 @@ def sample_rows(tmp_path_factory):
     ("question", "question", "last"), ("prompt", "[system]\nS\n\n[user]\nQ", None),
     ("gold_steps", ["1 + 1 = 2"], []), ("gold_answer", "$2.00", None), ("output", "the reply", ""),
     ("answer", "2", None), ("error", None, "RuntimeError: boom"), ("chaineval", 0.5, None),
-    ("input_tokens", 100, None), ("output_tokens", 20, None), ("cost", None, None),
+    ("input_tokens", 100, None), ("output_tokens", 20, None), ("cost", 0.5, None),
 ])
 def test_rule_each_field_of_an_inspect_sample_reaches_its_column(sample_rows, column, first, second):
-    assert (sample_rows[0].get(column), sample_rows[1].get(column)) == (first, second)
+    assert (sample_rows[0][column], sample_rows[1].get(column)) == (first, second)  # a failed sample: no score
 
 
 def test_rule_a_sample_without_messages_shows_its_text_input_as_the_prompt(tmp_path):
@@ -796,3 +809,17 @@ def test_rule_an_unreadable_results_file_is_one_line_naming_it(tmp_path):
     with pytest.raises(ingest.IngestError, match=r"^results_x\.json: not a readable lm-eval results file "
                                                  r"\(results: expected a JSON object, found list\)$"):
         list(ingest.lm_eval_rows(tmp_path / "results_x.json"))
+
+
+def test_rule_a_link_out_of_a_runs_lm_eval_folder_is_listed_under_the_run_and_not_followed(tmp_path):
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "results_x.json").write_text("{}", encoding="utf-8")
+    lm = tmp_path / "run" / "lm_eval" / "served"
+    lm.mkdir(parents=True)
+    (lm / "results_x.json").symlink_to(tmp_path / "outside" / "results_x.json")
+    problems: list = []
+    assert list(ingest.run_dir_rows(tmp_path / "run", problems, realign=False)) == []
+    assert problems == [ingest.Skipped("run/lm_eval/served/results_x.json", "a link out of the folder")]
+    alone: list = []
+    assert ingest.newest_lm_eval_results(tmp_path / "run" / "lm_eval", alone) == []
+    assert alone == [ingest.Skipped("served/results_x.json", "a link out of the folder")]

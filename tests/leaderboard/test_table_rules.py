@@ -120,6 +120,7 @@ def test_each_cell_and_its_drill_down_carry_the_fields_the_heatmap_reads():
     cell = cells["all"]["d|easy"]
     assert set(cell) == {"domain", "level", "n", "mean", "low", "high", "topics", "templates"}
     assert (cell["domain"], cell["level"], cell["n"]) == ("d", "easy", 4)
+    assert cell["low"] < cell["mean"] < cell["high"]  # two templates: an interval on either side
     assert cell["topics"] == [{"name": "p", "n": 4, "mean": pytest.approx(0.05)}]
     assert cell["templates"][1] == {"name": "t1", "n": 2, "mean": pytest.approx(0.1),
                                     "samples": ["t1/0", "t1/1"]}
@@ -271,8 +272,8 @@ def _ordered_row(model, task="finchain", group=1, partial=False, mean=0.5, harne
     ([_ordered_row("n", group=None, mean=0.9), _ordered_row("g2", group=2, mean=0.8), _ordered_row("g1", mean=0.1)],
      ["g1", "g2", "n"]),
     # inside a group: full coverage before partial, then the best mean, a row without a mean last
-    ([_ordered_row("p", partial=True, mean=0.9), _ordered_row("lo", mean=0.2), _ordered_row("hi", mean=0.3),
-      _ordered_row("none", mean=None)], ["hi", "lo", "none", "p"]),
+    ([_ordered_row("p", partial=True, mean=0.9), _ordered_row("y", mean=0.2), _ordered_row("z", mean=0.3),
+      _ordered_row("none", mean=None)], ["z", "y", "none", "p"]),
     # equal means: by label (model, then harness)
     ([_ordered_row("b"), _ordered_row("a", harness="lm-eval"), _ordered_row("a")], ["a", "a", "b"]),
 ])
@@ -413,3 +414,30 @@ def test_rule_fresh_gaps_are_listed_per_model_in_name_order_skipping_a_model_wit
             samples += [_sample(model, k, 9, 0.5, fresh=True) for k in range(3)]
     gaps = table.fresh_gaps(to_frame(samples), _board())
     assert [(g["model"], g["templates"], round(g["gap"], 6)) for g in gaps] == [("a", 3, 0.3), ("c", 3, 0.3)]
+
+
+def test_rule_every_comparable_pair_is_tested_whichever_pair_before_it_was_not():
+    samples = [_sample(m, k, 0, base + 0.01 * k) for m, base in (("a", 0.8), ("b", 0.6), ("c", 0.4)) for k in range(6)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    pool = table._ranked_pool(rows, _board())
+    comparable = np.array([[False, False, True], [False, False, True], [True, True, False]])
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", comparable)
+    assert np.isnan(raw[0, 1]) and raw[0, 2] == pytest.approx(2 / 64) and raw[1, 2] == pytest.approx(2 / 64)
+    assert diff[0, 2] == pytest.approx(0.4) and diff[2, 0] == pytest.approx(-0.4)
+
+
+def test_rule_a_fresh_gaps_interval_is_the_same_on_every_build():
+    samples = [_sample("m", k, 0, 0.5 + 0.03 * k) for k in range(8)]
+    samples += [_sample("m", k, 9, 0.4 + 0.05 * ((k * 5) % 8), fresh=True) for k in range(8)]
+    first, again = (table.fresh_gaps(to_frame(samples), _board()) for _ in range(2))
+    assert first == again and first[0]["low"] < first[0]["high"]
+
+
+def test_rule_every_pair_with_shared_samples_is_tested_whichever_pair_before_it_shared_none():
+    samples = [_sample(m, k, seed, base + 0.01 * k)
+               for m, seed, base in (("a", 0, 0.8), ("b", 1, 0.6), ("c", 0, 0.4)) for k in range(6)]
+    frame = to_frame(samples)
+    pool = table._ranked_pool(table.model_rows(frame, _board()), _board())
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", ~np.eye(3, dtype=bool))
+    assert np.isnan(raw[0, 1]) and np.isnan(raw[1, 2]) and raw[0, 2] == pytest.approx(2 / 64)
