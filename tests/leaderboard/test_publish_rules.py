@@ -7,6 +7,7 @@ runs are tests/leaderboard/test_publish.py (slow) and test_publish_licences.py."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -32,8 +33,9 @@ def _built(tasks=("finchain", "cflue"), rows=None, name="b", metrics=("chaineval
                            "chaineval": 0.5, **TEXT} for t in tasks for k in range(2)])
     samples = {f"{t}/{k}": {"task": t, "question": "Q?", "gold_steps": ["s"], "gold_answer": "2",
                             "models": [{"model": "m", "prompt": "Ask: Q?"}]} for t in tasks for k in range(2)}
-    base = {"rows": [_row()] if rows is None else rows, "reported": {"rows": [{"status": "reported"}]},
-            "reported_samples": [], "generated": "2026-12-05T00:00:00+00:00", "finchain_tasks_version": "3.1.0"}
+    base = {"rows": [_row()] if rows is None else rows,
+            "reported": {"rows": [{"status": "reported"}], "sources": {}}, "reported_samples": [], "gaps": [],
+            "generated": "2026-12-05T00:00:00+00:00", "finchain_tasks_version": "3.1.0"}
     board = Board(name=name, title="T", tasks=tuple(tasks), metrics=metrics)
     return Built(board=board, frame=frame, payload={**base, **payload}, samples=samples)
 
@@ -73,12 +75,13 @@ def test_rule_a_restricted_tasks_sample_view_loses_its_question_gold_text_and_pr
 
 # -- release names -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["b", "B", "7", "Board", "aB", "a_b", "a.b", "a-b", "x" * 60])
+@pytest.mark.parametrize("name", ["b", "B", "7", "Board", "aB", "a_b", "a.b", "a-b", "x" * 60, "x" * 82])
 def test_rule_a_board_name_of_letters_digits_dot_underscore_and_dash_names_a_release(name):
     assert pub.release_name(_built(name=name)) == f"{name}-v3.1.0-2026-12-05"
 
 
-@pytest.mark.parametrize("name", ["", ".b", "_b", "-b", "a/b", "a..b", "a b", "é", "a\\b", "x" * 101])
+@pytest.mark.parametrize("name", ["", ".b", "_b", "-b", "a/b", "a..b", "a b", "é", "a\\b", "x" * 101,
+                                  "x" * 83])  # the release's name (board, version, date) is at most 100 characters
 def test_rule_any_other_board_name_is_refused_before_a_folder_is_named(name):
     with pytest.raises(ValueError, match="cannot name a release folder"):
         pub.release_name(_built(name=name))
@@ -158,3 +161,274 @@ def test_rule_any_other_hf_target_is_refused_in_one_line(monkeypatch, repo):
     with pytest.raises(ValueError, match=r"hf: expects owner/name, got "):
         pub.publish(_built(), f"hf:{repo}")
 
+
+
+# -- what the command says was left out ----------------------------------------------------------------
+
+@pytest.mark.parametrize("tasks, include, line", [
+    (("finchain",), False, None),                                   # nothing restricted: nothing to say
+    (("finchain", "cflue"), False,
+     "left out: question and gold text of 2 cflue sample(s) (CC BY-NC-SA 4.0), whose licence forbids "
+     "redistributing it here; --include-restricted-text keeps it (the release then carries that licence)"),
+    (("finchain", "cflue"), True,
+     "included, as asked: question and gold text of 2 cflue sample(s) (CC BY-NC-SA 4.0); the release carries "
+     "that licence (see its README)"),
+])
+def test_rule_the_command_says_how_many_samples_text_was_left_out_or_included_under_which_licence(
+        tasks, include, line):
+    built, withheld = pub.withhold_text(_built(tasks=tasks), include_restricted=include)
+    assert withheld.line() == line
+    assert withheld.included is include and withheld.samples == ({"cflue": 2} if "cflue" in tasks else {})
+    assert set(withheld.licenses) == set(tasks)
+
+
+def test_rule_several_restricted_tasks_are_listed_in_name_order_and_a_task_with_none_is_not():
+    lic = pub.data_licenses(("cflue", "cflue_application"))
+    withheld = pub.Withheld(lic, {"cflue_application": 3, "cflue": 1}, False)
+    assert withheld.line().startswith("left out: question and gold text of 1 cflue sample(s) (CC BY-NC-SA 4.0), "
+                                      "3 cflue_application sample(s) (CC BY-NC-SA 4.0), whose")
+    assert pub.Withheld(lic, {"cflue": 0}, False).line() is None
+
+
+def test_rule_withholding_leaves_the_board_it_was_given_unchanged():
+    built = _built()
+    pub.withhold_text(built)
+    assert (built.frame["question"] == "Q?").all() and built.samples["cflue/0"]["question"] == "Q?"
+    assert built.samples["cflue/0"]["models"][0]["prompt"] == "Ask: Q?" and "withheld" not in built.samples["cflue/0"]
+
+
+def test_rule_the_sample_view_says_which_licence_where_and_whose():
+    entry = pub.withhold_text(_built())[0].samples["cflue/1"]
+    assert entry["withheld"] == ("The question and gold text are not published: CC BY-NC-SA 4.0 "
+                                 "(https://creativecommons.org/licenses/by-nc-sa/4.0/), the CFLUE authors (Zhu et al., "
+                                 "2024), https://github.com/aliyun/cflue.")
+
+
+@pytest.mark.parametrize("tasks", [("nope",), ("finchain", "nope", "zzz")])
+def test_rule_a_task_without_a_recorded_licence_is_refused_naming_it(tasks):
+    with pytest.raises(ValueError, match=r"^no data licence recorded for task\(s\) " + ", ".join(tasks[1:] or tasks)
+                       + r" in licenses\.yaml$"):
+        pub.data_licenses(tasks)
+
+
+def test_rule_a_task_found_only_in_the_samples_needs_a_licence_too():
+    built = _built(tasks=("finchain",))
+    built.frame.loc[0, "task"] = "nope"
+    with pytest.raises(ValueError, match="nope"):
+        pub.withhold_text(built)
+
+
+# -- the LaTeX table's content --------------------------------------------------------------------------
+
+def test_rule_the_latex_table_shows_group_ranks_name_harness_and_each_metric_with_its_interval():
+    built = _built(rows=[_row(), _row(model="p", display_name="P", tie_group=None, rank_low=None, partial=True,
+                                  metrics={"chaineval": {"mean": 0.123456, "low": None, "high": 0.5}})],
+                   metrics=("chaineval", "fac", "step_f1", "fac_strict"))
+    lines = pub.latex_table(built).splitlines()
+    assert lines[:4] == [r"\begin{tabular}{rrllrrr}", r"\toprule",
+                         r"Group & Ranks & Model & Harness & chaineval & fac & step\_f1 \\", r"\midrule"]
+    assert lines[4] == r"1 & 1--1 & M & inspect & 0.500 [0.250, 0.750] & 1.000 [--, --] & -- \\"
+    assert lines[5] == r"-- & -- & P$^\dagger$ & inspect & 0.123 [--, 0.500] & -- & -- \\"
+    assert lines[6:8] == [r"\bottomrule", r"\end{tabular}"]
+    assert lines[8] == ("% 95% intervals: bootstrap over templates; group 1: not distinguishable from the leader "
+                        "(paired tests, Holm); -- : not comparable (too few shared templates); ranks: simultaneous 95% "
+                        "bootstrap range of ranks; $^\\dagger$: partial coverage.")
+    assert len(lines) == 9 and pub.latex_table(built).endswith("coverage.\n")
+
+
+# -- the release's files (continued) ---------------------------------------------------------------------
+
+def test_rule_the_release_holds_its_files_under_the_release_name(tmp_path):
+    out = pub.write_release(_built(), tmp_path)
+    assert out == tmp_path / "b-v3.1.0-2026-12-05"
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "leaderboard.csv", "leaderboard.json",
+                                                     "leaderboard.tex", "reported.json", "samples.parquet"]
+    assert json.loads((out / "reported.json").read_text("utf-8")) == {"rows": [{"status": "reported"}], "sources": {}}
+    assert json.loads((out / "leaderboard.json").read_text("utf-8"))["rows"][0]["model"] == "m"
+    assert (out / "leaderboard.csv").read_bytes().startswith(b"tie_group,rank,")
+    assert (out / "leaderboard.csv").read_bytes().endswith(b"\r\n")
+    assert (out / "leaderboard.tex").read_text("utf-8") == pub.latex_table(_built())
+    assert len(pd.read_parquet(out / "samples.parquet")) == 4
+
+
+def test_rule_reported_samples_get_their_own_csv_and_json_and_a_line_on_the_card(tmp_path):
+    block = {"source": "src", "status": "reported, not reproduced", "metrics": ["chaineval"],
+             "rows": [{**_row(model="=x"), "reported_name": "R", "published": {"chaineval": 0.4},
+                       "delta": {"chaineval": 0.1}}]}
+    out = pub.write_release(_built(reported_samples=[block]), tmp_path)
+    rows = pd.read_csv(out / "reported_samples.csv")
+    assert list(rows["source"]) == ["src"] and list(rows["model"]) == ["'=x"]  # a formula cell is text
+    assert list(rows["chaineval_published"]) == [0.4] and list(rows["chaineval_delta"]) == [0.1]
+    assert json.loads((out / "reported_samples.json").read_text("utf-8"))[0]["source"] == "src"
+    assert "- `reported_samples.csv` / `reported_samples.json`: per-sample results" in (out / "README.md").read_text()
+    plain = pub.write_release(_built(), tmp_path / "plain")
+    assert "reported_samples" not in (plain / "README.md").read_text() and not (plain / "reported_samples.csv").exists()
+
+
+def test_rule_a_release_without_reported_sample_rows_writes_a_header_only_csv(tmp_path):
+    pub._write_csv(tmp_path / "x.csv", [])
+    assert (tmp_path / "x.csv").read_bytes() == b"model\r\n"
+    assert pub.reported_sample_rows(_built()) == []
+
+
+@pytest.mark.parametrize("include_raw", [False, True])
+def test_rule_raw_logs_are_copied_only_when_asked_without_caches_or_locks(tmp_path, include_raw):
+    src = tmp_path / "run1"
+    (src / "logs").mkdir(parents=True)
+    for name in ("logs/a.eval", "cache.sqlite", "cache.sqlite-wal", "run.lock", "run.json"):
+        (src / name).write_text("x", encoding="utf-8")
+    (tmp_path / "not-a-dir").write_text("x", encoding="utf-8")
+    out = pub.write_release(_built(), tmp_path / "pub", include_raw=include_raw,
+                            sources=(src, tmp_path / "not-a-dir"))
+    raw = sorted(p.relative_to(out).as_posix() for p in (out / "raw").rglob("*") if p.is_file()) \
+        if (out / "raw").exists() else []
+    assert raw == (["raw/run1/logs/a.eval", "raw/run1/run.json"] if include_raw else [])
+
+
+def test_rule_the_card_names_the_board_version_date_level_and_each_tasks_licence(tmp_path):
+    plain = _built()
+    built, withheld = pub.withhold_text(replace(plain, board=replace(plain.board, title='T "q": x')))
+    card = (pub.write_release(built, tmp_path, withheld=withheld) / "README.md").read_text("utf-8")
+    meta = _card_meta(tmp_path / "b-v3.1.0-2026-12-05")
+    assert meta == {"license": "mit", "pretty_name": 'T "q": x'}
+    assert card.startswith('---\nlicense: mit\npretty_name: "T \\"q\\": x"\n---\n# T "q": x\n\n')
+    assert "Data release of the `b` leaderboard, made by finchain-tasks 3.1.0 on 2026-12-05T00:00:00+00:00." in card
+    assert "means with 95% template-bootstrap intervals" in card
+    assert ("- `finchain`: [MIT](https://opensource.org/license/mit), finchain-tasks (problems generated by this "
+            "package's templates, after Xie et al., 2025): text included\n") in card
+    assert ("- `cflue`: [CC BY-NC-SA 4.0](https://creativecommons.org/licenses/by-nc-sa/4.0/), the CFLUE authors "
+            "(Zhu et al., 2024), https://github.com/aliyun/cflue: questions and gold text left out (non-commercial "
+            "and share-alike terms a release under another licence cannot honour); scores and model outputs "
+            "included\n") in card
+
+
+@pytest.mark.parametrize("redistribute, included, why, state", [
+    (True, False, "", "text included"),
+    (False, True, "", "text included"),
+    (False, False, "", "questions and gold text left out (not redistributable); scores and model outputs included"),
+    (False, False, "terms", "questions and gold text left out (terms); scores and model outputs included"),
+])
+def test_rule_each_tasks_licence_line_says_whether_its_text_is_in_the_release(redistribute, included, why, state):
+    lic = pub.DataLicense("x", "id", "Name", "https://u", "holder", redistribute, why)
+    assert pub._licence_lines(pub.Withheld({"x": lic}, {"x": 1}, included)) == \
+        f"- `x`: [Name](https://u), holder: {state}\n"
+
+
+@pytest.mark.parametrize("redistribute, included, samples, ids", [
+    (True, False, 0, ["mit", "id"]),      # a redistributable task's licence: always listed
+    (False, False, 1, ["mit"]),           # left out: not held
+    (False, True, 1, ["mit", "id"]),      # included as asked: held
+    (False, True, 0, ["mit"]),            # asked, but no sample of it: not held
+])
+def test_rule_the_card_lists_the_licence_of_every_task_text_the_release_holds(redistribute, included, samples, ids):
+    lic = pub.DataLicense("x", "id", "Name", "https://u", "holder", redistribute)
+    assert pub.card_licenses(pub.Withheld({"x": lic}, {"x": samples}, included)) == ids
+
+
+# -- publishing to a folder ----------------------------------------------------------------------------
+
+def test_rule_publishing_to_a_folder_writes_the_site_and_the_release_and_records_both(tmp_path):
+    where, withheld = pub.publish(_built(), str(tmp_path / "site"))
+    release = tmp_path / "site" / "data" / "b-v3.1.0-2026-12-05"
+    assert where == str(release) and (tmp_path / "site" / "index.html").is_file()
+    marker = json.loads((tmp_path / "site" / ".finchain-leaderboard.json").read_text("utf-8"))
+    assert "index.html" in marker["files"] and "data/b-v3.1.0-2026-12-05/README.md" in marker["files"]
+    assert withheld.samples == {"cflue": 2} and withheld.included is False
+    assert pd.read_parquet(release / "samples.parquet").query("task == 'cflue'")["question"].isna().all()
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_rule_publishing_into_a_folder_of_someone_elses_needs_the_flag(tmp_path, allow):
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "theirs.txt").write_text("x", encoding="utf-8")
+    if allow:
+        pub.publish(_built(), str(tmp_path / "site"), allow_foreign=True)
+        assert (tmp_path / "site" / "theirs.txt").is_file() and (tmp_path / "site" / "index.html").is_file()
+    else:
+        with pytest.raises(ValueError, match="is not empty"):
+            pub.publish(_built(), str(tmp_path / "site"))
+
+
+def test_rule_a_board_name_that_cannot_name_a_folder_fails_before_anything_is_written(tmp_path):
+    with pytest.raises(ValueError, match="cannot name a release folder"):
+        pub.publish(_built(name="a/b"), str(tmp_path / "site"))
+    assert not (tmp_path / "site").exists()
+
+
+def test_rule_an_hf_upload_creates_the_dataset_and_uploads_the_release_under_its_name(monkeypatch, tmp_path):
+    import huggingface_hub
+
+    calls = []
+
+    class Api:
+        def create_repo(self, repo, **kw):
+            calls.append(("create", repo, kw))
+
+        def upload_folder(self, **kw):
+            calls.append(("upload", sorted(p.name for p in Path(kw.pop("folder_path")).iterdir()), kw))
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", Api)
+    release = pub.write_release(_built(), tmp_path)
+    assert pub.upload_hf(release, "o/n") == "hf:o/n/b-v3.1.0-2026-12-05"
+    assert calls == [("create", "o/n", {"repo_type": "dataset", "exist_ok": True}),
+                     ("upload", sorted(p.name for p in release.iterdir()),
+                      {"repo_id": "o/n", "repo_type": "dataset", "path_in_repo": "b-v3.1.0-2026-12-05",
+                       "commit_message": "leaderboard release b-v3.1.0-2026-12-05"})]
+
+
+CARD_FILES = (
+    "- `leaderboard.csv` / `leaderboard.json`: one row per model × harness × task, means with 95% template-bootstrap "
+    "intervals, per-sample intervals, tie groups, rank intervals (`rank_low`-`rank_high`), `partial` coverage\n"
+    "- `samples.parquet`: every sample of every model (scores, tokens, cost, output)\n"
+    "- `reported.json`: figures published by others, reported, not reproduced\n"
+    "- `leaderboard.tex`: a LaTeX table\n\n"
+    "## Licences\n\nThe tables and scores: MIT (finchain-tasks). Each task's data keeps its own licence:\n\n"
+    "- `finchain`: [MIT](https://opensource.org/license/mit), finchain-tasks (problems generated by this "
+    "package's templates, after Xie et al., 2025): text included\n")
+
+
+def test_rule_the_card_says_what_each_file_of_the_release_holds(tmp_path):
+    plain = _built(tasks=("finchain",))
+    built = replace(plain, board=replace(plain.board, title="Tâble"))
+    card = (pub.write_release(built, tmp_path) / "README.md").read_text("utf-8")
+    assert card == ('---\nlicense: mit\npretty_name: "Tâble"\n---\n# Tâble\n\nData release of the `b` leaderboard, '
+                    "made by finchain-tasks 3.1.0 on 2026-12-05T00:00:00+00:00.\n\n" + CARD_FILES)
+
+
+def test_rule_a_release_written_with_its_text_names_the_licence_of_every_text_it_holds(tmp_path):
+    built = _built(tasks=("finchain", "cflue", "cflue_application"))
+    assert _card_meta(pub.write_release(built, tmp_path)) == {  # one id per licence, however many tasks share it
+        "license": ["mit", "cc-by-nc-sa-4.0"], "pretty_name": "T"}
+
+
+def test_rule_the_release_json_files_are_indented_utf8_json_and_odd_values_are_text(tmp_path):
+    import datetime
+
+    reported = {"rows": [{"name": "Modèle"}], "sources": {}}
+    block = {"source": "src", "status": "reported", "metrics": ["chaineval"], "when": datetime.date(2026, 1, 2),
+             "rows": [{**_row(display_name="Modèle"), "reported_name": "R", "published": {}, "delta": {}}]}
+    built = _built(reported=reported, reported_samples=[block], when=datetime.date(2026, 1, 2))
+    out = pub.write_release(built, tmp_path)
+    payload = {k: v for k, v in built.payload.items() if k not in ("reported", "reported_samples")}
+    assert (out / "leaderboard.json").read_text("utf-8") == json.dumps(payload, indent=2, default=str)
+    assert (out / "reported.json").read_text("utf-8") == json.dumps(reported, indent=2, ensure_ascii=False)
+    assert (out / "reported_samples.json").read_text("utf-8") == json.dumps([block], indent=2, ensure_ascii=False,
+                                                                             default=str)
+    assert '"when": "2026-01-02"' in (out / "leaderboard.json").read_text("utf-8")
+
+
+def test_rule_the_samples_file_holds_the_samples_columns_only(tmp_path):
+    import pyarrow.parquet as pq
+
+    out = pub.write_release(_built(), tmp_path)
+    assert pq.read_schema(out / "samples.parquet").names == ["task", "sample_id", "model", "chaineval", *TEXT]
+
+
+def test_rule_publishing_a_release_again_replaces_it_raw_copies_included(tmp_path):
+    src = tmp_path / "run1"
+    src.mkdir()
+    (src / "run.json").write_text("1", encoding="utf-8")
+    first = pub.write_release(_built(), tmp_path / "pub", include_raw=True, sources=(src,))
+    (src / "run.json").write_text("2", encoding="utf-8")
+    again = pub.write_release(_built(), tmp_path / "pub", include_raw=True, sources=(src,))
+    assert again == first and (again / "raw" / "run1" / "run.json").read_text("utf-8") == "2"

@@ -120,6 +120,7 @@ def test_each_cell_and_its_drill_down_carry_the_fields_the_heatmap_reads():
     cell = cells["all"]["d|easy"]
     assert set(cell) == {"domain", "level", "n", "mean", "low", "high", "topics", "templates"}
     assert (cell["domain"], cell["level"], cell["n"]) == ("d", "easy", 4)
+    assert cell["low"] < cell["mean"] < cell["high"]  # two templates: an interval on either side
     assert cell["topics"] == [{"name": "p", "n": 4, "mean": pytest.approx(0.05)}]
     assert cell["templates"][1] == {"name": "t1", "n": 2, "mean": pytest.approx(0.1),
                                     "samples": ["t1/0", "t1/1"]}
@@ -133,3 +134,310 @@ def test_a_fresh_gap_carries_its_model_size_estimate_and_interval():
     assert set(gap) == {"model", "harness", "templates", "gap", "low", "high", "p_value"}
     assert (gap["model"], gap["harness"], gap["templates"]) == ("m", "inspect", 4)
     assert gap["gap"] == pytest.approx(0.8 - 0.515) and gap["low"] <= gap["gap"] <= gap["high"]
+
+
+# ------------------------------------------------------------------------------ the resampling unit
+
+@pytest.mark.parametrize(("sub_task", "exam", "template", "cluster"), [
+    (None, None, None, "s"),                    # nothing groups it: the sample is its own unit
+    ("st", None, None, "sub_task:st"),          # CFLUE application: its sub-task
+    (None, "ex", None, "exam:ex"),              # CFLUE: its exam
+    ("st", "ex", None, "exam:ex"),              # the exam wins over the sub-task
+    (None, None, "t", "d/p/t"),                 # FinChain: domain/topic/template
+    ("st", "ex", "t", "d/p/t"),                 # the template wins over both
+])
+def test_rule_a_samples_cluster_is_its_template_else_its_exam_else_its_sub_task_else_itself(
+        sub_task, exam, template, cluster):
+    frame = to_frame([{"model": "m", "sample_id": "s", "domain": "d", "topic": "p", "template": template,
+                       "exam": exam, "sub_task": sub_task}])
+    assert table.clusters_of(frame).tolist() == [cluster]
+
+
+@pytest.mark.parametrize(("error", "fresh", "kept"), [
+    (None, False, True), (None, None, True),    # a sample without the fresh mark is canonical
+    ("boom", False, False),                     # failed: not scored
+    (None, True, False),                        # a fresh seed: only the contamination gap reads it
+])
+def test_rule_only_answered_samples_of_canonical_seeds_are_scored(error, fresh, kept):
+    frame = to_frame([_sample("m", 0, 0, 0.5, fresh=fresh, error=error), _sample("m", 1, 0, 0.5)])
+    assert table.scored(frame)["template"].tolist() == (["t0", "t1"] if kept else ["t1"])
+    assert table.scored(frame)["cluster"].tolist()[-1] == "d/p/t1"
+
+
+# ------------------------------------------------------------------------------------ a row's facts
+
+def test_rule_a_rows_facts_are_the_first_recorded_of_its_samples_and_its_latest_date():
+    facts = {"category": "reasoning", "open_weights": True, "params_b": 7, "harness_version": "0.3",
+             "task_version": "2.1", "profile": "paper", "finchain_tasks_version": "3.1.0"}
+    samples = [_sample("m", 0, 0, 0.5, date="2026-01-02"), _sample("m", 1, 0, 0.5, date="2026-03-04", **facts),
+               _sample("m", 1, 1, 0.5, **{**facts, "category": "other"})]
+    row = _row(samples)
+    assert {k: row[k] for k in facts} == {**facts, "params_b": 7.0}
+    assert (row["model"], row["harness"], row["task"], row["display_name"]) == ("m", "inspect", "finchain", "m")
+    assert (row["date"], row["n"], row["templates"]) == ("2026-03-04", 3, 2)
+
+
+@pytest.mark.parametrize(("extra", "field", "value"), [
+    ({"display_name": "Model M"}, "display_name", "Model M"), ({}, "display_name", "m"),  # else its name
+    ({"open_weights": False}, "open_weights", False), ({}, "open_weights", None),        # unknown is not closed
+    ({}, "params_b", None), ({}, "date", None), ({}, "category", None),
+    ({}, "input_tokens", None), ({}, "output_tokens", None), ({}, "cost_usd", None), ({}, "latency_s", None),
+])
+def test_rule_a_rows_missing_fact_stays_unknown_and_its_display_name_falls_back_to_the_model(extra, field, value):
+    assert _row([_sample("m", 0, 0, 0.5, **extra)])[field] == value
+
+
+def test_rule_one_row_per_model_harness_and_task_in_that_order():
+    samples = [_sample(m, 0, 0, 0.5, harness=h, task=t) for m in ("b", "a") for h in ("lm-eval", "inspect")
+               for t in ("finchain", "cflue")]
+    rows = table.model_rows(to_frame(samples), _board())
+    assert [(r["model"], r["harness"], r["task"]) for r in rows] == [
+        ("a", "inspect", "cflue"), ("a", "inspect", "finchain"), ("a", "lm-eval", "cflue"),
+        ("a", "lm-eval", "finchain"), ("b", "inspect", "cflue"), ("b", "inspect", "finchain"),
+        ("b", "lm-eval", "cflue"), ("b", "lm-eval", "finchain")]
+
+
+def test_rule_a_rows_resources_count_its_failed_samples_too():
+    """Tokens and cost were spent on a failed sample too: the row's resources are over all its samples."""
+    samples = [_sample("m", 0, 0, 0.5, cost=0.5, input_tokens=10), _sample("m", 1, 0, None, cost=0.25,
+                                                                           input_tokens=5, error="x")]
+    row = _row(samples)
+    assert (row["n"], row["input_tokens"], row["cost_usd"]) == (1, 15, pytest.approx(0.75))
+
+
+# -------------------------------------------------------------------------------- coverage and order
+
+def _placed_rows(frame, board):
+    rows = table.model_rows(frame, board)
+    table.tie_groups(frame, rows, board)
+    table.rank_intervals(frame, rows, board)
+    return {r["model"]: r for r in rows}
+
+
+@pytest.mark.parametrize(("kept", "coverage", "partial"), [(10, 1.0, False), (9, 0.9, True), (5, 0.5, True)])
+def test_rule_a_rows_coverage_is_its_templates_over_the_most_any_row_has(kept, coverage, partial):
+    samples = [_sample("a", k, 0, 0.5 + 0.01 * k) for k in range(10)]
+    samples += [_sample("b", k, 0, 0.4 + 0.01 * k) for k in range(kept)]
+    rows = table.model_rows(to_frame(samples), _board())
+    table.coverage(to_frame(samples), rows, _board())
+    by = {r["model"]: r for r in rows}
+    assert (by["a"]["coverage"], by["a"]["partial"]) == (1.0, False)
+    assert (by["b"]["coverage"], by["b"]["partial"]) == (pytest.approx(coverage), partial)
+
+
+def test_rule_only_rows_of_the_boards_first_task_with_a_primary_mean_are_placed():
+    samples = [_sample("a", k, 0, 0.9) for k in range(4)] + [_sample("b", k, 0, None, fac=1.0) for k in range(4)]
+    samples += [_sample("c", k, 0, 0.5, task="cflue") for k in range(4)]
+    by = _placed_rows(to_frame(samples), _board())
+    assert (by["a"]["tie_group"], by["a"]["rank"], by["a"]["coverage"]) == (1, 1, 1.0)
+    for model in ("b", "c"):
+        assert "tie_group" not in by[model] and "coverage" not in by[model]
+        assert (by[model]["rank"], by[model]["rank_low"], by[model]["rank_high"]) == (None, None, None)
+
+
+@pytest.mark.parametrize(("kept", "ranked"), [(10, True), (5, True), (4, False)])  # min_overlap 0.5
+def test_rule_a_row_is_ranked_only_when_its_coverage_reaches_the_minimum_overlap(kept, ranked):
+    samples = [_sample("a", k, 0, 0.5 + 0.01 * k) for k in range(10)]
+    samples += [_sample("b", k, 0, 0.4 + 0.01 * k) for k in range(kept)]
+    by = _placed_rows(to_frame(samples), _board())
+    assert (by["b"]["rank"] is not None) is ranked and by["a"]["rank"] == 1
+
+
+@pytest.mark.parametrize(("shared", "comparable"), [(1, False), (2, True)])  # min_shared 2, min_overlap 0
+def test_rule_two_rows_are_comparable_from_the_minimum_number_of_shared_templates(shared, comparable):
+    st = Statistics(min_shared=2, min_overlap=0.01)
+    assert table._comparable(set(range(shared)), set(range(shared)), st) is comparable
+
+
+@pytest.mark.parametrize(("a", "b", "comparable"), [
+    (4, 8, True),    # 4 shared of the larger row's 8: exactly half
+    (3, 8, False),   # 3 of 8: under half
+    (8, 4, True), (8, 3, False),  # either row's templates count
+])
+def test_rule_two_rows_are_comparable_only_when_they_share_the_minimum_overlap_of_either_rows_templates(
+        a, b, comparable):
+    assert table._comparable(set(range(a)), set(range(b)), Statistics(min_shared=2, min_overlap=0.5)) is comparable
+
+
+def _ordered_row(model, task="finchain", group=1, partial=False, mean=0.5, harness="inspect"):
+    return {"model": model, "harness": harness, "task": task, "tie_group": group, "partial": partial,
+            "metrics": {"chaineval": {"mean": mean}}}
+
+
+@pytest.mark.parametrize(("rows", "order"), [
+    # by the board's task order first (a task it does not list last), whatever the means
+    ([_ordered_row("x", "other", mean=0.9), _ordered_row("c", "cflue", mean=0.9), _ordered_row("f", mean=0.1)],
+     ["f", "c", "x"]),
+    # then by tie group; a row with no group last
+    ([_ordered_row("n", group=None, mean=0.9), _ordered_row("g2", group=2, mean=0.8), _ordered_row("g1", mean=0.1)],
+     ["g1", "g2", "n"]),
+    # inside a group: full coverage before partial, then the best mean, a row without a mean last
+    ([_ordered_row("p", partial=True, mean=0.9), _ordered_row("y", mean=0.2), _ordered_row("z", mean=0.3),
+      _ordered_row("none", mean=None)], ["z", "y", "none", "p"]),
+    # equal means: by label (model, then harness)
+    ([_ordered_row("b"), _ordered_row("a", harness="lm-eval"), _ordered_row("a")], ["a", "a", "b"]),
+])
+def test_rule_the_table_is_ordered_by_task_group_coverage_mean_and_label(rows, order):
+    board = Board(name="t", title="t", tasks=("finchain", "cflue"), metrics=("chaineval",))
+    got = table.ordered(rows, board)
+    assert [r["model"] for r in got] == order
+    if order == ["a", "a", "b"]:
+        assert [r["harness"] for r in got[:2]] == ["inspect", "lm-eval"]
+
+
+# ------------------------------------------------------------------------------------------ frontier
+
+def _costed(model, cost, mean):
+    return {"model": model, "harness": "inspect", "cost_per_sample": cost, "metrics": {"chaineval": {"mean": mean}}}
+
+
+@pytest.mark.parametrize(("rows", "frontier"), [
+    ([_costed("a", 1.0, 0.5), _costed("b", 2.0, 0.6), _costed("c", 3.0, 0.55)], ["a (inspect)", "b (inspect)"]),
+    ([_costed("a", 1.0, 0.5), _costed("b", 2.0, 0.5)], ["a (inspect)"]),   # as good but dearer: off
+    ([_costed("a", 1.0, 0.5), _costed("b", 1.0, 0.6)], ["b (inspect)"]),   # as cheap and better: only it
+    ([_costed("a", None, 0.9), _costed("b", 1.0, None), _costed("c", 2.0, 0.1)], ["c (inspect)"]),  # unknowns out
+    ([_costed("a", 0.0, 0.0)], ["a (inspect)"]),                              # free and scoring 0 is still on it
+    ([], []),
+])
+def test_rule_the_frontier_holds_the_rows_no_cheaper_row_matches(rows, frontier):
+    assert table.frontier(rows, "chaineval") == frontier
+
+
+# ------------------------------------------------------------------------------------------ fresh gaps
+
+@pytest.mark.parametrize(("change", "gaps"), [
+    ({}, 1),
+    ({"fresh_task": "cflue"}, 0),       # only FinChain has fresh seeds
+    ({"fresh_error": "x"}, 0),          # a failed fresh sample is no draw
+    ({"no_fresh": True}, 0),            # a model never run on fresh seeds has no gap
+])
+def test_rule_a_fresh_gap_needs_answered_finchain_samples_on_both_seed_kinds(change, gaps):
+    samples = [_sample("m", k, 0, 0.8) for k in range(3)]
+    if not change.get("no_fresh"):
+        samples += [_sample("m", k, 9, 0.5, fresh=True, task=change.get("fresh_task", "finchain"),
+                            error=change.get("fresh_error")) for k in range(3)]
+    assert len(table.fresh_gaps(to_frame(samples), _board())) == gaps
+
+
+def test_rule_the_cells_are_of_finchain_samples_per_domain_and_level():
+    samples = [_sample("m", k, 0, 0.5, domain=d, level=lv) for k, (d, lv) in
+               enumerate([("a", "easy"), ("a", "hard"), ("b", "easy")])]
+    samples += [_sample("m", 9, 0, 0.5, task="cflue")]
+    cells = table.cells(to_frame(samples), _board())
+    assert sorted(cells["all"]) == ["a|easy", "a|hard", "b|easy"]
+    assert sum(c["n"] for c in cells["all"].values()) == 3
+
+
+def test_rule_a_board_whose_first_task_has_no_scored_row_has_no_comparisons():
+    frame = to_frame([_sample("a", k, 0, 0.5) for k in range(3)])
+    board = Board(name="t", title="t", tasks=("cflue", "finchain"), metrics=("chaineval",),
+                  statistics=Statistics(resamples=200))
+    rows = table.model_rows(frame, board)
+    assert table.tie_groups(frame, rows, board) == [] and "tie_group" not in rows[0]
+
+
+def test_rule_rank_intervals_measure_coverage_themselves_when_it_was_not_yet_measured():
+    samples = [_sample("a", k, 0, 0.9) for k in range(6)] + [_sample("b", k, 0, 0.1) for k in range(3)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    table.rank_intervals(frame, rows, _board())
+    by = {r["model"]: r for r in rows}
+    assert (by["a"]["coverage"], by["b"]["coverage"]) == (1.0, 0.5) and by["b"]["partial"] is True
+    assert (by["a"]["rank"], by["b"]["rank"]) == (1, 2)
+
+
+def test_rule_a_pairs_values_are_the_same_read_from_the_split_rows_or_the_whole_frame():
+    samples = [_sample("a", k, s, 0.1 * k + s) for k in range(3) for s in range(2)]
+    samples += [_sample("b", k, 1, 0.2 * k) for k in range(4)]
+    data = table.scored(to_frame(samples))
+    rows = table.model_rows(to_frame(samples), _board())
+    by_row = table._split_rows(data)
+    whole = table._paired_values(data, rows[0], rows[1], "chaineval")
+    split = table._paired_values(data, rows[0], rows[1], "chaineval", by_row)
+    assert [list(v) for v in whole] == [list(v) for v in split] == [[1.0, 1.1, 1.2], [0.0, 0.2, 0.4],
+                                                                     ["d/p/t0", "d/p/t1", "d/p/t2"]]
+    ghost = {**rows[0], "model": "nobody"}  # a row the split does not hold answered nothing
+    assert [len(v) for v in table._paired_values(data, ghost, rows[0], "chaineval", by_row)] == [0, 0, 0]
+
+
+def test_rule_a_pair_with_no_sample_in_common_has_no_difference_and_no_p_value():
+    samples = [_sample("a", k, 0, 0.9) for k in range(3)] + [_sample("b", k, 1, 0.1) for k in range(3)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    pool = table._ranked_pool(rows, _board())
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", np.ones((2, 2), bool))
+    assert np.isnan(diff).all() and np.isnan(raw).all()
+
+
+def test_rule_a_rows_cost_is_unknown_never_zero_when_none_of_its_samples_is_found_for_it():
+    """A sample without a recorded harness still makes a row; its resources, looked up by the row's keys, find no
+    sample, and no sample is an unknown cost, not a free one."""
+    rows = table.model_rows(to_frame([_sample("a", k, 0, 0.5, harness=None, cost=0.1) for k in range(2)]), _board())
+    assert [(r["model"], r["n"], r["cost_usd"], r["cost_per_sample"]) for r in rows] == [("a", 2, None, None)]
+
+
+@pytest.mark.parametrize("correction", ["holm", "none"])
+def test_rule_each_comparison_carries_its_p_value_adjusted_over_every_comparable_pair(correction):
+    samples = [_sample(m, k, 0, base + 0.02 * k + 0.05 * (k % 2) * (m == "b"))
+               for m, base in (("a", 0.7), ("b", 0.5), ("c", 0.45)) for k in range(8)]
+    frame = to_frame(samples)
+    board = _board(correction=correction)
+    rows, comparisons = _compared(frame, board)
+    pool = table._ranked_pool(rows, board)
+    _, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", ~np.eye(3, dtype=bool))
+    family = [raw[0, 1], raw[0, 2], raw[1, 2]]
+    adjusted = dict(zip([(0, 1), (0, 2), (1, 2)], stats.holm(family) if correction == "holm" else family))
+    labels = [table._label(r) for r in pool]
+    assert [(c["a"], c["b"], c["group_of_leader"]) for c in comparisons] == [
+        ("b (inspect)", "a (inspect)", 1), ("c (inspect)", "a (inspect)", 1), ("c (inspect)", "b (inspect)", 2)]
+    for c in comparisons:
+        i, j = sorted((labels.index(c["a"]), labels.index(c["b"])))
+        assert c["p_value"] == pytest.approx(raw[i, j]) and c["p_adjusted"] == pytest.approx(adjusted[i, j])
+        assert (c["pairs_in_family"], c["shared_clusters"], c["n"]) == (3, 8, 8)
+        assert c["verdict"] == ("tied" if c["p_adjusted"] >= 0.05 else "different")
+
+
+def test_rule_the_drill_down_lists_topics_and_templates_by_name_and_the_models_in_order():
+    samples = [_sample(m, k, 0, 0.5, topic=f"p{1 - k}", harness=h) for m, h in (("b", "x"), ("a", "z"), ("a", "y"))
+               for k in (1, 0)]
+    cells = table.cells(to_frame(samples), _board())
+    assert list(cells) == ["all", "a (y)", "a (z)", "b (x)"]
+    assert [t["name"] for t in cells["all"]["d|easy"]["topics"]] == ["p0", "p1"]
+    assert [t["name"] for t in cells["all"]["d|easy"]["templates"]] == ["t0", "t1"]
+
+
+def test_rule_fresh_gaps_are_listed_per_model_in_name_order_skipping_a_model_without_fresh_seeds():
+    samples = []
+    for model, fresh in (("c", True), ("b", False), ("a", True)):
+        samples += [_sample(model, k, 0, 0.8, fresh=None) for k in range(3)]  # unmarked: canonical
+        if fresh:
+            samples += [_sample(model, k, 9, 0.5, fresh=True) for k in range(3)]
+    gaps = table.fresh_gaps(to_frame(samples), _board())
+    assert [(g["model"], g["templates"], round(g["gap"], 6)) for g in gaps] == [("a", 3, 0.3), ("c", 3, 0.3)]
+
+
+def test_rule_every_comparable_pair_is_tested_whichever_pair_before_it_was_not():
+    samples = [_sample(m, k, 0, base + 0.01 * k) for m, base in (("a", 0.8), ("b", 0.6), ("c", 0.4)) for k in range(6)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    pool = table._ranked_pool(rows, _board())
+    comparable = np.array([[False, False, True], [False, False, True], [True, True, False]])
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", comparable)
+    assert np.isnan(raw[0, 1]) and raw[0, 2] == pytest.approx(2 / 64) and raw[1, 2] == pytest.approx(2 / 64)
+    assert diff[0, 2] == pytest.approx(0.4) and diff[2, 0] == pytest.approx(-0.4)
+
+
+def test_rule_a_fresh_gaps_interval_is_the_same_on_every_build():
+    samples = [_sample("m", k, 0, 0.5 + 0.03 * k) for k in range(8)]
+    samples += [_sample("m", k, 9, 0.4 + 0.05 * ((k * 5) % 8), fresh=True) for k in range(8)]
+    first, again = (table.fresh_gaps(to_frame(samples), _board()) for _ in range(2))
+    assert first == again and first[0]["low"] < first[0]["high"]
+
+
+def test_rule_every_pair_with_shared_samples_is_tested_whichever_pair_before_it_shared_none():
+    samples = [_sample(m, k, seed, base + 0.01 * k)
+               for m, seed, base in (("a", 0, 0.8), ("b", 1, 0.6), ("c", 0, 0.4)) for k in range(6)]
+    frame = to_frame(samples)
+    pool = table._ranked_pool(table.model_rows(frame, _board()), _board())
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", ~np.eye(3, dtype=bool))
+    assert np.isnan(raw[0, 1]) and np.isnan(raw[1, 2]) and raw[0, 2] == pytest.approx(2 / 64)
