@@ -108,8 +108,9 @@ def record_written(out: Path, files: list[Path], forget: frozenset[str] = frozen
 
 def _remove_stale(out: Path, earlier: set[str], written: set[str]) -> frozenset[str]:
     """Remove the sample chunks an earlier build wrote and this one did not (templates no longer shown): only
-    names from the marker, only inside ``out``, never a link. Returns the names removed."""
-    root, removed = out.resolve(), set()
+    names from the marker, only inside ``out/samples`` (``samples/../index.html`` is the site's own page), never a
+    link. Returns the names removed."""
+    root, removed = (out / SAMPLE_DIR).resolve(), set()
     for name in sorted(earlier - written):
         path = out / name
         if name.startswith(f"{SAMPLE_DIR}/") and path.is_file() and not path.is_symlink() \

@@ -252,7 +252,7 @@ def test_a_rebuild_removes_only_listed_sample_files_it_did_not_write_again(tmp_p
         (out / name).write_text("x", encoding="utf-8")
     (out / "samples" / "link.js").symlink_to(tmp_path / "outside.js")
     earlier = {"samples/0001.js", "samples/0002.js", "old.html", "samples/link.js", "samples/sub",
-               "samples/../../outside.js", "samples/gone.js"}
+               "samples/../../outside.js", "samples/../old.html", "samples/./../old.html", "samples/gone.js"}
     removed = _remove_stale(out, earlier, {"samples/0002.js"})
     assert removed == {"samples/0001.js"}
     left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
