@@ -561,3 +561,44 @@ def test_rule_a_failures_error_is_the_last_line_that_says_error_else_the_last_li
     path = tmp_path / "lm_eval.log"
     path.write_text(log, encoding="utf-8")
     assert harness._last_error(path) == error
+
+
+# -- the run: what is refused before anything starts, and what each cell is given -------------------------
+
+def test_rule_each_cell_runs_in_model_then_task_set_order_labelled_i_of_n_against_the_models_base_url(
+        tmp_path, cache_dir, monkeypatch, capsys):
+    from finchain_tasks.runs import LM_EVAL_CACHE, engine
+
+    monkeypatch.setattr(engine, "model_record", lambda spec: {"name": spec.name})
+    calls = []
+
+    def run_one(spec, plan, run_dir, base_url, options, label, progress):
+        calls.append((spec.name, plan.name, base_url, label, progress))
+        return True
+
+    monkeypatch.setattr(harness, "run_one", run_one)
+    (tmp_path / "run" / LM_EVAL_CACHE).mkdir(parents=True)
+    specs = [_model(tmp_path, "a", extra=f", api_base: '{BASE_URL}'"),
+             _model(tmp_path, "b", extra=", api_base: 'http://127.0.0.1:8/v1'")]
+    ok, _ = harness.run(tmp_path / "run", specs, [TaskPlan("x", "cflue", {}), TaskPlan("y", "cflue", {})], _options())
+    assert ok is True
+    assert [c[:4] for c in calls] == [("a", "x", BASE_URL, "[1/4] "), ("a", "y", BASE_URL, "[2/4] "),
+                                      ("b", "x", "http://127.0.0.1:8/v1", "[3/4] "),
+                                      ("b", "y", "http://127.0.0.1:8/v1", "[4/4] ")]
+    assert all(c[4] is harness._progress for c in calls)
+    assert capsys.readouterr().err.splitlines() == [harness.legacy_cache_warning(tmp_path / "run")]
+
+
+@pytest.mark.parametrize("case", ["hosted model", "task set", "foreign cache"])
+def test_rule_a_hosted_model_a_task_set_lm_eval_lacks_or_an_untrusted_cache_is_refused_before_the_run_starts(
+        tmp_path, cache_dir, monkeypatch, case):
+    from finchain_tasks.runs import engine
+
+    monkeypatch.setattr(harness, "run_one", lambda *a, **kw: pytest.fail("a cell ran"))
+    spec = _model(tmp_path, "h", "openai/gpt-4.1") if case == "hosted model" else _spec(tmp_path)
+    plan = TaskPlan("ts", "prm_bon" if case == "task set" else "cflue", {})
+    if case == "foreign cache":
+        harness.check_cache_owner(tmp_path / "run", "m").parent.chmod(0o777)
+    with pytest.raises(ValueError):
+        harness.run(tmp_path / "run", [spec], [plan], _options())
+    assert not (tmp_path / "run" / engine.MANIFEST).exists()
