@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import asdict
 from types import SimpleNamespace
 
 import pytest
@@ -25,6 +26,7 @@ from finchain_tasks.runs.plan import (
     connections_for,
     earlier_from_cache,
     earlier_from_summary,
+    plan_row,
     totals,
 )
 from finchain_tasks.runs.rendered import RenderedTaskSet
@@ -42,9 +44,9 @@ TOTALS = {"rows", "models", "requests", "prompt_tokens", "output_tokens", "cost_
 
 
 @pytest.fixture(scope="module")
-def plan(tmp_path_factory):
-    """A plan of a priced model with a batch API, a local-URL model without a price, and a skipped one, on one
-    task set of two problems; with an earlier run's summary for the priced model."""
+def plan_inputs(tmp_path_factory):
+    """A priced model with a batch API, a local-URL model without a price, and a skipped one, on one task set of
+    two problems; with an earlier run's summary for the priced model."""
     from finchain_tasks.models.registry import load_registry
     from finchain_tasks.runs.engine import plan_task_set
     from tests.support.bench_helpers import plan_problems
@@ -64,8 +66,15 @@ def plan(tmp_path_factory):
         {"model": "gpt-4.1-mini", "task_set": "two", "completed": 3, "failed": 1, "output_tokens": 400,
          "wall_s": 8.0}]}), encoding="utf-8")
     specs = [reg.models["gpt-4.1-mini"], reg.models["served"], reg.models["gpt-4.1"]]
-    return build_plan(specs, [plan_task_set(reg, "two")], skipped=[(reg.models["gpt-4.1"], ["OPENAI_API_KEY"])],
-                      run_dir=run_dir)
+    return specs, [plan_task_set(reg, "two")], [(reg.models["gpt-4.1"], ["OPENAI_API_KEY"])], run_dir
+
+
+@pytest.fixture
+def plan(plan_inputs):
+    """The plan of :func:`plan_inputs`, built in each test (0.05 s once the tokenizers are loaded): mutmut credits
+    what a module-scoped fixture calls to the one test that set it up (tests/MUTANTS.md)."""
+    specs, plans, skipped, run_dir = plan_inputs
+    return build_plan(specs, plans, skipped=skipped, run_dir=run_dir)
 
 
 # ---------------------------------------------------------------------------------------------- fields
@@ -151,6 +160,11 @@ def test_totals_sum_the_known_costs_and_name_the_unknown(rows, cost, batch, unkn
     assert got["unknown_cost_models"] == unknown
 
 
+def test_total_costs_are_summed_then_rounded_to_a_millionth_of_a_dollar():
+    got = totals([_row("a", 1, cost=4e-7), _row("b", 1, cost=4e-7)])
+    assert got["cost_usd"] == got["batch_cost_usd"] == {"expected": 1e-6, "low": 0.0, "high": 2e-6}
+
+
 def test_totals_count_rows_models_requests_tokens_and_run_models_side_by_side():
     rows = [_row("a", 10.0, requests=2), _row("a", 5.0, requests=3), _row("b", 12.0, requests=1)]
     got = totals(rows)
@@ -158,6 +172,7 @@ def test_totals_count_rows_models_requests_tokens_and_run_models_side_by_side():
     assert got["output_tokens"] == {"expected": 15, "low": 3, "high": 27}
     assert got["wall_s"] == 15.0  # a's two task sets one after another; b beside them
     assert totals([])["wall_s"] == 0.0
+    assert totals([_row("a", 1.26), _row("a", 0.01)])["wall_s"] == 1.3  # to a tenth of a second
 
 
 # ------------------------------------------------------------------------- the arithmetic of one row
@@ -206,6 +221,8 @@ def test_connections_are_the_flag_else_one_for_the_local_model_else_inspects_def
      "default: local model, 2 CPU cores, 36 tok/s"),
     (_spec("acme/m"), 60, 30.0, 60, 60.0, "default: unknown provider, 60 rpm, 30 tok/s"),
     (_spec("acme/m"), 0, 30.0, 1, 0.0, "default: unknown provider, 60 rpm, 30 tok/s"),
+    (_spec("openai/m", api_base="http://127.0.0.1:9/v1"), 1, 0.0, 10, 0.03,              # no limit: no floor
+     "default: self-hosted (vLLM, 7-8B, 1 GPU), 40 tok/s"),
 ])
 def test_wall_time_is_the_slower_of_the_rate_limit_and_the_requests_over_the_connections(
         spec, requests, out, connections, wall, basis):
@@ -266,6 +283,8 @@ def test_an_earlier_runs_output_per_request_is_the_whole_range_rounded_to_tokens
      {"expected": 0.0028, "low": 0.0024, "high": 0.0036}),                           # per 1M tokens
     (Price(0.0, 0.0), 1000, {"expected": 100, "low": 50, "high": 200},
      {"expected": 0.0, "low": 0.0, "high": 0.0}),
+    (Price(2.0, 8.0), 1_000_000, {"expected": 1_000_000, "low": 0, "high": 2_000_000},
+     {"expected": 10.0, "low": 2.0, "high": 18.0}),
     (Price(0.35, 1.0), 1, {"expected": 0, "low": 0, "high": 1},
      {"expected": 0.0, "low": 0.0, "high": 0.000001}),                               # to the millionth of a dollar
 ])
@@ -285,6 +304,7 @@ def _summary(tmp_path, *results):
     # 8 s over 4 requests; the tokens and answers per candidate request
     ({"completed": 4, "output_tokens": 400, "wall_s": 8.0}, 1, (100.0, 2.0, 4)),
     ({"completed": 4, "output_tokens": 400, "wall_s": 8.0}, 4, (25.0, 0.5, 16)),       # Best-of-4
+    ({"completed": 4, "output_tokens": 400, "wall_s": 8.0}, 3, (400 / 12, 8 / 12, 12)),
     # the requests a run asked for (more than it answered) share its wall time; fewer count as the answers
     ({"completed": 4, "requested": 8, "output_tokens": 400, "wall_s": 8.0}, 1, (100.0, 1.0, 4)),
     ({"completed": 4, "requested": 2, "output_tokens": 400, "wall_s": 8.0}, 1, (100.0, 2.0, 4)),
@@ -296,7 +316,11 @@ def _summary(tmp_path, *results):
 ])
 def test_an_earlier_summary_gives_tokens_and_seconds_per_request_of_each_candidate(tmp_path, result, candidates,
                                                                                     earlier):
-    found = earlier_from_summary(_summary(tmp_path, {"model": "m", "task_set": "t", **result}), {"t": candidates})
+    # rows of no use before it (not an object, no answers, no tokens) are passed over, not the end of the list
+    before = ["row", {"model": "m", "task_set": "t", "completed": 0, "output_tokens": 5},
+              {"model": "m", "task_set": "t", "completed": 3}]
+    found = earlier_from_summary(_summary(tmp_path, *before, {"model": "m", "task_set": "t", **result}),
+                                 {"t": candidates})
     got = found[("m", "t")]
     assert (got.output_per_request, got.seconds_per_request, got.answers) == earlier
     assert got.source == f"earlier run ({SUMMARY})"
@@ -341,6 +365,7 @@ def _answer(tokens):
 
 def test_the_response_cache_gives_each_models_mean_output_by_registry_name_else_litellm_id(tmp_path):
     run_dir = _cache(tmp_path, [
+        ("openai/x", "{not json", _answer(5)),                           # a bad row first: the rest still counts
         ("openai/m", json.dumps({"finchain_model": "m-hot"}), _answer(10)),
         ("openai/m", json.dumps({"finchain_model": "m-hot"}), _answer(20)),
         ("openai/m", json.dumps({}), _answer(7)),                        # no registry name: the litellm id
@@ -364,3 +389,84 @@ def test_a_missing_or_unreadable_response_cache_contributes_nothing(tmp_path, co
         (tmp_path / CACHE).write_bytes(content)
     assert earlier_from_cache(tmp_path) == {}
     assert earlier_from_cache(None) == {}
+
+
+# ------------------------------------------------------------------------------- one row, whole
+
+class _Counter:
+    """Stands in for a tokenizer: 10 tokens a prompt."""
+
+    name, exact = "stand-in", False
+
+    def total(self, prompts):
+        return 10 * len(prompts)
+
+
+@pytest.mark.parametrize(("epochs", "candidates"), [(1, 1), (2, 1), (1, 3), (2, 3)])
+def test_a_rows_prompt_tokens_are_each_prompt_times_its_epochs_and_candidates(plan_inputs, epochs, candidates):
+    row = plan_row(plan_inputs[0][1], _rendered(2, epochs, candidates), _Counter(), None, None, None)
+    assert (row["samples"], row["epochs"], row["candidates"]) == (2, epochs, candidates)
+    assert (row["requests"], row["prompt_tokens"]) == (2 * epochs * candidates, 20 * epochs * candidates)
+    assert (row["tokenizer"], row["tokenizer_exact"]) == ("stand-in", False)
+
+
+def _priced(price, prompt, output):
+    return {k: round((prompt * price.input + output[k] * price.output) / 1e6, 6) for k in RANGE}
+
+
+@pytest.mark.parametrize("max_connections", [None, 3])
+def test_a_row_prices_its_tokens_at_the_list_price_and_through_the_batch_api(plan_inputs, max_connections):
+    from finchain_tasks.models.batch import resolve_batch_price
+    from finchain_tasks.models.registry import resolve_price
+
+    mini = plan_inputs[0][0]
+    row = plan_row(mini, _rendered(2, max_tokens=300), _Counter(), None, max_connections, "A not set")
+    price, batch = resolve_price(mini), resolve_batch_price(mini)
+    assert price is not None and batch is not None   # the shipped entry has a list and a batch price
+    assert (row["model"], row["task_set"], row["provider"], row["category"], row["skip"]) == (
+        "gpt-4.1-mini", "ts", "openai", mini.category, "A not set")
+    assert row["price"] == asdict(price) and row["cost_usd"] == _priced(price, 20, row["output_tokens"])
+    assert row["batch"] == {"api": "openai", "price": asdict(batch), "cost_usd": _priced(batch, 20,
+                                                                                         row["output_tokens"])}
+    assert row["max_tokens"] == 300 and row["connections"] == (max_connections or 10)
+
+
+def test_a_row_of_a_self_hosted_model_has_no_price_and_no_batch_api_and_its_provider_is_the_first_part():
+    from finchain_tasks.models.registry import ModelSpec
+
+    tiny = ModelSpec(name="tiny", display_name="Tiny", litellm_model="hosted_vllm/acme/tiny", category="general",
+                     open_weights=True)
+    row = plan_row(tiny, _rendered(1), _Counter(), None, None, None)
+    assert (row["provider"], row["price"], row["cost_usd"], row["batch"]) == ("hosted_vllm", None, None, None)
+
+
+@pytest.mark.parametrize(("source", "answered"), [("earlier run (summary.json)", 4),
+                                                  ("response cache (4 answers)", 0)])
+def test_a_rows_wall_time_is_to_a_tenth_and_only_an_earlier_run_counts_answers_in_the_run_directory(
+        plan_inputs, source, answered):
+    row = plan_row(plan_inputs[0][1], _rendered(3), _Counter(), Earlier(100.0, 0.123, 4, source), None, None)
+    assert (row["wall_s"], row["wall_basis"], row["answered_in_run_dir"]) == (0.4, "earlier run: 0.12 s/request",
+                                                                             answered)
+
+
+def test_a_plan_takes_its_limit_connections_skip_reasons_and_each_models_earlier_figures(plan_inputs, tmp_path):
+    specs, plans, _, _ = plan_inputs
+    mini, served, full = specs
+    run_dir = _cache(_summary(tmp_path, {"model": "gpt-4.1-mini", "task_set": "two", "completed": 1,
+                                         "output_tokens": 30}), [
+        ("openai/served", json.dumps({"finchain_model": "served"}), _answer(70)),   # by registry name
+        (full.litellm_model, json.dumps({}), _answer(50)),                          # by litellm id
+        ("openai/gpt-4.1-mini", json.dumps({"finchain_model": "gpt-4.1-mini"}), _answer(999)),  # the summary wins
+    ])
+    got = build_plan(specs, plans, skipped=[(full, ["A_KEY", "B_KEY"])], limit=1, max_connections=3, run_dir=run_dir)
+    assert got["run_dir"] == str(run_dir) and got["limit"] == 1 and got["max_connections"] == 3
+    rows = {r["model"]: r for r in got["rows"]}
+    assert [r["samples"] for r in got["rows"]] == [1, 1, 1] and got["task_sets"][0]["samples"] == 1
+    assert {m: r["output_tokens"]["per_request"] for m, r in rows.items()} == {
+        "gpt-4.1-mini": 30.0, "served": 70.0, "gpt-4.1": 50.0}
+    assert {m: r["connections"] for m, r in rows.items()} == {"gpt-4.1-mini": 3, "served": 3, "gpt-4.1": 3}
+    assert {m: r["skip"] for m, r in rows.items()} == {"gpt-4.1-mini": None, "served": None,
+                                                       "gpt-4.1": "A_KEY, B_KEY not set"}
+    assert got["skipped"] == [{"model": "gpt-4.1", "reason": "A_KEY, B_KEY not set"}]
+    assert (got["totals"]["rows"], got["totals_ready"]["rows"], got["totals_ready"]["models"]) == (3, 2, 2)
+    assert build_plan(specs[:1], plans)["run_dir"] is None
