@@ -251,7 +251,7 @@ def test_a_tasks_parameters_read_from_its_source_are_its_signatures(name):
     assert engine.source_parameters(name) == set(inspect.signature(engine.task_factory(name)).parameters)
 
 
-@pytest.mark.parametrize("name", ["nope", "_private", "_registry", "os"])
+@pytest.mark.parametrize("name", ["nope", "_private", "_registry", "__class__", "os"])
 def test_a_name_that_is_not_one_of_our_inspect_tasks_is_refused(name):
     with pytest.raises(ValueError, match=rf"task '{name}' has no Inspect task in this version of finchain-tasks"):
         engine.task_factory(name)
