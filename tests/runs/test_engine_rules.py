@@ -259,9 +259,12 @@ def test_a_name_that_is_not_one_of_our_inspect_tasks_is_refused(name):
         engine.source_parameters(name)
 
 
-def test_an_unknown_task_set_is_refused_naming_the_known_ones(registry):
-    with pytest.raises(ValueError, match=r"unknown task set 'big' \(known: mini\)$"):
-        engine.plan_task_set(registry, "big")
+def test_an_unknown_task_set_is_refused_naming_the_known_ones(tmp_path):
+    path = tmp_path / "registry.yaml"
+    path.write_text("version: 1\ntask_sets:\n  mini: {task: finchain, args: {seeds: [0]}}\n"
+                    "  more: {task: cflue, args: {}}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"unknown task set 'big' \(known: mini, more\)$"):
+        engine.plan_task_set(load_registry(path), "big")
 
 
 def test_both_checkpoint_opt_ins_are_named_in_the_refusal(tmp_path):
@@ -378,6 +381,7 @@ def test_fresh_seeds_are_those_the_manifest_pinned_for_the_same_task_and_argumen
         assert got.args["seeds"] == pinned
     else:
         assert got.args["seeds"] != list(range(count))  # fresh: not the canonical ones
+        assert got.args["seeds"] != ((previous or {}).get("args") or {}).get("seeds")  # nor those pinned before
 
 
 @pytest.mark.parametrize("args", [{"seeds": 2}, {"fresh": False, "seeds": 2}, {"fresh": True, "seeds": [4, 5]}])
