@@ -683,3 +683,10 @@ def test_a_counter_that_is_not_a_whole_number_counts_nothing():
     assert engine.request_counts(tasks) == {"a": {"resent": 3, "late_answers": 0},
                                             "b": {"resent": 1, "late_answers": 0}}
     assert engine.request_paths(tasks[3:]) == {}
+
+
+def test_a_run_keeps_the_creation_time_of_its_first_session_and_times_are_utc(tmp_path, registry):
+    engine.write_manifest(tmp_path, {"created": "2020-01-01T00:00:00+00:00", "sessions": []})
+    _, manifest = engine.prepare(tmp_path, [registry.model("a")], [], ["bench"])
+    assert manifest["created"] == "2020-01-01T00:00:00+00:00"
+    assert manifest["sessions"][-1]["started"].endswith("+00:00") and engine._now().endswith("+00:00")
