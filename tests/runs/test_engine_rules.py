@@ -690,3 +690,23 @@ def test_a_run_keeps_the_creation_time_of_its_first_session_and_times_are_utc(tm
     _, manifest = engine.prepare(tmp_path, [registry.model("a")], [], ["bench"])
     assert manifest["created"] == "2020-01-01T00:00:00+00:00"
     assert manifest["sessions"][-1]["started"].endswith("+00:00") and engine._now().endswith("+00:00")
+
+
+def test_each_task_gets_its_models_local_server_url_the_options_and_a_wall_time_to_the_millisecond(
+        tmp_path, registry, monkeypatch):
+    import contextlib
+    import itertools
+
+    monkeypatch.setattr(engine, "bound_task", _bound)
+    monkeypatch.setattr(engine, "warm_scorers", lambda plans: None)
+    monkeypatch.setattr(engine, "local_servers", lambda specs: contextlib.nullcontext({"b": "http://127.0.0.1:7/v1"}))
+    ticks = itertools.count(100.0, 1.23456)
+    monkeypatch.setattr(engine, "time", types.SimpleNamespace(monotonic=lambda: next(ticks)))
+    seen = []
+    monkeypatch.setattr(engine, "_eval_set", lambda run_dir, tasks, options: seen.append(
+        ([(t.spec, t.base_url) for t in tasks], options)) or True)
+    options = Options(max_retries=2)
+    _, manifest = engine.run(tmp_path, [registry.model("a"), registry.model("b")], [TaskPlan("x", "finchain", {})],
+                             options)
+    assert seen == [([("a", None), ("b", "http://127.0.0.1:7/v1")], options)]
+    assert manifest["sessions"][-1]["wall_s"] == 1.235
