@@ -238,6 +238,7 @@ def test_a_bound_task_names_its_task_set_and_model_and_leaves_generation_to_the_
     config = got_model[0][1]["config"]
     assert (config.temperature, config.top_p, config.max_tokens, got_model[0][1]["base_url"]) == (
         0.1, 0.5, 33, "http://h:1/v1")
+    assert task.model is not None and task.model.name == "litellm/openai/x"
     assert engine.build_task(TaskPlan("mini", "finchain", {}), None).metadata == {"own": 1,
                                                                                   engine.TASK_SET_KEY: "mini"}
 
@@ -445,6 +446,18 @@ def test_inspects_prerequisite_error_is_one_plain_line_and_any_other_error_passe
     with pytest.raises(RuntimeError) as info:
         engine._eval_set(tmp_path, [], Options())
     assert str(info.value) == "The log dir holds other tasks" and info.value.__cause__ is None
+    class Bare(Exception):
+        pass
+
+    Bare.__name__ = "PrerequisiteError"                       # one without a message: its text
+    monkeypatch.setattr(inspect_ai, "eval_set", failing(Bare("[b]plain[/b]  text")))
+    with pytest.raises(RuntimeError, match=r"^plain text$"):
+        engine._eval_set(tmp_path, [], Options())
+    shown = PrerequisiteError("[i]the whole[/i] message")
+    shown.args = ("a shorter text",)                          # the message, not the exception's text
+    monkeypatch.setattr(inspect_ai, "eval_set", failing(shown))
+    with pytest.raises(RuntimeError, match=r"^the whole message$"):
+        engine._eval_set(tmp_path, [], Options())
     other = KeyError("boom")
     monkeypatch.setattr(inspect_ai, "eval_set", failing(other))
     with pytest.raises(KeyError) as info:
@@ -710,3 +723,13 @@ def test_each_task_gets_its_models_local_server_url_the_options_and_a_wall_time_
                              options)
     assert seen == [([("a", None), ("b", "http://127.0.0.1:7/v1")], options)]
     assert manifest["sessions"][-1]["wall_s"] == 1.235
+
+
+def test_a_provider_in_the_key_table_is_never_asked_of_litellm(monkeypatch):
+    from finchain_tasks.inspect import litellm_provider
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setattr(litellm_provider, "import_litellm", lambda: pytest.fail("litellm was asked"))
+    assert engine._litellm_missing(types.SimpleNamespace(litellm_model="openai/x")) == ["OPENAI_API_KEY"]
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    assert engine._litellm_missing(types.SimpleNamespace(litellm_model="openai/x")) == []
