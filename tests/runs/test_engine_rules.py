@@ -203,14 +203,17 @@ def test_under_batch_a_batched_model_is_inspects_own_and_any_other_is_built_as_u
                                                                                      monkeypatch):
     from finchain_tasks.runs import batch_mode
 
-    monkeypatch.setattr(batch_mode, "build_model", lambda spec, options, config: "batched" if spec.name == "b"
-                        else None)
+    monkeypatch.setattr(batch_mode, "build_model", lambda spec, options, config: (
+        "batched", options.batch, config.max_tokens) if spec.name == "b" else None)
     assert engine.build_model(_one(tmp_path, "litellm_model: openai/x, api_key_env: K"), Options(batch=True)).name \
         == "litellm/openai/x"
     path = tmp_path / "b.yaml"
     path.write_text("version: 1\nmodels:\n  - {name: b, display_name: B, category: general, open_weights: false, "
                     "litellm_model: openai/y, api_key_env: K}\n", encoding="utf-8")
-    assert engine.build_model(load_registry(path).model("b"), Options(batch=True)) == "batched"
+    from inspect_ai.model import GenerateConfig
+
+    assert engine.build_model(load_registry(path).model("b"), Options(batch=True),
+                              task_config=GenerateConfig(max_tokens=9)) == ("batched", True, 9)
     assert engine.build_model(load_registry(path).model("b"), Options()).name == "litellm/openai/y"
 
 
