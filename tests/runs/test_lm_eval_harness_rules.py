@@ -252,3 +252,353 @@ def test_rule_a_session_that_breaks_off_still_records_its_end_as_not_ok(tmp_path
         harness.run(tmp_path / "run", [_spec(tmp_path)], [TaskPlan("a", "cflue", {})], _options())
     session = json.loads((tmp_path / "run" / engine.MANIFEST).read_text())["sessions"][-1]
     assert (session["ok"], "finished" in session, "wall_s" in session) == (False, True, True)
+
+
+# -- which lm-eval tasks a FinChain or CFLUE application task set selects ------------------------------
+
+@pytest.mark.parametrize("value, names", [
+    (None, []), ("a", ["a"]), ("a, b,,c ", ["a", "b", "c"]), (["a", " b "], ["a", "b"]), ([" ", ""], []), ("", []),
+])
+def test_rule_a_list_argument_is_a_comma_separated_text_or_a_list_each_name_stripped_and_blanks_dropped(value, names):
+    assert harness._names(value) == names
+
+
+@pytest.mark.parametrize("args, metadata", [
+    ({}, {}),
+    ({"seeds": 3}, {"finchain_seeds": 3}),
+    ({"seeds": [0, 1]}, {"finchain_seeds": 2}),                          # from seed 0: no start to say
+    ({"seeds": [3, 4, 5]}, {"finchain_seeds": 3, "finchain_start_seed": 3}),
+    ({"seeds": [7]}, {"finchain_seeds": 1, "finchain_start_seed": 7}),
+    ({"start_seed": 4}, {"finchain_start_seed": 4}),
+    ({"seeds": 2, "start_seed": 1}, {"finchain_seeds": 2, "finchain_start_seed": 1}),
+    ({"fresh": False, "seeds": 1}, {"finchain_seeds": 1}),
+    ({"profile": None}, {}),                                              # an argument left unset is not sent
+])
+def test_rule_finchain_seeds_reach_lm_eval_as_a_count_and_a_start(args, metadata):
+    assert harness.lm_eval_task(TaskPlan("ts", "finchain", args)) == (["finchain"], metadata)
+
+
+@pytest.mark.parametrize("args, match", [
+    ({"fresh": True}, r"task set 'ts' uses fresh seeds, which lm-eval draws anew in every run \(no resume\): "
+                      r"use --harness inspect"),
+    ({"seeds": [0, 2]}, r"task set 'ts': lm-eval takes consecutive seeds, not \[0, 2\]"),
+    ({"seeds": [1, 0]}, r"lm-eval takes consecutive seeds, not \[1, 0\]"),
+    ({"seeds": []}, r"lm-eval takes consecutive seeds, not \[\]"),
+    ({"seeds": 10**9}, r"problems, more than the"),
+])
+def test_rule_fresh_or_scattered_seeds_or_too_many_problems_are_refused(args, match):
+    with pytest.raises(ValueError, match=match):
+        harness.lm_eval_task(TaskPlan("ts", "finchain", args))
+
+
+def test_rule_a_domain_or_level_selects_every_leaf_of_it_in_domain_then_level_order():
+    from finchain_tasks.engine import LEVELS, all_templates
+
+    domains = sorted({t.domain for t in all_templates().values()})
+    by_domain, _ = harness.lm_eval_task(TaskPlan("ts", "finchain", {"domain": "fintech,crypto_finance"}))
+    assert by_domain == [f"finchain_{d}_{lv}" for d in ("fintech", "crypto_finance") for lv in LEVELS]
+    by_level, _ = harness.lm_eval_task(TaskPlan("ts", "finchain", {"level": ["advanced"]}))
+    assert by_level == [f"finchain_{d}_advanced" for d in domains]
+    both, _ = harness.lm_eval_task(TaskPlan("ts", "finchain", {"domain": "fintech", "level": "easy, advanced"}))
+    assert both == ["finchain_fintech_easy", "finchain_fintech_advanced"]
+
+
+@pytest.mark.parametrize("tasks, selected", [
+    ("classification", ["cflue_application_classification"]),
+    ("translation", ["cflue_application_translation"]),
+    ("extraction", ["cflue_application_extraction"]),
+    ("reading_comprehension", ["cflue_application_reading_comprehension"]),
+    ("generation", ["cflue_application_generation"]),
+    ("generation, translation", ["cflue_application_generation", "cflue_application_translation"]),
+    (None, ["cflue_application"]),
+])
+def test_rule_each_cflue_application_task_selects_its_own_lm_eval_task_and_none_selects_the_group(tasks, selected):
+    assert harness.lm_eval_task(TaskPlan("ts", "cflue_application", {"task": tasks})) == (selected, {})
+
+
+def test_rule_an_unknown_cflue_application_task_or_task_is_refused_naming_it():
+    with pytest.raises(ValueError, match=r"task set 'ts': --harness lm-eval knows the CFLUE application tasks "
+                                         r"\('classification', .*'generation'\), not \['poetry'\]"):
+        harness.lm_eval_task(TaskPlan("ts", "cflue_application", {"task": "translation,poetry"}))
+    with pytest.raises(ValueError, match=r"task set 'ts': task 'prm_bon' has no lm-eval task"):
+        harness.lm_eval_task(TaskPlan("ts", "prm_bon", {}))
+
+
+# -- models and the command line -------------------------------------------------------------------
+
+def _model(tmp_path, name="m", litellm="openai/served-m", extra=""):
+    from finchain_tasks.models.registry import load_registry
+
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"version: 1\nmodels:\n  - {{name: {name}, display_name: M, litellm_model: '{litellm}', "
+                    f"category: general, open_weights: false{extra}}}\n", encoding="utf-8")
+    return load_registry(path).model(name)
+
+
+def test_rule_hosted_models_without_a_base_url_are_refused_all_named_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOME_BASE", "http://127.0.0.1:9/v1")
+    served = [_model(tmp_path, "a", extra=f", api_base: '{BASE_URL}'"),
+              _model(tmp_path, "b", extra=", api_base_env: SOME_BASE")]
+    harness.check_models(served)
+    hosted = [_model(tmp_path, "h1", "openai/gpt-4.1"), *served, _model(tmp_path, "h2", "anthropic/claude")]
+    with pytest.raises(ValueError, match=r"--harness lm-eval runs models with an OpenAI-compatible base URL "
+                                         r"\(self-hosted or the local model\); h1, h2 has none: use --harness "
+                                         r"inspect for hosted APIs"):
+        harness.check_models(hosted)
+
+
+def test_rule_the_local_model_runs_under_lm_eval_without_a_base_url():
+    from finchain_tasks.models.registry import load_registry
+
+    local = [s for s in load_registry().models.values() if s.local is not None]
+    assert local
+    harness.check_models(local)
+
+
+@pytest.mark.parametrize("litellm, served", [
+    ("openai/served-m", "served-m"), ("hosted_vllm/acme/m-7b", "acme/m-7b"), ("openai/a/b/c", "a/b/c"),
+])
+def test_rule_the_served_id_is_the_litellm_id_without_its_provider(tmp_path, litellm, served):
+    assert harness.served_id(_model(tmp_path, litellm=litellm)) == served
+
+
+@pytest.mark.parametrize("base, options, expected", [
+    (BASE_URL, {}, [f"base_url={BASE_URL}/chat/completions", "model=served-m", "tokenizer_backend=None",
+                    "tokenized_requests=False", "num_concurrent=1", "max_retries=1"]),
+    (BASE_URL + "/", {"max_connections": 8, "max_retries": 4, "timeout": 30},
+     [f"base_url={BASE_URL}/chat/completions", "model=served-m", "tokenizer_backend=None",
+      "tokenized_requests=False", "num_concurrent=8", "max_retries=4", "timeout=30"]),
+    (BASE_URL, {"max_connections": None, "max_retries": 0}, [f"base_url={BASE_URL}/chat/completions",
+                                                             "model=served-m", "tokenizer_backend=None",
+                                                             "tokenized_requests=False", "num_concurrent=1",
+                                                             "max_retries=1"]),
+])
+def test_rule_model_args_name_the_endpoint_the_id_the_connections_at_least_one_retry_and_the_timeout(
+        tmp_path, base, options, expected):
+    assert harness.model_args(_spec(tmp_path), base, _options(**options)).split(",") == expected
+
+
+@pytest.mark.parametrize("litellm, problem", [
+    ("openai/a,b", "holds a comma"), ("openai/a b", "holds whitespace"), ("openai/-x", "starting with '-'"),
+])
+def test_rule_a_served_id_that_would_add_a_model_arg_is_refused(litellm, problem):
+    # the registry refuses such an id already; a spec built another way meets this check
+    with pytest.raises(ValueError, match=rf"model 'm': served id '{litellm[7:]}' .*{problem}"):
+        harness.model_args(SimpleNamespace(name="m", litellm_model=litellm), BASE_URL, _options())
+
+
+@pytest.mark.parametrize("extra, env, key", [
+    ("", {}, "none"),                                                         # keyless: the placeholder
+    (", api_key_env: MY_SERVER_KEY", {"MY_SERVER_KEY": "sk-mine"}, "sk-mine"),
+    (", api_key_env: MY_SERVER_KEY", {}, "none"),                             # its variable unset
+])
+def test_rule_the_child_gets_the_models_own_key_or_a_placeholder_never_the_users_openai_key(
+        tmp_path, monkeypatch, extra, env, key):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-users-own")
+    monkeypatch.delenv("MY_SERVER_KEY", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert harness.child_env(_model(tmp_path, extra=f", api_base: '{BASE_URL}'{extra}"))["OPENAI_API_KEY"] == key
+
+
+def _flag(cmd, name):
+    return cmd[cmd.index(name) + 1] if name in cmd else None
+
+
+@pytest.mark.parametrize("task, args, limit, flags", [
+    ("cflue", {}, None, {"--tasks": "cflue", "--limit": None, "--samples": None, "--metadata": None}),
+    ("cflue", {"n": 3}, 5, {"--tasks": "cflue", "--limit": "5", "--samples": None,
+                            "--metadata": '{"cflue_n": 3}'}),
+    ("finchain", {"seeds": 1, "domain": "fintech", "level": "easy"}, 2,
+     {"--tasks": "finchain_fintech_easy", "--limit": None, "--samples": '{"finchain_fintech_easy": [0, 1]}',
+      "--metadata": '{"finchain_seeds": 1}'}),
+])
+def test_rule_a_limit_is_lm_evals_own_except_for_finchain_whose_first_problems_are_chosen_documents(
+        tmp_path, cache_dir, task, args, limit, flags):
+    cmd = harness.command(_spec(tmp_path), TaskPlan("ts", task, args), tmp_path / "run", BASE_URL,
+                          _options(limit=limit))
+    assert {name: _flag(cmd, name) for name in flags} == flags
+    assert cmd[1:3] == ["-m", "finchain_tasks.lm_eval.cli"]
+    assert [_flag(cmd, f) for f in ("--model", "--output_path")] == [
+        "local-chat-completions", str(harness.output_dir(tmp_path / "run", "m", "ts"))]
+    assert {"--apply_chat_template", "--log_samples"} <= set(cmd) and "--gen_kwargs" in cmd
+
+
+def test_rule_gen_kwargs_are_left_off_the_command_when_the_registry_sets_none(tmp_path, cache_dir):
+    cmd = harness.command(_spec(tmp_path, "{temperature: null}"), TaskPlan("ts", "cflue", {}), tmp_path / "run",
+                          BASE_URL, _options())
+    assert "--gen_kwargs" not in cmd and "--metadata" not in cmd
+
+
+@pytest.mark.parametrize("limit", [1, 3, 7, 36])
+def test_rule_a_finchain_limit_takes_the_first_problems_of_the_stratified_order_as_each_leafs_first_documents(
+        limit):
+    from finchain_tasks.finchain.sampling import stratified_order
+    from finchain_tasks.lm_eval.build import leaf_name
+
+    plan = TaskPlan("ts", "finchain", {"level": "easy"})
+    tasks, samples = harness.stratified_selection(plan, {"finchain_seeds": 2}, limit)
+    assert sum(len(v) for v in samples.values()) == limit and tasks == list(samples)
+    assert all(docs == list(range(len(docs))) for docs in samples.values())
+    from finchain_tasks.engine import select
+
+    items = [(t.domain, t.level, t.id, k) for t in select(levels=["easy"]) for k in range(2)]
+    first = stratified_order(items, lambda x: x[:3], 0)[:limit]
+    assert sorted(samples) == sorted({leaf_name(d, lv) for d, lv, _, _ in first})
+
+
+# -- where the response cache lives, and which folders are trusted ------------------------------------
+
+@pytest.mark.parametrize("name", ["run", "r" * 40, "r" * 41 + "-long"])
+def test_rule_a_runs_cache_folder_is_its_name_up_to_40_characters_and_16_hex_of_its_resolved_path(
+        tmp_path, cache_dir, name):
+    import hashlib
+
+    run_dir = tmp_path / name
+    prefix = harness.cache_prefix(run_dir, "m")
+    digest = hashlib.sha256(str(run_dir.resolve()).encode()).hexdigest()[:16]
+    assert prefix == cache_dir / f"{name[:40]}-{digest}" / "m" / "responses"
+    assert harness.cache_prefix(tmp_path / "x" / ".." / name, "m") == prefix  # the same run, however it is named
+
+
+def test_rule_the_cache_root_is_the_variable_else_the_users_cache_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv(harness.CACHE_DIR_ENV, str(tmp_path / "mine"))
+    assert harness.cache_root() == tmp_path / "mine"
+    monkeypatch.setenv(harness.CACHE_DIR_ENV, "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert harness.cache_root() == tmp_path / "xdg" / "finchain-tasks" / "lm_eval"
+
+
+@pytest.mark.parametrize("mode, sticky, refused", [
+    (0o700, False, False), (0o755, False, False), (0o750, False, False),
+    (0o770, False, True), (0o707, False, True), (0o777, False, True), (0o720, False, True), (0o702, False, True),
+    (0o777, True, False),                                        # /tmp-like: others cannot replace what is yours
+    (0o770, True, False),
+])
+def test_rule_a_cache_folder_others_may_write_is_refused_unless_sticky(tmp_path, cache_dir, mode, sticky, refused):
+    import stat
+
+    prefix = harness.check_cache_owner(tmp_path / "run", "m")
+    folder = prefix.parent
+    folder.chmod(mode | (stat.S_ISVTX if sticky else 0))
+    try:
+        if refused:
+            with pytest.raises(ValueError, match=rf"response cache {folder} may be written by other users; it holds "
+                                                 r"pickles, which run code when read: refusing to open it \(remove "
+                                                 r"it to start a fresh cache\)"):
+                harness.check_cache_owner(tmp_path / "run", "m")
+        else:
+            harness.check_cache_owner(tmp_path / "run", "m")
+    finally:
+        folder.chmod(0o700)
+
+
+@pytest.mark.parametrize("mode, refused", [(0o600, False), (0o644, False), (0o640, False), (0o620, True),
+                                           (0o602, True), (0o1666, True)])
+def test_rule_a_cache_file_others_may_write_is_refused_sticky_or_not(tmp_path, cache_dir, mode, refused):
+    db = harness.check_cache_owner(tmp_path / "run", "m").with_name("responses_rank0.db")
+    db.write_bytes(b"")
+    db.chmod(mode)
+    if refused:
+        with pytest.raises(ValueError, match="responses_rank0.db may be written by other users"):
+            harness.check_cache_owner(tmp_path / "run", "m")
+    else:
+        harness.check_cache_owner(tmp_path / "run", "m")
+
+
+def test_rule_a_folder_on_the_way_to_the_cache_that_is_a_link_is_refused(tmp_path, cache_dir):
+    prefix = harness.cache_prefix(tmp_path / "run", "m")
+    (tmp_path / "theirs").mkdir()
+    prefix.parent.parent.mkdir(parents=True)
+    prefix.parent.symlink_to(tmp_path / "theirs")
+    with pytest.raises(ValueError, match=rf"response cache {prefix.parent} is a link"):
+        harness.check_cache_owner(tmp_path / "run", "m")
+
+
+@pytest.mark.parametrize("plant", ["folder", "file", "link", None])
+def test_rule_a_legacy_cache_in_the_run_directory_of_any_kind_is_named_in_one_warning(tmp_path, plant):
+    from finchain_tasks.runs import LM_EVAL_CACHE
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    legacy = run_dir / LM_EVAL_CACHE
+    if plant == "folder":
+        legacy.mkdir()
+    elif plant == "file":
+        legacy.write_text("x")
+    elif plant == "link":
+        legacy.symlink_to(tmp_path / "nowhere")
+    expected = "" if plant is None else (f"warning: {legacy} (lm-eval's pickle cache, from an older version or from "
+                                          "elsewhere) is never opened; its answers are requested again")
+    assert harness.legacy_cache_warning(run_dir) == expected
+
+
+def test_rule_the_answers_in_the_cache_are_the_rows_of_all_its_tables_none_when_it_cannot_be_read(tmp_path,
+                                                                                                 cache_dir):
+    run_dir = tmp_path / "run"
+    assert harness.cached_answers(run_dir, "m") is None
+    db = harness.check_cache_owner(run_dir, "m").with_name("responses_rank0.db")
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE unnamed (key TEXT, value BLOB)")
+        con.execute("CREATE TABLE other (key TEXT)")
+        con.executemany("INSERT INTO unnamed VALUES (?, ?)", [("a", b""), ("b", b"")])
+        con.execute("INSERT INTO other VALUES ('c')")
+    con.close()
+    assert harness.cached_answers(run_dir, "m") == 3
+    db.write_bytes(b"not a database, and long enough to have a header" * 20)
+    assert harness.cached_answers(run_dir, "m") is None
+
+
+@pytest.mark.parametrize("log, error", [
+    ("", "lm-eval exited without output"),
+    ("\n  \n", "lm-eval exited without output"),
+    ("loading\n  the last line  \n\n", "the last line"),                    # no error line: the last line
+    ("Traceback\nKeyError: 'x'\nsomething after\n", "KeyError: 'x'"),         # the last line saying error
+    ("an ERROR here\nan error there\nbye\n", "an error there"),
+    ("ValueError: " + "x" * 400 + "\n", ("ValueError: " + "x" * 400)[:300]),
+])
+def test_rule_a_failures_error_is_the_last_line_that_says_error_else_the_last_line_cut_to_300(tmp_path, log, error):
+    path = tmp_path / "lm_eval.log"
+    path.write_text(log, encoding="utf-8")
+    assert harness._last_error(path) == error
+
+
+# -- the run: what is refused before anything starts, and what each cell is given -------------------------
+
+def test_rule_each_cell_runs_in_model_then_task_set_order_labelled_i_of_n_against_the_models_base_url(
+        tmp_path, cache_dir, monkeypatch, capsys):
+    from finchain_tasks.runs import LM_EVAL_CACHE, engine
+
+    monkeypatch.setattr(engine, "model_record", lambda spec: {"name": spec.name})
+    calls = []
+
+    def run_one(spec, plan, run_dir, base_url, options, label, progress):
+        calls.append((spec.name, plan.name, base_url, label, progress))
+        return True
+
+    monkeypatch.setattr(harness, "run_one", run_one)
+    (tmp_path / "run" / LM_EVAL_CACHE).mkdir(parents=True)
+    specs = [_model(tmp_path, "a", extra=f", api_base: '{BASE_URL}'"),
+             _model(tmp_path, "b", extra=", api_base: 'http://127.0.0.1:8/v1'")]
+    ok, _ = harness.run(tmp_path / "run", specs, [TaskPlan("x", "cflue", {}), TaskPlan("y", "cflue", {})], _options())
+    assert ok is True
+    assert [c[:4] for c in calls] == [("a", "x", BASE_URL, "[1/4] "), ("a", "y", BASE_URL, "[2/4] "),
+                                      ("b", "x", "http://127.0.0.1:8/v1", "[3/4] "),
+                                      ("b", "y", "http://127.0.0.1:8/v1", "[4/4] ")]
+    assert all(c[4] is harness._progress for c in calls)
+    assert capsys.readouterr().err.splitlines() == [harness.legacy_cache_warning(tmp_path / "run")]
+
+
+@pytest.mark.parametrize("case", ["hosted model", "task set", "foreign cache"])
+def test_rule_a_hosted_model_a_task_set_lm_eval_lacks_or_an_untrusted_cache_is_refused_before_the_run_starts(
+        tmp_path, cache_dir, monkeypatch, case):
+    from finchain_tasks.runs import engine
+
+    monkeypatch.setattr(harness, "run_one", lambda *a, **kw: pytest.fail("a cell ran"))
+    spec = _model(tmp_path, "h", "openai/gpt-4.1") if case == "hosted model" else _spec(tmp_path)
+    plan = TaskPlan("ts", "prm_bon" if case == "task set" else "cflue", {})
+    if case == "foreign cache":
+        harness.check_cache_owner(tmp_path / "run", "m").parent.chmod(0o777)
+    with pytest.raises(ValueError):
+        harness.run(tmp_path / "run", [spec], [plan], _options())
+    assert not (tmp_path / "run" / engine.MANIFEST).exists()
