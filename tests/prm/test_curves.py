@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import random
 
 import numpy as np
 import pytest
@@ -13,20 +12,9 @@ from typer.testing import CliRunner
 
 from scorers.prm.curves import Pool, curves
 from scorers.prm.selectors import SELECTORS, Candidate, accuracy
+from tests.support.prm_pools import random_pools
 
 ROWS_SELECTORS = list(SELECTORS)
-
-
-def _random_pools(seed: int, n_pools: int, k: int) -> list[Pool]:
-    rng = random.Random(seed)
-    pools = []
-    for i in range(n_pools):
-        cands = []
-        for _ in range(k):
-            answer = rng.choice(["a", "b", "c", None])
-            cands.append(Candidate(answer, answer == "a", round(rng.random(), 2), rng.choice([0.0, 0.5, 1.0, 1.5])))
-        pools.append(Pool(f"t{i % 3}", cands))
-    return pools
 
 
 def _exact(pools: list[Pool], n: int) -> dict[str, float]:
@@ -45,7 +33,7 @@ def _exact(pools: list[Pool], n: int) -> dict[str, float]:
 
 @pytest.mark.parametrize("n", [1, 2, 3, 6])
 def test_curves_match_exhaustive_enumeration(n):
-    pools = _random_pools(1, 30, 6)
+    pools = random_pools(1, 30, 6)
     exact = _exact(pools, n)
     rows = {r.selector: r for r in curves(pools, [n], subsamples=3000, bootstrap=0, seed=3)}
     for name in SELECTORS:
@@ -54,12 +42,12 @@ def test_curves_match_exhaustive_enumeration(n):
 
 
 def test_short_pools_are_reported_not_padded():
-    pools = _random_pools(2, 4, 6) + _random_pools(3, 2, 3)
+    pools = random_pools(2, 4, 6) + random_pools(3, 2, 3)
     rows = curves(pools, [2, 4], subsamples=10, bootstrap=0)
     at = {(r.n, r.selector): r for r in rows}
     assert (at[(2, "majority")].n_problems, at[(2, "majority")].n_short) == (6, 0)
     assert (at[(4, "majority")].n_problems, at[(4, "majority")].n_short) == (4, 2)
-    assert curves(_random_pools(4, 2, 3), [8], subsamples=5, bootstrap=0)[0].n_problems == 0
+    assert curves(random_pools(4, 2, 3), [8], subsamples=5, bootstrap=0)[0].n_problems == 0
 
 
 def test_interval_resamples_clusters():
@@ -142,7 +130,7 @@ def test_finchain_bon_without_pools_is_one_clear_line(tmp_path):
 def test_random_and_best_of_selectors_are_exact_whatever_the_subsets_drawn(seed):
     # 6 candidates, N = 3: 20 subsets, 5 drawn; random and the best-of selectors are their exact expectation
     # (order statistics), the votes a mean over the 5 drawn subsets
-    pools = _random_pools(5, 30, 6)
+    pools = random_pools(5, 30, 6)
     exact = _exact(pools, 3)
     rows = {r.selector: r for r in curves(pools, [3], subsamples=5, bootstrap=0, seed=seed)}
     for name in ("random", "prm_best", "oracle_chaineval", "pass_at_n"):
@@ -151,7 +139,7 @@ def test_random_and_best_of_selectors_are_exact_whatever_the_subsets_drawn(seed)
 
 
 def test_votes_are_exact_when_the_pool_has_no_more_subsets_than_the_draws():
-    pools = _random_pools(6, 30, 6)
+    pools = random_pools(6, 30, 6)
     exact = _exact(pools, 3)
     for seed in (0, 1):
         rows = {r.selector: r for r in curves(pools, [3], subsamples=20, bootstrap=0, seed=seed)}
@@ -168,7 +156,7 @@ def test_a_vote_from_drawn_subsets_has_its_monte_carlo_error_in_the_interval():
     extra = (1.959964 * math.sqrt(0.04) / 4) ** 2
     assert (lo, hi) == (pytest.approx(0.5 - math.sqrt(0.01 + extra)), pytest.approx(0.5 + math.sqrt(0.04 + extra)))
     # on pools, over seeds: the exact majority-minus-random lies in every drawn run's interval
-    pools = _random_pools(7, 60, 6)
+    pools = random_pools(7, 60, 6)
     truth = _exact(pools, 3)
     for seed in range(6):
         row = next(r for r in curves(pools, [3], subsamples=4, bootstrap=0, seed=seed) if r.selector == "majority")

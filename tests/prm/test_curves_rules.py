@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 
 import numpy as np
 import pytest
@@ -23,6 +22,7 @@ from scipy.stats import norm
 from scorers.prm import intervals
 from scorers.prm.curves import Pool, _mc_variance, curves
 from scorers.prm.selectors import SELECTORS, Candidate
+from tests.support.prm_pools import random_pools
 
 
 def _rows(pools, n, subsamples):
@@ -86,19 +86,6 @@ def test_majority_minus_itself_is_exactly_zero_with_no_width(subsamples):
 
 # ------------------------------------------------------------------------------------------ against enumeration
 
-def _varied_pools(seed: int, n_pools: int = 12, k: int = 5) -> list[Pool]:
-    """Pools whose problems differ (accuracy, ChainEval, answers, rewards), in three clusters."""
-    rng = random.Random(seed)
-    pools = []
-    for i in range(n_pools):
-        cands = []
-        for _ in range(k):
-            answer = rng.choice(["a", "b", "c", None])
-            cands.append(Candidate(answer, answer == "a", round(rng.random(), 2), rng.choice([0.0, 0.5, 1.0, 1.5])))
-        pools.append(Pool(f"t{i % 3}", cands))
-    return pools
-
-
 def _per_problem_truth(pools: list[Pool], n: int) -> tuple[dict, dict]:
     """Per selector, each problem's expected accuracy and pick's ChainEval over every subset of N (pool order),
     by scorers.prm.selectors; random: the pool's means."""
@@ -122,7 +109,7 @@ def _per_problem_truth(pools: list[Pool], n: int) -> tuple[dict, dict]:
 def test_every_figure_of_an_exact_row_is_the_enumerations_per_problem_mean_with_its_cluster_interval(n, interval):
     # 5 candidates: at most 10 subsets of N, all enumerated with 10 draws: nothing random is left. The cluster
     # bootstrap's interval reads every per-problem value (Korn-Graubard's can depend on the mean alone)
-    pools = _varied_pools(11)
+    pools = random_pools(11)
     clusters = [p.cluster for p in pools]
     acc, ce = _per_problem_truth(pools, n)
     rows = {r.selector: r for r in curves(pools, [n], subsamples=10, bootstrap=300, seed=0, interval=interval)}
@@ -205,7 +192,7 @@ def _drawn(rows):
 
 def test_a_nested_runs_value_at_n_does_not_depend_on_the_other_ns_asked():
     # N = 3 of 6: 20 subsets, 5 drawn; nested draws one permutation per problem and subsample, whatever the Ns
-    pools = _varied_pools(12, n_pools=10, k=6)
+    pools = random_pools(12, n_pools=10, k=6)
     alone = curves(pools, [3], subsamples=5, bootstrap=0, seed=4, protocol="nested")
     among = curves(pools, [1, 2, 3], subsamples=5, bootstrap=0, seed=4, protocol="nested")
     assert _drawn(alone) == _drawn([r for r in among if r.n == 3]) and alone[0].subsets == "all"
@@ -215,7 +202,7 @@ def test_a_nested_runs_value_at_n_does_not_depend_on_the_other_ns_asked():
 @pytest.mark.parametrize("protocol", ["independent", "nested"])
 def test_more_drawn_subsets_than_candidates_estimate_the_votes_expectation(protocol):
     # 6 candidates, N = 3: 15 of the 20 subsets drawn per problem; the drawn means lie near the exact ones
-    pools = _varied_pools(13, n_pools=30, k=6)
+    pools = random_pools(13, n_pools=30, k=6)
     acc, _ = _per_problem_truth(pools, 3)
     rows = {r.selector: r for r in curves(pools, [3], subsamples=15, bootstrap=0, seed=0, protocol=protocol)}
     for name in ("majority", "weighted_vote"):
@@ -225,14 +212,14 @@ def test_more_drawn_subsets_than_candidates_estimate_the_votes_expectation(proto
 
 @pytest.mark.parametrize("protocol", ["independent", "nested"])
 def test_the_same_seed_draws_the_same_subsets(protocol):
-    pools = _varied_pools(14, n_pools=10, k=6)
+    pools = random_pools(14, n_pools=10, k=6)
     runs = [curves(pools, [2, 3], subsamples=5, bootstrap=0, seed=7, protocol=protocol) for _ in range(2)]
     assert _drawn(runs[0]) == _drawn(runs[1])
 
 
 def test_the_defaults_are_200_subsets_seed_0_and_1000_bootstrap_draws():
     # 12 candidates, N = 6: 924 subsets, more than 200: the votes are drawn, so the seed and count show
-    pools = [Pool(f"c{i}", pool.candidates) for i, pool in enumerate(_varied_pools(15, n_pools=12, k=12))]
+    pools = [Pool(f"c{i}", pool.candidates) for i, pool in enumerate(random_pools(15, n_pools=12, k=12))]
     default = curves(pools, [6])  # 12 clusters: the bootstrap's percentiles move with one draw more
     assert {r.subsamples for r in default} == {200}
     assert _drawn(default) == _drawn(curves(pools, [6], subsamples=200, seed=0))
@@ -265,7 +252,7 @@ def test_a_vote_from_one_drawn_subset_widens_its_chaineval_and_differences_by_th
 
 @pytest.mark.parametrize("interval", ["t", "percentile"])
 def test_the_intervals_are_at_the_confidence_asked(interval):
-    pools = _varied_pools(16)
+    pools = random_pools(16)
     clusters = [p.cluster for p in pools]
     acc, _ = _per_problem_truth(pools, 2)
     row = {r.selector: r for r in curves(pools, [2], subsamples=10, bootstrap=500, seed=3, interval=interval,
@@ -296,7 +283,7 @@ SEEDED = {  # majority's and weighted_vote's accuracy (drawn), prm_best's low bo
 
 @pytest.mark.parametrize("protocol, interval", sorted(SEEDED))
 def test_a_seeded_run_reproduces_the_figures_of_earlier_versions(protocol, interval):
-    pools = _varied_pools(17, n_pools=9, k=6)
+    pools = random_pools(17, n_pools=9, k=6)
     rows = {r.selector: r for r in curves(pools, [3], subsamples=5, bootstrap=200, protocol=protocol,
                                           interval=interval)}
     found = [rows["majority"].accuracy, rows["weighted_vote"].accuracy, rows["prm_best"].accuracy_lo,
@@ -308,7 +295,7 @@ def test_a_seeded_run_reproduces_the_figures_of_earlier_versions(protocol, inter
 def test_a_selector_exact_by_order_keeps_its_interval_when_the_votes_are_drawn(interval):
     # 6 candidates, N = 3: 20 subsets, 4 drawn: the votes are Monte-Carlo means, prm_best, oracle_chaineval and
     # pass_at_n exact (order statistics): their intervals are those of their exact values, with no widening
-    pools = _varied_pools(18, n_pools=12, k=6)
+    pools = random_pools(18, n_pools=12, k=6)
     drawn = {r.selector: r for r in curves(pools, [3], subsamples=4, bootstrap=300, seed=2, interval=interval)}
     exact = {r.selector: r for r in curves(pools, [3], subsamples=20, bootstrap=300, seed=2, interval=interval)}
     assert drawn["majority"].subsets == "4" and exact["majority"].subsets == "all"
