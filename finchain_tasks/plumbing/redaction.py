@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SECRET_NAME = re.compile(
-    r"(?:^|_)(?:api_?key|apikey|key|secret|token|password|passwd|credentials?|authorization)(?:$|_)|^auth",
+    r"(?:^|_)(?:api_?key|key|secret|token|password|passwd|credentials?|authorization)(?:$|_)|^auth",
     re.IGNORECASE,
 )
 

@@ -56,8 +56,9 @@ def exact_signals(items: Sequence[LabelItem], embedder: Embedder | None = None,
         if len(parsed.steps) != len(items[k].steps):
             out[k] = _unknown(f"ChainEval reads {len(parsed.steps)} steps where the trace has {len(items[k].steps)}")
             continue
-        gated = {a["pred"] - 1 for a in res.alignment if a["gate"] >= 1.0}
+        # a gate is 0 or 1 under every profile this recipe resolves (no overrides), so "passed" is "== 1"
+        gated = {a["pred"] - 1 for a in res.alignment if a["gate"] == 1.0}
         verdicts = tuple(j in gated and check_step(s.text) is not False for j, s in enumerate(parsed.steps))
-        covered = {a["gold"] for a in res.alignment if a["gate"] >= 1.0 and verdicts[a["pred"] - 1]}
+        covered = {a["gold"] for a in res.alignment if a["gate"] == 1.0 and verdicts[a["pred"] - 1]}
         out[k] = ExactSignals(verdicts, float(res.fac), len(covered) / len(items[k].gold.steps))
     return out
