@@ -7,6 +7,7 @@ runs are tests/leaderboard/test_publish.py (slow) and test_publish_licences.py."
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -432,3 +433,131 @@ def test_rule_publishing_a_release_again_replaces_it_raw_copies_included(tmp_pat
     (src / "run.json").write_text("2", encoding="utf-8")
     again = pub.write_release(_built(), tmp_path / "pub", include_raw=True, sources=(src,))
     assert again == first and (again / "raw" / "run1" / "run.json").read_text("utf-8") == "2"
+
+
+# -- rules found by mutation testing (issue 39): encodings, defaults, the hf path's arguments ----------------
+
+@pytest.fixture
+def latin1_locale(monkeypatch):
+    """A machine whose locale codec is not UTF-8 (as on Windows): text opened without an encoding uses Latin-1."""
+    import io
+
+    real = io.text_encoding
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, stacklevel=2: real(encoding or "latin-1"))
+
+
+WIDE = "Modèle 中"  # a name whose UTF-8 bytes Latin-1 cannot write
+
+
+def test_rule_every_text_file_of_a_release_is_utf8_whatever_the_locale(tmp_path, latin1_locale):
+    block = {"source": "src", "status": "reported", "metrics": ["chaineval"],
+             "rows": [{**_row(display_name=WIDE), "reported_name": WIDE, "published": {}, "delta": {}}]}
+    plain = _built(rows=[_row(display_name=WIDE)], reported={"rows": [{"name": WIDE}], "sources": {}},
+                   reported_samples=[block])
+    out = pub.write_release(replace(plain, board=replace(plain.board, title=WIDE)), tmp_path)
+    for name in ("leaderboard.csv", "reported.json", "reported_samples.csv", "reported_samples.json",
+                 "leaderboard.tex", "README.md"):
+        assert WIDE in (out / name).read_bytes().decode("utf-8"), name
+
+
+def test_rule_the_licence_record_is_read_as_utf8_and_names_its_task(tmp_path, latin1_locale):
+    path = tmp_path / "licenses.yaml"
+    path.write_text("tasks:\n  t:\n    license: id\n    name: Nom\n    url: https://u\n    holder: Zhū 中\n"
+                    "    redistribute: true\n", encoding="utf-8")
+    lic = pub.data_licenses(("t",), path)["t"]
+    assert (lic.task, lic.holder) == ("t", "Zhū 中")
+    assert {t: lic.task for t, lic in pub.data_licenses(("finchain", "cflue")).items()} == {
+        "finchain": "finchain", "cflue": "cflue"}
+
+
+def test_rule_withheld_text_is_none_not_nan():  # None is JSON's null on the site; NaN is not JSON
+    frame = pub.withhold_text(_built())[0].frame
+    for column in pub.TEXT_COLUMNS:
+        assert all(v is None for v in frame.loc[frame["task"] == "cflue", column]), column
+
+
+def test_rule_several_included_restricted_tasks_are_listed_in_name_order():
+    lic = pub.data_licenses(("cflue", "cflue_application"))
+    assert pub.Withheld(lic, {"cflue_application": 3, "cflue": 1}, True).line() == (
+        "included, as asked: question and gold text of 1 cflue sample(s) (CC BY-NC-SA 4.0), 3 cflue_application "
+        "sample(s) (CC BY-NC-SA 4.0); the release carries that licence (see its README)")
+
+
+def test_rule_a_refused_board_name_says_which_characters_a_name_may_hold():
+    with pytest.raises(ValueError, match="^" + re.escape(
+            "board name 'a/b' cannot name a release folder: use letters, digits, '.', '_' and '-' only") + "$"):
+        pub.release_name(_built(name="a/b"))
+
+
+def test_rule_a_release_folder_that_a_link_leads_elsewhere_is_refused(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "pub").mkdir()
+    (tmp_path / "pub" / "b-v3.1.0-2026-12-05").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(ValueError, match="^" + re.escape(
+            f"release folder 'b-v3.1.0-2026-12-05' would lie outside {tmp_path / 'pub'}") + "$"):
+        pub.write_release(_built(), tmp_path / "pub")
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_rule_each_tasks_licence_line_is_its_own_line_on_the_card(tmp_path):
+    lic = pub.data_licenses(("finchain", "cflue"))
+    lines = pub._licence_lines(pub.Withheld(lic, {"cflue": 2}, True)).splitlines(keepends=True)
+    assert [line[:12] for line in lines] == ["- `finchain`", "- `cflue`: ["]
+    assert all(line.endswith(": text included\n") for line in lines)
+
+
+def test_rule_a_cards_licence_list_is_one_yaml_item_per_line(tmp_path):
+    card = (pub.write_release(_built(), tmp_path) / "README.md").read_text("utf-8")
+    assert card.startswith("---\nlicense: \n- mit\n- cc-by-nc-sa-4.0\npretty_name: \"T\"\n---\n")
+
+
+def test_rule_the_card_says_what_the_reported_samples_files_hold(tmp_path):
+    block = {"source": "src", "status": "reported", "metrics": ["chaineval"],
+             "rows": [{**_row(), "reported_name": "R", "published": {}, "delta": {}}]}
+    card = (pub.write_release(_built(reported_samples=[block]), tmp_path) / "README.md").read_text("utf-8")
+    assert ("- `reported.json`: figures published by others, reported, not reproduced\n"
+            "- `reported_samples.csv` / `reported_samples.json`: per-sample results published by others (reported, "
+            "not reproduced), with intervals, tie groups and rank intervals computed among themselves, and the means "
+            "their source published\n- `leaderboard.tex`: a LaTeX table\n") in card
+
+
+def test_rule_the_samples_file_never_holds_the_frames_index(tmp_path):
+    import pyarrow.parquet as pq
+
+    plain = _built()
+    built = replace(plain, frame=plain.frame.iloc[[3, 1]])  # a filtered frame keeps its old row labels
+    out = pub.write_release(built, tmp_path)
+    assert pq.ParquetFile(out / "samples.parquet").schema_arrow.names == ["task", "sample_id", "model", "chaineval",
+                                                                          *TEXT]
+    assert pd.read_parquet(out / "samples.parquet").index.tolist() == [0, 1]  # no stored labels to read back
+
+
+@pytest.mark.parametrize("target", ["folder", "hf"])
+@pytest.mark.parametrize("raw", [None, False, True])  # None: publish's default
+def test_rule_publish_copies_raw_material_only_when_asked_and_withholds_restricted_text_either_way(
+        monkeypatch, tmp_path, target, raw):
+    import shutil
+
+    src = tmp_path / "run1"
+    src.mkdir()
+    (src / "run.json").write_text("1", encoding="utf-8")
+    kept = tmp_path / "uploaded"
+
+    def upload(release, repo):
+        shutil.copytree(release, kept / release.name)
+        return f"hf:{repo}"
+
+    monkeypatch.setattr(pub, "upload_hf", upload)
+    extra = {} if raw is None else {"include_raw": raw}
+    pub.publish(_built(), "hf:o/n" if target == "hf" else str(tmp_path / "site"), sources=(src,), **extra)
+    out = (kept if target == "hf" else tmp_path / "site" / "data") / "b-v3.1.0-2026-12-05"
+    assert (out / "raw" / "run1" / "run.json").is_file() is bool(raw)
+    assert ("source" in pd.read_parquet(out / "samples.parquet").columns) is bool(raw)
+    assert "- `cflue`: " in (card := (out / "README.md").read_text("utf-8"))
+    assert "questions and gold text left out" in card
+
+
+def test_rule_every_recorded_licence_id_is_a_lowercase_hub_id():
+    # the card's YAML list is built from these ids as they are (no quoting, no trimming)
+    ids = [t["license"] for t in yaml.safe_load(pub.LICENSES.read_text("utf-8"))["tasks"].values()]
+    assert ids and all(re.fullmatch(r"[a-z0-9][a-z0-9.-]*", i) for i in [pub.PROJECT_LICENSE, *ids]), ids

@@ -149,3 +149,61 @@ def test_the_random_baseline_is_the_mean_over_seeds_0_to_19():
     expected = {n: _random_baseline(keys, correct, range(n)) for n in (19, 20, 21)}
     assert len(set(expected.values())) == 3          # the table tells 19, 20 and 21 seeds apart
     assert compare(keys, [0.5] * 21, correct, 1)["random"] == pytest.approx(expected[20])
+
+
+def _outcome_rule(keys, correct, k):
+    """Outcome-only selection as documented: right first, ties broken by one ``random.Random(0)`` draw per
+    candidate in pool order, the highest draw first; the share of right answers among the known kept ones."""
+    import random
+
+    rng = random.Random(0)
+    value = [(1.0 if c else 0.0, rng.random()) for c in correct]
+    kept, count = [], {}
+    for i in sorted(range(len(keys)), key=lambda i: value[i], reverse=True):
+        if count.get(keys[i], 0) < k:
+            count[keys[i]] = count.get(keys[i], 0) + 1
+            kept.append(i)
+    known = [correct[i] for i in kept if correct[i] is not None]
+    return sum(known) / len(known)
+
+
+def test_outcome_only_breaks_ties_among_equals_by_seed_0_draws_reproducibly():
+    # per question a wrong and an unknown answer tie at 0; which one is kept moves the share (an unknown one
+    # is left out of it), so the tie order is visible. One right question keeps the share defined.
+    # (30 questions: seeds 0 and 1 keep 14 and 17 wrong ones, so the seed is visible too)
+    keys = [f"q{i // 2}" for i in range(60)] + ["right"]
+    correct = [None if i % 2 else False for i in range(60)] + [True]
+    table = compare(keys, [0.5] * 61, correct, 1)
+    assert table["outcome_only"] == pytest.approx(_outcome_rule(keys, correct, 1))
+    assert 0.0 < table["outcome_only"] < 1.0
+    assert [compare(keys, [0.5] * 61, correct, 1)["outcome_only"] for _ in range(3)] == [table["outcome_only"]] * 3
+
+
+def _scored(cid, key, reward, correct=True, **extra):
+    return {"id": cid, "question_id": key, "prompt": "p", "completion": "c", "messages": [], "reward": reward,
+            "step_probs": [reward], "p_traj": None, "agg": "min", "zeta": 0.0, "prm": "calc", "correct": correct,
+            **extra}
+
+
+def test_write_selection_defaults_keep_one_per_question_and_save_the_dataset(tmp_path):
+    # the ``--ray`` path (scale/commands.py) calls write_selection with its defaults for save_dataset
+    from finchain_tasks.prm.data_selection import write_selection
+
+    pool = [_scored("a1", "a", 0.2), _scored("a2", "a", 0.9), _scored("b1", "b", 0.5)]
+    summary = write_selection(pool, "calc", tmp_path)
+    assert (summary["k"], summary["mode"], summary["kept"]) == (1, "per-question", 2)
+    assert [json.loads(line)["id"] for line in (tmp_path / "sft.jsonl").read_text().splitlines()] == ["a2", "b1"]
+    assert (tmp_path / "sft_dataset").is_dir()
+    with pytest.raises(ValueError, match="^the pool is empty$"):
+        write_selection([], "calc", tmp_path / "empty")
+
+
+def test_selection_files_are_readable_text_and_a_value_json_cannot_hold_is_written_as_its_text(tmp_path):
+    from decimal import Decimal
+
+    from finchain_tasks.prm.data_selection import write_selection
+
+    write_selection([_scored("a1", "a", 0.5, source=Decimal("1.5"))], "calc", tmp_path, save_dataset=False)
+    (row,) = [json.loads(line) for line in (tmp_path / "sft.jsonl").read_text().splitlines()]
+    assert row["source"] == "1.5"
+    assert (tmp_path / "selection.json").read_text().startswith('{\n "prm": "calc",\n "agg": "min",\n')

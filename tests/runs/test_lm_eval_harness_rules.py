@@ -602,3 +602,190 @@ def test_rule_a_hosted_model_a_task_set_lm_eval_lacks_or_an_untrusted_cache_is_r
     with pytest.raises(ValueError):
         harness.run(tmp_path / "run", [spec], [plan], _options())
     assert not (tmp_path / "run" / engine.MANIFEST).exists()
+
+
+# -- rules found by mutation testing (issue 39) ------------------------------------------------------------
+
+def test_rule_several_task_arguments_lm_eval_has_no_key_for_are_named_together_in_name_order():
+    with pytest.raises(ValueError, match=r"^task set 'ts': --harness lm-eval cannot select by temperature, top_k; "
+                                         r"use --harness inspect$"):
+        harness.lm_eval_task(TaskPlan("ts", "cflue", {"top_k": 5, "temperature": 0.5}))
+
+
+@pytest.mark.parametrize("base, endpoint", [
+    ("http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1/chat/completions"),
+    ("http://127.0.0.1:9/v1//", "http://127.0.0.1:9/v1/chat/completions"),
+    ("http://127.0.0.1:9/BOX", "http://127.0.0.1:9/BOX/chat/completions"),    # only slashes are trimmed
+    ("http://127.0.0.1:9/BOX/", "http://127.0.0.1:9/BOX/chat/completions"),
+])
+def test_rule_the_endpoint_is_the_base_url_less_its_trailing_slashes_plus_chat_completions(tmp_path, base, endpoint):
+    assert harness.model_args(_spec(tmp_path), base, _options()).split(",")[0] == f"base_url={endpoint}"
+
+
+@pytest.mark.parametrize("length", [79, 80, 81, 200])
+def test_rule_a_refused_served_id_is_quoted_up_to_80_characters(length):
+    served = "a," + "x" * (length - 2)
+    with pytest.raises(ValueError) as refused:
+        harness.model_args(SimpleNamespace(name="m", litellm_model=f"openai/{served}"), BASE_URL, _options())
+    assert str(refused.value).startswith(f"model 'm': served id {served[:80]!r} ")
+
+
+@pytest.mark.parametrize("task, args, limit, tasks", [
+    ("cflue", {"type": "true_false,single_choice"}, None, "cflue_true_false,cflue_single_choice"),
+    ("finchain", {"seeds": 1, "domain": "fintech", "level": "easy,advanced"}, 30,
+     "finchain_fintech_easy,finchain_fintech_advanced"),
+])
+def test_rule_the_command_names_every_selected_task_comma_separated_and_its_model_args_and_cache(
+        tmp_path, cache_dir, task, args, limit, tasks):
+    spec, options = _spec(tmp_path), _options(limit=limit)
+    cmd = harness.command(spec, TaskPlan("ts", task, args), tmp_path / "run", BASE_URL, options)
+    assert _flag(cmd, "--tasks") == tasks
+    assert _flag(cmd, "--model_args") == harness.model_args(spec, BASE_URL, options)
+    assert _flag(cmd, "--use_cache") == str(harness.cache_prefix(tmp_path / "run", "m"))
+
+
+@pytest.mark.parametrize("metadata, limit, documents", [
+    ({"finchain_seeds": 1}, 200, 116),     # one seed: 116 easy problems in all, however many are asked for
+    ({"finchain_seeds": 2}, 200, 200),
+    ({}, 200, 200),                         # no seeds named: the canonical ones
+])
+def test_rule_a_finchain_limit_counts_problems_of_the_seeds_the_metadata_names(metadata, limit, documents):
+    _, samples = harness.stratified_selection(TaskPlan("ts", "finchain", {"level": "easy"}), metadata, limit)
+    assert sum(len(v) for v in samples.values()) == documents
+
+
+def test_rule_a_finchain_limit_refuses_more_problems_than_a_run_may_hold():
+    from finchain_tasks.finchain.generate import MAX_PROBLEMS
+
+    seeds = MAX_PROBLEMS // 116 + 1  # fewer seeds than the limit, more problems with the 116 easy templates
+    with pytest.raises(ValueError, match="problems, more than the"):
+        harness.stratified_selection(TaskPlan("ts", "finchain", {"level": "easy"}), {"finchain_seeds": seeds}, 1)
+
+
+@pytest.mark.parametrize("sample_seed", [0, 5])
+def test_rule_a_finchain_limit_follows_the_sample_seed_the_documents_are_ordered_by(sample_seed):
+    # lm-eval's FinChain documents are ordered by finchain_sample_seed (lm_eval/dataset.py): the chosen
+    # documents must be the first ones of that same order
+    from finchain_tasks.engine import select
+    from finchain_tasks.finchain.sampling import leaf_counts, stratified_order
+    from finchain_tasks.lm_eval.build import leaf_name
+
+    metadata = {"finchain_seeds": 1} | ({"finchain_sample_seed": sample_seed} if sample_seed else {})
+    _, samples = harness.stratified_selection(TaskPlan("ts", "finchain", {"level": "easy"}), metadata, 9)
+    items = [(t.domain, t.level, t.id, 0) for t in select(levels=["easy"])]
+    expected = {seed: leaf_counts(stratified_order(items, lambda x: x[:3], seed), lambda x: leaf_name(x[0], x[1]), 9)
+                for seed in (0, 5)}
+    assert expected[0] != expected[5]  # the two seeds choose different leaves
+    assert {leaf: len(docs) for leaf, docs in samples.items()} == expected[sample_seed]
+
+
+class _Clock:
+    """harness.time with a monotonic clock that answers the given readings in turn."""
+
+    def __init__(self, *readings):
+        self.readings = iter(readings)
+
+    def monotonic(self):
+        return next(self.readings)
+
+
+@pytest.mark.parametrize("rc, end", [(0, "done in 61 s"), (2, "failed (exit 2) in 61 s")])
+def test_rule_progress_lines_name_the_cell_and_the_seconds_since_it_started_and_status_the_wall_time(
+        tmp_path, cache_dir, monkeypatch, rc, end):
+    monkeypatch.setattr(harness, "time", _Clock(1000.0, 1012.4, 1060.6, 1061.234567))
+    monkeypatch.setattr(harness.subprocess, "Popen", lambda cmd, env, stdout, stderr: _Child(rc, 1, "", stdout))
+    lines: list[str] = []
+    harness.run_one(_spec(tmp_path), TaskPlan("ts", "cflue", {}), tmp_path / "run", BASE_URL, _options(),
+                    progress=lines.append)  # no label: the line starts with the cell's name
+    log = harness.output_dir(tmp_path / "run", "m", "ts") / harness.LOG
+    assert lines == [f"m · ts: lm-eval started (console output in {log})",
+                     "m · ts: running, 12 s",  # no cache yet: no count of answers
+                     f"m · ts: {end}"]
+    status = (log.parent / harness.STATUS).read_text("utf-8")
+    assert json.loads(status)["wall_s"] == 61.235
+    assert status.startswith(f'{{\n  "rc": {rc},\n  "error": ') and status.endswith("\n}\n")
+
+
+def test_rule_a_cell_run_again_reuses_its_folder(tmp_path, cache_dir, monkeypatch):
+    first = _run_one(tmp_path, monkeypatch, 1)
+    again = _run_one(tmp_path, monkeypatch, 0)
+    assert (first[0], again[0], again[1]["rc"]) == (False, True, 0)
+
+
+def test_rule_the_child_runs_the_command_with_its_environment_and_both_its_streams_go_to_the_log(
+        tmp_path, cache_dir, monkeypatch):
+    import sys
+
+    script = ("import os, sys; print('out', os.environ['OPENAI_API_KEY'], os.environ['TQDM_DISABLE']); "
+              "print('err: to the log too', file=sys.stderr); sys.exit(3)")
+    monkeypatch.setattr(harness, "command", lambda *a: [sys.executable, "-c", script])
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-users-own")
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    ok = harness.run_one(_spec(tmp_path), TaskPlan("ts", "cflue", {}), tmp_path / "run", BASE_URL, _options(),
+                         progress=lambda line: None)
+    out = harness.output_dir(tmp_path / "run", "m", "ts")
+    assert ok is False
+    assert (out / harness.LOG).read_text("utf-8").splitlines() == ["out none 1", "err: to the log too"]
+    status = json.loads((out / harness.STATUS).read_text("utf-8"))
+    assert (status["rc"], status["error"], status["command"]) == (3, "err: to the log too", ["-c", script])
+
+
+@pytest.fixture
+def latin1_locale(monkeypatch):
+    """A machine whose locale codec is not UTF-8 (as on Windows): text opened without an encoding uses Latin-1."""
+    import io
+
+    real = io.text_encoding
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, stacklevel=2: real(encoding or "latin-1"))
+
+
+@pytest.mark.parametrize("log, error", [
+    ("ValueError: modèle « m » absent\n".encode(), "ValueError: modèle « m » absent"),
+    (b"loading \xff\xfe\nKeyError: caf\xe9\n", "KeyError: caf\ufffd"),    # bytes that are not UTF-8
+])
+def test_rule_the_log_is_read_as_utf8_whatever_the_locale_and_bad_bytes_never_hide_the_error(
+        tmp_path, latin1_locale, log, error):
+    (tmp_path / "lm_eval.log").write_bytes(log)
+    assert harness._last_error(tmp_path / "lm_eval.log") == error
+
+
+def test_rule_only_the_cache_root_and_the_folders_below_it_are_checked_not_those_above(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # e.g. a group-writable project folder holding the user's cache root
+    try:
+        monkeypatch.setenv(harness.CACHE_DIR_ENV, str(shared / "cache"))
+        prefix = harness.check_cache_owner(tmp_path / "run", "m")
+        assert prefix.parents[2] == shared / "cache" and (shared / "cache").stat().st_mode & 0o777 == 0o700
+        (shared / "cache").chmod(0o777)
+        with pytest.raises(ValueError, match=rf"response cache {shared / 'cache'} may be written by other users"):
+            harness.check_cache_owner(tmp_path / "run", "m")
+    finally:
+        shared.chmod(0o700)
+        (shared / "cache").chmod(0o700)
+
+
+def test_rule_a_run_passes_its_directory_options_limit_and_each_local_models_url_to_its_cells(
+        tmp_path, cache_dir, monkeypatch):
+    import contextlib
+
+    from finchain_tasks.runs import engine
+
+    monkeypatch.setattr(engine, "model_record", lambda spec: {"name": spec.name})
+    monkeypatch.setattr(engine, "local_servers", lambda specs: contextlib.nullcontext({"a": "http://127.0.0.1:7/v1"}))
+    monkeypatch.setattr(harness, "time", _Clock(100.0, 161.234567))
+    calls = []
+
+    def run_one(spec, plan, run_dir, base_url, options, label, progress):
+        calls.append((spec.name, run_dir, base_url, options))
+        return True
+
+    monkeypatch.setattr(harness, "run_one", run_one)
+    specs = [_model(tmp_path, "a", extra=f", api_base: '{BASE_URL}'"),
+             _model(tmp_path, "b", extra=", api_base: 'http://127.0.0.1:8/v1'")]
+    options = _options(limit=5)
+    run_dir = tmp_path / "runs" / "new" / "run"  # its parents need not exist yet
+    ok, manifest = harness.run(run_dir, specs, [TaskPlan("x", "cflue", {})], options)
+    assert calls == [("a", run_dir, "http://127.0.0.1:7/v1", options), ("b", run_dir, "http://127.0.0.1:8/v1", options)]
+    session = json.loads((run_dir / engine.MANIFEST).read_text())["sessions"][-1]
+    assert (session["sample_order"]["limit"], session["wall_s"]) == (5, 61.235)
