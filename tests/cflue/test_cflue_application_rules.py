@@ -5,17 +5,31 @@ tests/cflue/test_cflue_chatty_styles.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorers.cflue.application import (
     CAUSAL_KEYS,
     LABEL_ONLY_MAX,
+    NOT_COMPUTED,
+    TABLE_COLUMNS,
+    AppOutcome,
+    average,
+    corpus_bleu,
+    direction_of,
     extraction_items,
     label_candidates,
     label_correct,
     label_only,
     record_scores,
+    rouge_l_zh,
+    sentence_bleu,
+    summarize,
+    target_tokens,
+    tokenize_en,
 )
+from scorers.cflue.metrics import jieba_tokenize
 
 CAUSAL_FIELDS = [("reason_type", "原因类型"), ("reason_product", "原因产品"), ("reason_industry", "原因行业"),
                  ("reason_region", "原因地区"), ("result_type", "结果类型"), ("result_product", "结果产品"),
@@ -260,3 +274,215 @@ def test_a_sentence_about_the_answer_itself_states_no_field(word):
     """以上是乙公司 / 它是乙公司 name no field: the line is a bare value."""
     assert not any(key for key, _ in extraction_items(f"{word}是乙公司"))
     assert extraction_items(f"{word}是乙公司") == {("", f"{word}是乙公司")}
+
+
+# ---------------------------------------------------------------------------------- issue 39: mutmut's survivors
+@pytest.mark.parametrize("response", ["", None, "   ", "\n"])
+def test_an_empty_response_offers_no_label_at_all(response):
+    assert label_candidates(response) == []
+    assert label_correct("是", response) == 0.0
+
+
+@pytest.mark.parametrize(("text", "gold", "correct"), [
+    ("银行\n理由：略", "银行", 1.0),                # two lines: the first is the label
+    ("银行\n理由：略\n以上", "银行", 1.0),          # three lines: still the first, not all but the last
+    ("经济绩效\n\n排放\n物料", "经济绩效", 1.0),
+    ("理由：略\n银行", "银行", 0.0),                # a label on a later line is not the answer
+])
+def test_the_first_line_of_a_longer_answer_is_a_candidate(text, gold, correct):
+    assert label_correct(gold, text) == correct
+
+
+@pytest.mark.parametrize(("text", "gold", "correct"), [
+    ("**这段文本属于银行类**", "银行", 1.0),        # markdown stars around a stated label
+    ("**该内容不合规**", "否", 1.0),                # ... around a verdict sentence
+    ("答案是X", "X", 1.0),                          # a letter at the end of the line is the label's own
+    ("这段文本属于银行X", "银行", 0.0),
+    ("不合规X", "否", 0.0),                         # a verdict word with a letter attached is no verdict
+    ("X不合规", "否", 0.0),
+])
+def test_only_markdown_stars_are_stripped_from_the_line_a_label_is_read_from(text, gold, correct):
+    assert label_correct(gold, text) == correct
+
+
+@pytest.mark.parametrize(("text", "gold"), [
+    ("是否合规：该内容不合规", "否"), ("判断结果：该报告符合规定", "是"),   # a prefix, then a verdict sentence
+    ("结论：否，该内容不符合规定", "否"), ("结论：是，内容合规", "是"),      # a prefix, then a lead and its sentence
+])
+def test_a_verdict_after_a_label_prefix_is_read_without_the_prefix(text, gold):
+    assert label_correct(gold, text) == 1.0
+    assert label_correct({"是": "否", "否": "是"}[gold], text) == 0.0
+
+
+@pytest.mark.parametrize("text", ["是，请参考相关法规", "否，请参考相关法规", "是，详见下文"])
+def test_a_verdict_lead_followed_by_a_sentence_that_says_neither_is_no_answer(text):
+    assert label_correct("是", text) == label_correct("否", text) == 0.0
+
+
+@pytest.mark.parametrize(("text", "only"), [
+    ("银行。", 1.0), ("“银行”", 1.0),
+    ("银行\n。", 0.0), ("“\n银行”", 0.0), ("**银行**\n", 1.0),   # a line break inside what is stripped away
+])
+def test_label_only_fails_a_response_with_a_line_break_inside_even_in_its_wrapping(text, only):
+    assert label_only(text) == only
+
+
+@pytest.mark.parametrize(("gold", "response", "only"), [
+    ("排放", "经济绩效指标", 1.0),     # 6 characters: at most 2 * 2 + 2 for a two-character gold
+    ("排放", "经济绩效指标类", 0.0),   # 7: a wrong label that long is a sentence, not a label
+    ("是", "合规合规", 1.0), ("是", "合规合规合", 0.0),
+])
+def test_record_scores_label_only_is_limited_by_the_gold_labels_length(gold, response, only):
+    assert record_scores("classification", "ESG分类", gold, response)["label_only"] == only
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("型号：ABX", {("型号", "ABX")}), ("代码：X", {("代码", "X")}), ("XA：甲", {("XA", "甲")}),
+    ("型号：ABX。", {("型号", "ABX")}), ("型号：“ABX”", {("型号", "ABX")}),
+])
+def test_an_item_keeps_the_letters_at_its_ends_only_punctuation_and_quotes_go(text, items):
+    assert extraction_items(text) == items
+
+
+@pytest.mark.parametrize(("value", "items"), [
+    (["甲公司", "乙公司"], {("", "甲公司"), ("", "乙公司")}),      # a list of bare values: keyless items
+    (["甲公司", "无", ""], {("", "甲公司")}),                       # ... an absent one dropped
+    ('["甲公司", "乙公司"]', {("", "甲公司"), ("", "乙公司")}),     # the same as JSON text
+    ([["甲公司"], {"主体": "乙公司"}], {("", "甲公司"), ("主体", "乙公司")}),
+    ([1, 2.5], {("", "1"), ("", "2.5")}),
+])
+def test_the_bare_values_of_a_json_list_are_keyless_items(value, items):
+    assert extraction_items(value) == items
+
+
+@pytest.mark.parametrize("text", ["抽取结果：未提及相关实体", "结果：无", "答案：没有相关信息。",
+                                  "抽取结果：无因果关系"])
+def test_saying_there_is_nothing_to_extract_after_a_label_prefix_is_no_item(text):
+    assert extraction_items(text) == set()
+
+
+# ---- text metrics
+@pytest.mark.parametrize("text", ["", None])
+def test_empty_text_has_no_tokens_in_either_language(text):
+    assert tokenize_en(text) == []
+    assert target_tokens(text, "en2zh") == target_tokens(text, "zh2en") == []
+
+
+@pytest.mark.parametrize(("text", "direction", "tokens"), [
+    ("didn't stop at 0.5%", "zh2en", ["didn't", "stop", "at", "0.5%"]),                 # English: words
+    ("利率上升导致债券价格下跌", "en2zh", ["利率", "上升", "导致", "债券", "价格", "下跌"]),  # Chinese: jieba
+])
+def test_a_translation_is_tokenised_in_its_target_language(text, direction, tokens):
+    assert target_tokens(text, direction) == tokens
+    assert direction_of({"en2zh": "金融英中翻译", "zh2en": "金融中英翻译"}[direction]) == direction
+
+
+@pytest.mark.parametrize(("reference", "hypothesis", "direction", "value"), [
+    # 4-gram precisions 5/6, 3/5, 2/4, 1/3 (no zero: no smoothing), brevity penalty 1
+    ("the cat sat on the mat", "the cat sat on a mat", "zh2en", (1 / 12) ** 0.25),
+    # jieba tokens; a zero 4-gram precision smoothed to 1 / (2 * 3), as in the corpus BLEU by hand
+    ("利率上升导致债券价格下跌", "利率上升使债券价格下跌", "en2zh", (5 / 6 * 3 / 5 * 1 / 4 * 1 / 6) ** 0.25),
+    ("the cat sat", "the cat sat", "zh2en", 1.0),      # three words: only the orders it has (effective order)
+    ("the cat sat on the mat", "", "zh2en", 0.0),
+    ("", "the cat sat", "zh2en", 0.0),
+])
+def test_sentence_bleu_is_sacrebleus_sentence_score_on_the_0_1_scale(reference, hypothesis, direction, value):
+    assert sentence_bleu(reference, hypothesis, direction) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(("sub_task", "reference", "prediction", "value"), [
+    ("金融中英翻译", "the cat sat on the mat", "the cat sat on a mat", (1 / 12) ** 0.25),
+    ("金融英中翻译", "利率上升导致债券价格下跌", "利率上升使债券价格下跌", (5 / 6 * 3 / 5 * 1 / 4 * 1 / 6) ** 0.25),
+    ("金融中英翻译", "None", None, 0.0),                 # no response: nothing matches, not the text "None"
+])
+def test_a_translation_records_value_is_its_sentence_bleu_in_its_target_language(sub_task, reference, prediction,
+                                                                                   value):
+    scores = record_scores("translation", sub_task, reference, prediction)
+    assert list(scores) == ["sentence_bleu"] and scores["sentence_bleu"] == pytest.approx(value)
+
+
+def test_rouge_l_reads_a_blank_response_as_the_text_none():
+    assert rouge_l_zh("None of it", "   ") == rouge_l_zh("None of it", "None") == pytest.approx(0.5)
+    assert jieba_tokenize("None of it") == ["None", "of", "it"]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: corpus_bleu(["a", "b"], ["a"], "zh2en"), "2 references but 1 translations"),
+    (lambda: direction_of("金融日英翻译"),
+     "unknown translation sub-task '金融日英翻译' (known: 金融英中翻译, 金融中英翻译)"),
+    (lambda: record_scores("poetry", "x", "a", "a"),
+     "unknown CFLUE application task 'poetry' (known: classification, translation, extraction, "
+     "reading_comprehension, generation)"),
+    (lambda: summarize([AppOutcome("poetry", "x", "a", "a"), AppOutcome("classification", "ESG分类", "a", "a")]),
+     "unknown CFLUE application task(s) ['poetry'] (known: classification, translation, extraction, "
+     "reading_comprehension, generation)"),
+])
+def test_bad_input_is_one_error_naming_what_is_wrong_and_what_is_known(call, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        call()
+
+
+# ---- the reference profile per record
+@pytest.mark.parametrize(("gold", "response", "f1"), [
+    ("乙科技公司", "本次事件的主体为乙科技公司，另有丙公司。", 1.0),  # theirs: the gold occurs in the response
+    ("乙科技公司", "主体：丙公司", 0.0),
+])
+def test_reference_profile_extraction_record_is_the_authors_f1_for_its_sub_task(gold, response, f1):
+    assert record_scores("extraction", "金融事件主体抽取", gold, response, "reference") == {"f1": f1}
+    assert record_scores("extraction", "未知抽取", gold, response, "reference") == {"f1": 0.0}  # theirs: unknown
+
+
+@pytest.mark.parametrize(("task", "reference", "response", "official", "default"), [
+    ("reading_comprehension", "公司净利润同比增长", "公司净利润大幅增长", 0.75, 0.75),
+    ("generation", "None", "   ", 0.0, 1.0),     # theirs: only an empty response becomes "None"; ours: blank too
+    ("generation", "None", "", 1.0, 1.0),
+])
+def test_reference_profile_rouge_record_is_the_rouge_packages(task, reference, response, official, default):
+    assert record_scores(task, "x", reference, response, "reference")["rouge_l"] == pytest.approx(official, abs=1e-6)
+    assert record_scores(task, "x", reference, response)["rouge_l"] == pytest.approx(default, abs=1e-6)
+
+
+# ---- summaries
+def test_average_with_no_computed_column_is_not_computed():
+    columns = {column: NOT_COMPUTED for column, *_ in TABLE_COLUMNS}
+    assert average(columns) == (NOT_COMPUTED, {"value": NOT_COMPUTED, "columns": []})
+    assert average({}) == (NOT_COMPUTED, {"value": NOT_COMPUTED, "columns": []})
+
+
+def test_each_sub_task_names_its_task_and_counts_its_rows():
+    rows = [AppOutcome("classification", "ESG分类", "排放", "排放"),
+            AppOutcome("classification", "ESG分类", "排放", "物料"),
+            AppOutcome("generation", "资讯标题生成", "多家银行下调利率", "多家银行下调利率")]
+    by_sub_task = summarize(rows)["by_sub_task"]
+    assert {s: (m["task"], m["n"]) for s, m in by_sub_task.items()} == {"ESG分类": ("classification", 2),
+                                                                        "资讯标题生成": ("generation", 1)}
+
+
+def test_the_profile_reaches_every_sub_tasks_metrics():
+    rows = [AppOutcome("classification", "合规政策审核", "是", "请参考相关法规")]  # theirs: no 不合规 means 是
+    for profile, accuracy in (("reference", 100.0), ("default", 0.0)):
+        summary = summarize(rows, profile=profile)
+        assert summary["by_sub_task"]["合规政策审核"]["accuracy"] == accuracy
+        assert summary["by_task"]["classification"]["accuracy"] == accuracy
+
+
+def test_the_metric_models_given_reach_every_task_and_sub_task_row_with_blank_responses_read_as_none():
+    seen: dict[str, list] = {"comet": [], "bert": []}
+
+    def comet(data):
+        seen["comet"].append(data)
+        return 0.5
+
+    def bertscore(candidates, references):
+        seen["bert"].append((candidates, references))
+        return 0.25
+
+    rows = [AppOutcome("generation", "资讯标题生成", "多家银行下调利率", "多家银行下调利率"),
+            AppOutcome("generation", "资讯标题生成", "利率上行", "  "),
+            AppOutcome("generation", "资讯标题生成", "价格下跌", ""),
+            AppOutcome("translation", "金融中英翻译", "Rates rose.", "Rates rose.", "利率上升。")]
+    summary = summarize(rows, comet=comet, bertscore=bertscore)
+    assert summary["by_sub_task"]["资讯标题生成"]["bertscore"] == summary["by_task"]["generation"]["bertscore"] == 25.0
+    assert summary["by_sub_task"]["金融中英翻译"]["comet"] == summary["by_task"]["translation"]["comet_zh2en"] == 50.0
+    assert seen["bert"] == [(["多家银行下调利率", "None", "None"], ["多家银行下调利率", "利率上行", "价格下跌"])] * 2
+    assert seen["comet"] == [[{"src": "利率上升。", "mt": "Rates rose.", "ref": "Rates rose."}]] * 2
