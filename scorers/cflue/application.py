@@ -220,15 +220,15 @@ def _from_mapping(obj: Mapping) -> set[tuple[str, str]]:
     return {(_key(k), _clean(v)) for k, v in pairs if not isinstance(v, (dict, list)) and _clean(v)}
 
 
-def _from_json(value: Any) -> set[tuple[str, str]]:
+def _from_json(value: Mapping | list) -> set[tuple[str, str]]:
+    """An object's items, or a list's: each element's (a nested object or list) or, for a bare value, ("", value).
+    Only ever given an object or a list (:func:`extraction_items` checks, or parses text that starts with { or [)."""
     if isinstance(value, Mapping):
         return _from_mapping(value)
-    if isinstance(value, list):
-        items: set[tuple[str, str]] = set()
-        for element in value:
-            items |= _from_json(element) if isinstance(element, (Mapping, list)) else {("", _clean(element))}
-        return {i for i in items if i[1]}
-    return {("", _clean(value))} if _clean(value) else set()
+    items: set[tuple[str, str]] = set()
+    for element in value:
+        items |= _from_json(element) if isinstance(element, (Mapping, list)) else {("", _clean(element))}
+    return {i for i in items if i[1]}
 
 
 _NOTHING = re.compile(r"(?:无|没有|未(?:提及|发现|找到|涉及|包含))(?:可抽取的?|相关的?|明确的?)?"
@@ -250,7 +250,7 @@ def _from_lines(text: str) -> set[tuple[str, str]]:
     if _NOTHING.fullmatch(_LABEL_PREFIX.sub("", text.strip())):
         return set()
     items: set[tuple[str, str]] = set()
-    for line in text.replace("：", ":").splitlines():
+    for line in text.splitlines():  # NFKC text (extraction_items): a full-width colon is already ":"
         pieces = _PAIR_SPLIT.split(line)
         if not all(":" in p for p in pieces if p.strip()):
             stated = [_STATED_PAIR.fullmatch(p.strip()) for p in pieces if p.strip()]
