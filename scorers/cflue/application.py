@@ -379,8 +379,9 @@ def direction_of(sub_task: str) -> str:
 
 # ---------------------------------------------------------------------------------- summaries
 def _mean(values: Iterable[float]) -> float:
+    """0–100 mean of per-record values; only :func:`_record_means` calls it, on a group's (never empty) rows."""
     values = list(values)
-    return SCALE * math.fsum(values) / len(values) if values else math.nan
+    return SCALE * math.fsum(values) / len(values)
 
 
 def _translation(rows: Sequence[AppOutcome], comet: CometScorer | None) -> dict[str, Any]:
@@ -397,17 +398,16 @@ def _translation(rows: Sequence[AppOutcome], comet: CometScorer | None) -> dict[
 
 
 def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
-             bertscore: BertScorer | None, profile: str = "default") -> dict[str, Any]:
-    """The metrics of one task on some of its rows. Translation rows of one sub-task give ``bleu`` and
-    ``comet``; all of a task's translation rows give them per direction (``bleu_en2zh``, ``comet_zh2en``...)."""
-    if task == TRANSLATION:
-        by_direction: dict[str, list[AppOutcome]] = {}
-        for row in rows:
-            by_direction.setdefault(direction_of(row.sub_task), []).append(row)
-        if len({r.sub_task for r in rows}) == 1:
-            return _translation(rows, comet)
-        return {f"{key}_{d}": value for d in (EN2ZH, ZH2EN) if d in by_direction
-                for key, value in _translation(by_direction[d], comet).items()}
+             bertscore: BertScorer | None, profile: str) -> dict[str, Any]:
+    """The metrics of one sub-task's rows: ``bleu`` and ``comet`` of its direction for translation, else
+    :func:`_record_means`. (A whole translation task is split by direction in :func:`_task_metrics`.)"""
+    return _translation(rows, comet) if task == TRANSLATION else _record_means(task, rows, bertscore, profile)
+
+
+def _record_means(task: str, rows: Sequence[AppOutcome], bertscore: BertScorer | None,
+                  profile: str) -> dict[str, Any]:
+    """A non-translation task's metrics on some of its rows (never none): the mean of each per-record value, and
+    BERTScore for generation."""
     scores = [record_scores(task, r.sub_task, r.reference, r.prediction, profile) for r in rows]
     out: dict[str, Any] = {key: _mean(s[key] for s in scores) for key in scores[0]}
     if task == GENERATION:
@@ -420,11 +420,11 @@ def _metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
 
 
 def _task_metrics(task: str, rows: Sequence[AppOutcome], comet: CometScorer | None,
-                  bertscore: BertScorer | None, profile: str = "default") -> dict[str, Any]:
+                  bertscore: BertScorer | None, profile: str) -> dict[str, Any]:
     """A task's metrics over all its rows; translation always per direction (a direction without rows is
     absent), so a task row reads the same whichever sub-tasks were run."""
     if task != TRANSLATION:
-        return _metrics(task, rows, comet, bertscore, profile)
+        return _record_means(task, rows, bertscore, profile)
     out: dict[str, Any] = {}
     for direction in (EN2ZH, ZH2EN):
         group = [r for r in rows if direction_of(r.sub_task) == direction]
