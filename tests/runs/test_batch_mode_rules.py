@@ -442,3 +442,20 @@ def test_a_failed_item_is_marked_failed_and_its_retry_goes_into_a_new_batch(tmp_
     assert answers == ["answer to a", "error: b failed"]
     assert journal.counts() == {"batches": 2, "sent": 0, "answered": 1, "failed": 1}
 
+
+def test_a_request_the_resumed_batch_has_no_result_for_gets_an_error_and_is_not_claimed_again(tmp_path):
+    provider = _Provider()
+    _killed_first_run(tmp_path, provider, "ab")
+    provider.done, provider.lost = True, {"b"}
+
+    async def second_run():
+        batcher = provider.batcher()
+        return [await _ask(batcher, "a"), await _ask(batcher, "b")]
+
+    with journaled(tmp_path) as journal:
+        answers = anyio.run(second_run)
+    (lost,) = [cid for cid, request in provider.created["b1"] if request["q"] == "b"]
+    assert answers == ["answer to a", f"error: batch b1 returned no result for request {lost}"]
+    assert journal.counts() == {"batches": 1, "sent": 0, "answered": 1, "failed": 1}
+    assert (tmp_path / batch_mode.BATCH_LOG).read_text().count("Resumed batch b1") == 1
+    assert Journal(tmp_path / JOURNAL).claim(request_key("MemoryBatcher", {"q": "b"})) is None
