@@ -1,6 +1,9 @@
-"""``--batch`` rules that test_batch_mode.py leaves open (issue 39, found by the literal pass): Inspect's batch
-poll and send delay default to 15 s, what the session records per model, what a batch's journal file holds, and
-a result line that carries an error beside a 200 response is a failed item. No HTTP, no batch sent."""
+"""``--batch`` rules that test_batch_mode.py leaves open (issue 39, found by the literal pass and by mutmut's
+survivors): Inspect's batch poll and send delay default to 15 s, how a batched model is routed and built, what
+the session records per model, when two entries are one task, request keys, what a batch's journal file holds
+and how a restarted run claims from it, the batch log's status lines, a failed result line, and, on a batcher in
+memory, that a resumed batch is fetched once and that a failed or missing result is marked failed. No HTTP, no
+batch sent (Inspect's providers are only built)."""
 
 from __future__ import annotations
 
@@ -382,7 +385,7 @@ def _killed_first_run(tmp_path, provider, questions):
         async with anyio.create_task_group() as tg:
             for q in questions:
                 tg.start_soon(batcher.generate_for_request, {"q": q, "extra_headers": {"x-irid": q + "1"}})
-            with anyio.fail_after(5):
+            with anyio.fail_after(20):
                 while not provider.created:
                     await anyio.sleep(0.01)
             tg.cancel_scope.cancel()
@@ -393,7 +396,7 @@ def _killed_first_run(tmp_path, provider, questions):
 
 async def _ask(batcher, q):
     """One request of a restarted run (no request-id header: none is needed to collect), its answer or error."""
-    with anyio.fail_after(5):  # a request never answered fails here instead of hanging the suite
+    with anyio.fail_after(20):  # a request never answered fails here instead of hanging the suite
         try:
             return await batcher.generate_for_request({"q": q})
         except RuntimeError as exc:
