@@ -319,17 +319,18 @@ async def _wrapped_create_batch(original: Any, self: Any, batch_requests: list[A
 async def _resolve_inflight_batch(original: Any, self: Any, batch: Any, results: dict[str, Any]) -> None:
     """Deliver a batch's results: to the requests waiting (a resumed batch may hold results for requests not asked
     again yet: kept for them), an error to any waiting request the batch has no result for, and the states to
-    the journal."""
+    the journal (a request without a result is failed too: its retry goes into a new batch, not back to this
+    one, which would answer it the same way on every restart)."""
     journal = _ACTIVE
     if journal is not None:
-        journal.mark(batch.id, {cid: "failed" if isinstance(r, Exception) else "answered"
-                                for cid, r in results.items()})
         for cid, result in results.items():
             if cid not in batch.requests and not isinstance(result, Exception):
                 journal.stash[(batch.id, cid)] = result
-        results = {cid: r for cid, r in results.items() if cid in batch.requests}
-        for cid in batch.requests:
-            results.setdefault(cid, RuntimeError(f"batch {batch.id} returned no result for request {cid}"))
+        missing = {cid: RuntimeError(f"batch {batch.id} returned no result for request {cid}")
+                   for cid in batch.requests if cid not in results}
+        journal.mark(batch.id, {cid: "failed" if isinstance(r, Exception) else "answered"
+                                for cid, r in {**results, **missing}.items()})
+        results = {cid: r for cid, r in results.items() if cid in batch.requests} | missing
     await original(self, batch, results)
 
 
