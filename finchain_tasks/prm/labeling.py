@@ -123,13 +123,18 @@ class LLM:
         return text
 
     def _request(self, temperature: float, max_tokens: int) -> dict:
-        """litellm arguments: the registry entry's (model id, base URL, generation overrides, key) when known."""
+        """litellm arguments: the registry entry's (model id, base URL, generation overrides, key) when known.
+        The temperature is always the call's where the model takes one: the entry's is a benchmark default
+        (greedy, 0) that would make a rollout's N samples one greedy answer N times; an entry that never
+        sends a temperature (null, or omitted) still never sends it."""
         if self.spec is None:
             request = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
         else:
             from finchain_tasks.models.registry import api_key, litellm_kwargs
 
-            request = litellm_kwargs(self.spec, temperature=temperature, max_tokens=max_tokens)
+            request = litellm_kwargs(self.spec, max_tokens=max_tokens)
+            if "temperature" in request:
+                request["temperature"] = temperature
             key = api_key(self.spec)
             if key:
                 request["api_key"] = key
