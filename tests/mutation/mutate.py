@@ -92,7 +92,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "cflue_reference": (["scorers/cflue/reference.py"],
                         ["tests/cflue/test_cflue_reference_rules.py", "tests/cflue/test_cflue_reference.py"]),
     "prm_labeling": (["finchain_tasks/prm/labeling.py"],
-                     ["tests/prm_labels/test_labeling_rules.py", "tests/prm_labels/test_labeling_models.py",
+                     ["tests/prm_labels/test_labeling_judges_rules.py", "tests/prm_labels/test_labeling_rows_rules.py",
+                      "tests/prm_labels/test_labeling_rules.py", "tests/prm_labels/test_labeling_models.py",
                       "tests/prm_labels/test_select.py"]),
     "prm_labels": (["scorers/prm/labels/fusion.py", "scorers/prm/labels/exact.py"],
                    ["tests/prm_labels/test_labels_rules.py", "tests/prm_labels/test_labels.py",
@@ -150,6 +151,11 @@ GROUP_DESELECT: dict[str, list[str]] = {
     # it checks the bench tests' scan of Inspect's compressed logs in a fresh process (tens of seconds per
     # mutant on a busy machine) and calls nothing of redaction.py
     "redaction": ["tests/test_redaction.py::test_the_no_secrets_helper_reads_inspects_compressed_logs"],
+    # they check that Inspect and lm-eval carry a CFLUE profile to their tasks (no reading rule of extract.py), and
+    # importing both hosts leaves threads in mutmut's parent: its forked children then died in `pthread_detach`
+    # (every mutant "suspicious"), and the two took 26 s of each surviving mutant's run
+    "cflue_extract": ["tests/cflue/test_cflue_reference.py::test_the_inspect_task_takes_the_profile",
+                      "tests/cflue/test_cflue_reference.py::test_lm_eval_leaves_carry_the_profile_to_the_corpus_metrics"],
 }
 """Tests left out of one group's runs (on top of the deselections of ``[tool.mutmut]``): only tests that do
 not exercise the group's modules; a test that can fail on a loaded machine has no place in a group (or in
