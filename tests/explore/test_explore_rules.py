@@ -980,3 +980,18 @@ def test_rule_a_comparisons_summary_table_has_these_headers():
     html = views.compare_html([("a", _verdict())])
     assert html.startswith("<div class='fx'><table><tr><th>answer</th><th>ChainEval</th><th>final answer</th>"
                            "<th>step F1</th><th>first error</th></tr><tr><td>a</td>")
+
+
+@pytest.mark.parametrize("query, cookie, kept", [
+    (b"token=tok", b"", "tok"),  # the right token: kept
+    (b"token=tok", b"finchain_explore_token=old", "tok"),  # replaces a stale cookie
+    (b"token=old", b"finchain_explore_token=tok", None),  # a stale link never overwrites the good cookie
+    (b"token=", b"finchain_explore_token=tok", None),
+    (b"token=tok", b"finchain_explore_token=tok", None),  # already kept
+])
+def test_rule_only_the_explorers_own_token_is_ever_kept_in_the_cookie(query, cookie, kept):
+    headers = [(b"host", b"192.168.1.5:1")] + ([(b"cookie", cookie)] if cookie else [])
+    seen, sent = _through(SHARED, {"query_string": query, "headers": headers}, [])
+    assert len(seen) == 1 and sent[0]["status"] == 200
+    expected = f"{guard.COOKIE}={kept}; Path=/; HttpOnly; SameSite=Strict" if kept else None
+    assert dict(sent[0]["headers"]).get(b"set-cookie") == (expected.encode() if expected else None)
