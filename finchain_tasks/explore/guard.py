@@ -85,10 +85,14 @@ def refusal(policy: Policy, method: str, path: str, headers: Mapping[str, str], 
     if site not in SAFE_SITES and not navigation:
         return f"cross-site request (Sec-Fetch-Site: {site[:40]})"
     from_here = host in policy.local and peer in ("127.0.0.1", "::1")
-    if policy.token and not from_here and not any(secrets.compare_digest(t.encode(), policy.token.encode())
-                                for t in (query_token, cookie_token) if t):
+    if policy.token and not from_here and not any(is_token(policy, t) for t in (query_token, cookie_token)):
         return "this explorer is shared on the network: open the address with ?token=... that it printed"
     return None
+
+
+def is_token(policy: Policy, given: str) -> bool:
+    """Whether ``given`` is this explorer's token (compared in constant time; an empty one never is)."""
+    return bool(policy.token and given) and secrets.compare_digest(given.encode(), policy.token.encode())
 
 
 class Guard:
@@ -116,7 +120,8 @@ class Guard:
         if why is not None:
             await _refuse(scope, send, why)
             return
-        if self.policy.token and given and given != kept and scope["type"] == "http":
+        # only the right token is kept: a stale ?token= let in by a good cookie must not overwrite that cookie
+        if given != kept and scope["type"] == "http" and is_token(self.policy, given):
             send = _with_cookie(send, f"{COOKIE}={given}; Path=/; HttpOnly; SameSite=Strict")
         await self.app(scope, receive, send)
 

@@ -358,6 +358,8 @@ def test_rule_template_ids_keep_the_chosen_domain_topic_and_level_and_any_when_e
     expected = [t.id for t in all_templates().values() if (not domain or t.domain == domain)
                 and (not topic or t.topic == topic) and (not level or t.level == level)]
     assert problems.template_ids(domain, topic, level) == expected
+    left_out = {k: v for k, v in (("domain", domain), ("topic", topic), ("level", level)) if v}
+    assert problems.template_ids(**left_out) == expected  # a filter left out is any, as an empty one
     assert bool(expected) is (domain != "no_such_domain")
     assert all(tid.split("/")[0] == domain for tid in expected if domain)
 
@@ -809,3 +811,187 @@ def test_rule_every_style_rule_is_scoped_to_the_explorers_own_classes():
     selectors = re.findall(r"(?m)^([^{}\n]+)\{", views.CSS)
     assert selectors and all(s.startswith((".fx", "@media")) for s in selectors), selectors
     assert views.CSS.strip().endswith("}") and views.CSS.count("{") == views.CSS.count("}")
+
+
+# == issue 39's second look: the explorer's mutmut survivors ==========================================
+
+# -- the guard -----------------------------------------------------------------------------------------
+
+def test_rule_a_loopback_only_explorer_asked_for_another_address_says_how_to_share_it():
+    with pytest.raises(ValueError) as err:
+        guard.local_policy("0.0.0.0", P)
+    assert str(err.value) == ("--host 0.0.0.0 serves the explorer beyond this machine: add --share-on-network "
+                              "(the page then needs a random token from its URL), or keep --host 127.0.0.1")
+
+
+def test_rule_a_network_explorer_accepts_any_host_name_as_an_empty_set():
+    shared = guard.network_policy(P)
+    assert shared.hosts == frozenset() and isinstance(shared.hosts, frozenset)
+    assert guard.refusal(shared, "GET", "/", {"host": "any.name:1"}, query_token=shared.token, peer="10.0.0.9") is None
+
+
+SOME_TOKENS = ["tok", "XXXX", "x" * 22, "Zm9vYmFyYmF6cXV4cXV1eA"]
+"""Tokens of any shape a Policy may hold: short, placeholder-like, the network policy's 22 characters."""
+
+
+@pytest.mark.parametrize("token", SOME_TOKENS)
+def test_rule_a_request_carrying_no_token_is_refused_whatever_the_token_is(token):
+    policy = guard.Policy(frozenset(), token)
+    assert guard.refusal(policy, "GET", "/", {"host": "192.168.1.5:1"}, peer="10.0.0.9") is not None
+    assert guard.refusal(policy, "GET", "/", {"host": "192.168.1.5:1"}, token, peer="10.0.0.9") is None
+    assert guard.refusal(policy, "GET", "/", {"host": "192.168.1.5:1"}, "", token, peer="10.0.0.9") is None
+    seen, sent = _through(policy, {})  # no query, no cookie header
+    assert seen == [] and sent[0]["status"] == 403
+    seen, sent = _through(policy, {"query_string": f"token={token}".encode()})
+    assert len(seen) == 1 and dict(sent[0]["headers"])[b"set-cookie"].startswith(f"{guard.COOKIE}={token};".encode())
+
+
+@pytest.mark.parametrize("kind", ["lifespan", "http", "websocket"])
+def test_rule_the_guard_hands_the_app_the_very_receive_and_send_it_was_given(kind):
+    """The app reads the request body (a POST's JSON) through ``receive`` and answers through ``send``."""
+    got = []
+
+    async def app(scope, receive, send):
+        got.append((receive, send))
+
+    async def receive():
+        return {"type": "http.request", "body": b"{}"}
+
+    async def send(message):
+        raise AssertionError("the guard answered itself")
+
+    scope = {"type": kind, "method": "POST", "path": "/gradio_api/queue/join", "client": ("127.0.0.1", 1),
+             "headers": [(b"host", f"127.0.0.1:{P}".encode()), (b"origin", f"http://127.0.0.1:{P}".encode())]}
+    asyncio.run(guard.Guard(app, guard.local_policy("127.0.0.1", P))(scope, receive, send))
+    assert got == [(receive, send)]
+
+
+# -- views: the markup and the cells shown -------------------------------------------------------------
+
+class _Markup:
+    """Every text node of a view with the tags open around it, and any tag closed out of order."""
+
+    def __init__(self, html: str) -> None:
+        from html.parser import HTMLParser
+
+        self.texts: list[tuple[tuple[str, ...], str]] = []
+        self.errors: list[str] = []
+        stack: list[str] = []
+        void = {"br"}
+        outer = self
+
+        class Parser(HTMLParser):
+            def handle_starttag(self, tag, attrs):
+                if tag not in void:
+                    stack.append(tag)
+
+            def handle_endtag(self, tag):
+                if not stack or stack[-1] != tag:
+                    outer.errors.append(f"</{tag}> closes {stack[-1:]}")
+                else:
+                    stack.pop()
+
+            def handle_data(self, data):
+                if data.strip():
+                    outer.texts.append((tuple(stack), data))
+
+        Parser(convert_charrefs=True).feed(html)
+        if stack:
+            self.errors.append(f"left open: {stack}")
+
+
+STRUCTURE_ONLY = {"div", "table", "thead", "tbody", "tr", "details"}
+"""Elements whose children are elements only: text there lands outside the table or the grid (a browser
+moves stray text in a table above it, and a grid makes it a column of its own)."""
+
+
+def _views_shown():
+    problem = all_templates()[TEXT_TEMPLATE].generate(0)
+    result = dataclasses.replace(_result(), alignment=[{"gold": 1, "pred": 2}, {"gold": 2, "pred": 1}])
+    rows = [r[0] for r in ROWS_SHOWN]
+    with_matrix = _verdict(result=result, rows=rows, matrices={"score": [[0.1, 0.2], [0.3, 0.4]]})
+    sample = {"model": "a", "sample_id": "s", "level": "easy", "chaineval": 0.5, "fac": 1.0, "first_error_step": 1}
+    paired = {**sample, "versus": "b", "versus_chaineval": 0.25, "difference": 0.25}
+    return {
+        "problem": views.problem_html(problem, "3.1.0"),
+        "verdict": views.verdict_html(with_matrix, "T"),
+        "verdict untitled without PRM": views.verdict_html(_verdict(rows=rows, prm="", prm_reward=None)),
+        "verdict compact": views.verdict_html(with_matrix, compact=True),
+        "heat map": views.heatmap_html(with_matrix),
+        "comparison": views.compare_html([("a", with_matrix), ("b", _verdict(rows=rows))]),
+        "samples over the limit": views.samples_html([sample, sample, sample], limit=2),
+        "samples": views.samples_html([sample, sample]),
+        "pairs": views.samples_html([paired, paired]),
+        "message": views.message("m"),
+    }
+
+
+@pytest.mark.parametrize("name, html", list(_views_shown().items()), ids=list(_views_shown()))
+def test_rule_each_view_nests_its_tags_and_holds_text_only_in_cells_and_paragraphs(name, html):
+    markup = _Markup(html)
+    assert markup.errors == [], name
+    stray = [(tags, text) for tags, text in markup.texts if not tags or tags[-1] in STRUCTURE_ONLY]
+    assert stray == [], name
+
+
+def test_rule_a_problem_view_numbers_its_gold_steps_from_1_with_their_text_formula_value_and_unit():
+    problem = all_templates()[TEXT_TEMPLATE].generate(0)
+    from html import escape
+
+    from finchain_tasks.explore.verdict import shown_value
+
+    html = views.problem_html(problem, "3.1.0")
+    assert ("<table><thead><tr><th>#</th><th>gold step</th><th>formula</th><th>value</th><th>unit</th></tr></thead>"
+            "<tbody><tr><td class='num'>1</td>") in html
+    gold = problem.gold_steps()
+    assert len(gold) >= 2 and all(g.text and g.text != g.description for g in gold)
+    for k, (s, g) in enumerate(zip(problem.steps, gold), 1):
+        assert (f"<tr><td class='num'>{k}</td><td>{escape(g.text)}</td><td><code>{escape(s.formula)}</code></td>"
+                f"<td class='num'>{escape(shown_value(s.value))}</td><td>{escape(s.unit)}</td></tr>") in html
+    assert html.count("<tr>") == len(gold) + 1
+
+
+@pytest.mark.parametrize("metric, value, shown", [
+    ("chaineval", 0.12345, "0.123"), ("fac", 1.0, "1.000"), ("step_f1", 0.6666, "0.667"), ("first_error_step", 3, "3"),
+    ("n_gold_steps", 4, "4"), ("parse_ok", 0.0, "0.000"),
+])
+def test_rule_every_metric_of_a_verdict_shows_its_value_as_the_run_report_does(metric, value, shown):
+    html = views.verdict_html(_verdict(result=_result(**{metric: value})))
+    assert f"<tr><th>{metric}</th><td class='num'>{shown}</td></tr>" in html
+
+
+@pytest.mark.parametrize("prm, reward, title, start", [
+    ("", None, "", "<div class='fx fx-verdict' data-first-error='2' data-fac='0'><p class='headline'>"),
+    ("calc", None, "T", "<div class='fx fx-verdict' data-first-error='2' data-fac='0'><h4>T</h4><p class='headline'>"),
+])
+def test_rule_a_headline_without_a_prm_reward_ends_at_the_first_error_and_no_title_adds_nothing(prm, reward, title,
+                                                                                                 start):
+    html = views.verdict_html(_verdict(prm=prm, prm_reward=reward), title)
+    assert html.startswith(start) and "first error: <b class='fx-first-error'>gold step 2</b></p><table>" in html
+
+
+def test_rule_an_aligned_pair_of_the_heat_map_is_outlined_by_a_valid_style():
+    result = dataclasses.replace(_result(), alignment=[{"gold": 1, "pred": 1}])
+    html = views.heatmap_html(_verdict(result=result, matrices={"score": [[0.5]]}))
+    assert "<td style='background: rgb(175,175,255);outline: 2px solid #1f2937;' title=" in html
+
+
+def test_rule_a_comparisons_summary_table_has_these_headers():
+    html = views.compare_html([("a", _verdict())])
+    assert html.startswith("<div class='fx'><table><tr><th>answer</th><th>ChainEval</th><th>final answer</th>"
+                           "<th>step F1</th><th>first error</th></tr><tr><td>a</td>")
+
+
+@pytest.mark.parametrize("query, cookie, kept", [
+    (b"token=tok", b"", "tok"),  # the right token: kept
+    (b"token=tok", b"finchain_explore_token=old", "tok"),  # replaces a stale cookie
+    (b"token=old", b"finchain_explore_token=tok", None),  # a stale link never overwrites the good cookie
+    (b"token=", b"finchain_explore_token=tok", None),
+    (b"token=tok", b"finchain_explore_token=tok", None),  # already kept
+])
+def test_rule_only_the_explorers_own_token_is_ever_kept_in_the_cookie(query, cookie, kept):
+    headers = [(b"host", b"192.168.1.5:1")] + ([(b"cookie", cookie)] if cookie else [])
+    seen, sent = _through(SHARED, {"query_string": query, "headers": headers}, [])
+    assert len(seen) == 1 and sent[0]["status"] == 200
+    expected = f"{guard.COOKIE}={kept}; Path=/; HttpOnly; SameSite=Strict" if kept else None
+    assert dict(sent[0]["headers"]).get(b"set-cookie") == (expected.encode() if expected else None)
