@@ -334,7 +334,7 @@ def _check_row(row: dict, where: str) -> None:
 
 
 def _joined(row: dict) -> str:
-    steps = row.get("steps") if isinstance(row.get("steps"), list) else []
+    steps = row.get("steps") or []  # a list or null: _check_row has run
     answer = row.get("final_answer", "")
     return "\n".join([*(f"Step {i}: {s}" for i, s in enumerate(steps, 1)), f"Final answer: {answer}"]) if steps else ""
 
@@ -348,9 +348,9 @@ def _inspect_rows(log_dir: Path) -> list[dict]:
     rows = []
     for header in latest_logs(log_dir):
         for s in read_eval_log(header.location).samples or []:
-            question = s.input if isinstance(s.input, str) else str(getattr(s.input[-1], "text", s.input[-1]))
-            row = {"id": f"{s.id}#{header.eval.model}#e{s.epoch}", "question": question,
-                   "output": s.output.completion if s.output else ""}
+            # input: a string or a list of chat messages (each has .text); output: always a ModelOutput
+            question = s.input if isinstance(s.input, str) else s.input[-1].text
+            row = {"id": f"{s.id}#{header.eval.model}#e{s.epoch}", "question": question, "output": s.output.completion}
             if str(s.id).startswith("finchain/"):
                 row["problem_id"] = str(s.id)
             elif isinstance(s.target, str) and s.target:
