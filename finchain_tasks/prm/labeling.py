@@ -24,7 +24,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -299,14 +299,14 @@ def item_from_row(row: dict, line: int = 0) -> LabelItem:
     (a FinChain id, regenerated), ``problem`` (a FinChain record), ``gold_solution`` (text) or ``gold_answer``;
     optional ``knowledge`` (list) and ``reference``. A row without gold is kept: its gold signals are unknown."""
     if not isinstance(row, dict):
-        raise ValueError(f"line {line}: a JSON object is expected")
+        raise UnreadableFile(f"line {line}", "a JSON object is expected")  # read_items names the file
     _check_row(row, f"line {line}")
     if "problem" in row or "problem_id" in row:
         from finchain_tasks.engine import Problem
 
         problem = Problem.from_dict(row["problem"]) if "problem" in row else _finchain_problem(row["problem_id"])
-        item = item_from_problem(problem, row.get("output") or _joined(row), str(row.get("id", line)))
-        return LabelItem(**{**item.__dict__, "id": str(row.get("id", item.id))})
+        item = item_from_problem(problem, row.get("output") or _joined(row), str(line))
+        return replace(item, id=str(row["id"])) if "id" in row else item
     output = row.get("output") or _joined(row)
     parsed = parse_output(output)
     steps = tuple(row["steps"]) if isinstance(row.get("steps"), list) else tuple(s.text for s in parsed.steps)
@@ -317,7 +317,7 @@ def item_from_row(row: dict, line: int = 0) -> LabelItem:
                      str(row.get("final_answer", parsed.final_answer_text)), output=output, gold_answer=gold_answer,
                      gold_unit=str(row.get("gold_unit", gold.answer_unit if gold else "")), gold=gold,
                      knowledge=tuple(row.get("knowledge") or ()), reference=str(row.get("reference", "")),
-                     meta={k: row[k] for k in ("template", "problem_id") if k in row})
+                     meta={"template": row["template"]} if "template" in row else {})  # problem_id: the branch above
 
 
 _ROW_TYPES: dict[str, tuple[type, ...]] = {
@@ -339,7 +339,7 @@ def _check_row(row: dict, where: str) -> None:
 
 
 def _joined(row: dict) -> str:
-    steps = row.get("steps") if isinstance(row.get("steps"), list) else []
+    steps = row.get("steps") or []  # a list or null: _check_row has run
     answer = row.get("final_answer", "")
     return "\n".join([*(f"Step {i}: {s}" for i, s in enumerate(steps, 1)), f"Final answer: {answer}"]) if steps else ""
 
@@ -353,9 +353,9 @@ def _inspect_rows(log_dir: Path) -> list[dict]:
     rows = []
     for header in latest_logs(log_dir):
         for s in read_eval_log(header.location).samples or []:
-            question = s.input if isinstance(s.input, str) else str(getattr(s.input[-1], "text", s.input[-1]))
-            row = {"id": f"{s.id}#{header.eval.model}#e{s.epoch}", "question": question,
-                   "output": s.output.completion if s.output else ""}
+            # input: a string or a list of chat messages (each has .text); output: always a ModelOutput
+            question = s.input if isinstance(s.input, str) else s.input[-1].text
+            row = {"id": f"{s.id}#{header.eval.model}#e{s.epoch}", "question": question, "output": s.output.completion}
             if str(s.id).startswith("finchain/"):
                 row["problem_id"] = str(s.id)
             elif isinstance(s.target, str) and s.target:
@@ -398,6 +398,7 @@ def _lm_eval_rows(root: Path, skipped: list[tuple[Path, str]] | None = None) -> 
                     row["problem_id"] = doc["id"]
                 elif doc.get("answer") is not None:
                     row["gold_answer"] = doc["answer"]
+                _check_row(row, where)  # a doc's answer of the wrong type is named by its file and line here
                 rows.append(row)
     return rows
 
@@ -405,9 +406,12 @@ def _lm_eval_rows(root: Path, skipped: list[tuple[Path, str]] | None = None) -> 
 def read_run_rows(run_dir: str | Path, skipped: list[tuple[Path, str]] | None = None) -> list[dict]:
     """Candidate rows from a run directory of either host (``logs/`` of Inspect, ``lm_eval/`` samples); what was
     passed over (a link out of the folder, a FIFO, a device) is added to ``skipped``."""
+    from finchain_tasks.leaderboard.ingest import inspect_log_files
+
     run_dir = Path(run_dir)
     log_dir = run_dir / "logs" if (run_dir / "logs").is_dir() else run_dir
-    rows = (_inspect_rows(log_dir) if any(log_dir.glob("*.eval")) or any(log_dir.glob("*.json")) else [])
+    # every log under it, as the run summary reads them: `bench --ray` writes one eval-set per pair in a sub-folder
+    rows = _inspect_rows(log_dir) if inspect_log_files(log_dir) else []
     rows += _lm_eval_rows(run_dir, skipped)
     if not rows:
         raise ValueError(f"{run_dir}: no Inspect logs and no lm-eval samples found")
