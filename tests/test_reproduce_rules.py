@@ -901,7 +901,7 @@ def test_rule_a_fac_rows_text_gold_is_shown_as_written():
     rows = [{"seed": 1, "question": "Is the loan approved?", "solution": "Step 1: The ratio is 0.3.\nStep 2: Yes",
              "generation": "Step 1: Yes."}]
     (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 1}}, lambda r: (r["seed"],))
-    assert not isinstance(entry["gold"], float)
+    assert entry["gold"] is True  # not rounded to the number 1
 
 
 def test_rule_a_disagreement_lacking_a_column_leaves_its_csv_cell_empty(tmp_path):
@@ -910,3 +910,34 @@ def test_rule_a_disagreement_lacking_a_column_leaves_its_csv_cell_empty(tmp_path
     entry = {"key": "1", "ours_fac": 1.0, "their_fac": 0, "gold": 40.0, "our_answer": "$40", "reason": "their bug: x"}
     csv_path, _ = write_disagreements({"m": [entry]}, tmp_path)
     assert csv_path.read_text("utf-8").splitlines()[1] == "m,1,1.0,0,40.0,$40,,their bug: x"
+
+
+@pytest.mark.parametrize("limit, n", [(None, 3), (0, 3), (1, 1)])
+def test_rule_fac_only_reads_every_row_unless_a_positive_limit_and_lists_what_it_passed_over(tmp_path, limit, n):
+    from finchain_tasks.reproduce.fac import fac_only
+
+    _repository(tmp_path / "a")
+    (tmp_path / "a" / "results" / "link.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    skipped = []
+    assert fac_only(tmp_path / "a", tmp_path / "out", limit, skipped)["m"]["n"] == n
+    assert [p.name for p, _ in skipped] == ["link.jsonl"]
+
+
+# -- the report (compare.py): file names, blank cells and blank lines ------------------------------------
+
+def test_rule_the_report_is_reproduce_md_and_reproduce_csv_with_step_score_and_auc_rows_blank_beyond_ours(tmp_path):
+    import csv
+
+    md, csv_path = compare.write_report([_comparison()], tmp_path)
+    assert (md.name, csv_path.name) == ("reproduce.md", "reproduce.csv")
+    rows = list(csv.reader(csv_path.open(encoding="utf-8")))
+    assert rows[5:7] == [["m", "4", "reference", "step_score", "0.123456", "", "", "", ""],
+                         ["m", "4", "reference", "auc", "", "", "", "", ""]]
+
+
+def test_rule_the_markdown_report_separates_heading_table_step_line_and_list_by_one_blank_line():
+    lines = compare.markdown([_comparison()]).split("\n")
+    step = next(k for k, line in enumerate(lines) if line.startswith("Step score per profile"))
+    listed = lines.index("Final-answer disagreements: 5 (largest first):")
+    assert lines[3] == "" and lines[step - 1] == "" and lines[step + 1] == "" and step + 2 == listed
+    assert lines[listed + 1] == "" and lines[listed + 2].startswith("- `1/7/t/s/Basic`") and lines[listed + 3:] == [""]
