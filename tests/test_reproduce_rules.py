@@ -941,3 +941,12 @@ def test_rule_the_markdown_report_separates_heading_table_step_line_and_list_by_
     listed = lines.index("Final-answer disagreements: 5 (largest first):")
     assert lines[3] == "" and lines[step - 1] == "" and lines[step + 1] == "" and step + 2 == listed
     assert lines[listed + 1] == "" and lines[listed + 2].startswith("- `1/7/t/s/Basic`") and lines[listed + 3:] == [""]
+
+
+def test_rule_only_the_jsonl_files_of_a_testset_topic_are_read(tmp_path):
+    folder = tmp_path / "data" / "testset" / "banking"
+    folder.mkdir(parents=True)
+    (folder / "loans.jsonl").write_text(json.dumps({"id": 3, "seed": 9, "level": "Basic", "question": "Q?",
+                                                    "solution": "Step 1: 1 + 1 = 2"}) + "\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("not a problem\n", encoding="utf-8")
+    assert [r["seed"] for r in authors.authors_problems(tmp_path)] == [9]
