@@ -950,3 +950,43 @@ def test_rule_only_the_jsonl_files_of_a_testset_topic_are_read(tmp_path):
                                                     "solution": "Step 1: 1 + 1 = 2"}) + "\n", encoding="utf-8")
     (folder / "notes.txt").write_text("not a problem\n", encoding="utf-8")
     assert [r["seed"] for r in authors.authors_problems(tmp_path)] == [9]
+
+
+def test_rule_fac_rows_judge_with_the_params_given():
+    from dataclasses import replace
+
+    from finchain_tasks.reproduce.fac import fac_rows
+    from scorers.params import resolve
+
+    rows = [{"seed": 1, "solution": "Step 1: Equity = 30 - 10 = $20", "generation": "Step 1: Equity = $26"}]
+    wide = replace(resolve("reference"), final_tol=0.5)
+    (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 1}}, lambda r: (r["seed"],), params=wide)
+    assert entry["ours_fac"] == 1.0
+
+
+def test_rule_compare_model_lists_every_row_they_scored_after_one_they_did_not():
+    rows = _rows(2)
+    res = [_result(1.0), _result(1.0)]
+    theirs = {authors._key(rows[1]): {"final_answer_match": 0.0, "recall": 1.0, "precision": 1.0, "step_f1": 1.0}}
+    rows = [{**r, "_gold_answer": 20.0, "solution": "Step 1: 30 - 10 = $20", "generation": "Step 1: $20"} for r in rows]
+    comparison = compare.compare_model("m", rows, {"reference": res}, theirs, "", {})
+    assert [r["key"] for r in comparison.fac_rows] == ["/".join(authors._key(rows[1]))]
+
+
+class _Recording(_Constant):
+    calls = 0
+
+    def encode_cached(self, texts):
+        type(self).calls += 1
+        return super().encode_cached(texts)
+
+
+def test_rule_reproduce_scores_with_the_embedder_given_every_row_with_gold_and_lists_what_it_passed_over(tmp_path):
+    _repository(tmp_path)
+    lines = (tmp_path / "results" / "m.jsonl").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "results" / "m.jsonl").write_text("\n".join([lines[-1], *lines[:-1]]) + "\n", encoding="utf-8")
+    (tmp_path / "results" / "link.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    skipped, embedder = [], _Recording()
+    out = compare.reproduce(tmp_path, ("paper",), models=("m",), embedder=embedder, skipped=skipped)
+    assert [c.n for c in out] == [3] and _Recording.calls > 0  # the goldless row first: the rest still scored
+    assert [p.name for p, _ in skipped] == ["link.jsonl"]
