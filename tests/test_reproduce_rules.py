@@ -990,3 +990,11 @@ def test_rule_reproduce_scores_with_the_embedder_given_every_row_with_gold_and_l
     out = compare.reproduce(tmp_path, ("paper",), models=("m",), embedder=embedder, skipped=skipped)
     assert [c.n for c in out] == [3] and _Recording.calls > 0  # the goldless row first: the rest still scored
     assert [p.name for p, _ in skipped] == ["link.jsonl"]
+
+
+def test_rule_a_null_generation_is_scored_as_an_empty_output():
+    from scorers.rows import gold_of
+
+    gold = gold_of({"solution": "Step 1: Equity = 30 - 10 = $20"})
+    (res,) = compare.score_profile("reference", [{"generation": None}], [gold], _Constant())
+    assert (res.step_recall, res.step_precision, res.fac) == (0.0, 0.0, 0.0)
