@@ -791,6 +791,7 @@ def test_rule_close_means_within_5_percent_of_the_second_figure_boundary_include
     ("Step 1: The ratio is 98.50%, that is 0.985 of one.", "98.50%", 98.5, 98.5, True),  # the figure over 100 exactly
     ("Step 1: The ratio is 48.50%, that is 0.49 of one.", "48.50%", 48.5, 48.5, True),  # half a cent off: kept
     ("Step 1: The ratio is 48.50%, that is 0.4901 of one.", "48.50%", 48.5, 48.5, False),
+    ("Step 1: The share is 1.00%, 0.015000001 of it.", "1.00%", 1.0, 1.0, True),  # 0.005 + 1e-9 off: the edge, kept
     ("Step 1: The ratio is 48.25%: $0,000.48 per $1.", "48.25%", 48.25, 48.34, True),  # a separator below one
     ("Step 1: The ratio is 48.25%, $482.50 of $1,000.00.", "48.25%", 48.25, 48.34, False),  # a figure above one
     ("Step 1: The ratio is 48.25%, 0.48 of one.", "%", 48.25, 48.34, False),  # the answer writes no figure
