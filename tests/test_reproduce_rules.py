@@ -773,3 +773,229 @@ def test_rule_ours_is_the_first_chaineval_profile_and_v1_alone_compares_without_
     (row,) = comparison.fac_rows
     assert row["ours_fac"] == expected and row["their_answer"] == 10.0
     assert (v1[0].fac_strict, v1[0].answer_value) == (0.0, 10.0)
+
+
+# == issue 39, second mutmut pass: the reading rules behind each disagreement reason (fac.py) ==============
+
+@pytest.mark.parametrize("a, b, close", [(5e-06, 0.0, True), (5.1e-06, 0.0, False), (105.0, 100.0, True),
+                                         (105.1, 100.0, False), (94.9, 100.0, False)])
+def test_rule_close_means_within_5_percent_of_the_second_figure_boundary_included(a, b, close):
+    from finchain_tasks.reproduce.fac import _close
+
+    assert _close(a, b) is close
+
+
+@pytest.mark.parametrize("generation, answer, value, gold, restated", [
+    # the text after the LAST statement of the figure is read, not after its first
+    ("Step 1: 48.25%, i.e. 0.48 of one.\nStep 2: The ratio is 48.25%.", "48.25%", 48.25, 48.34, False),
+    ("Step 1: The ratio is 98.50%, that is 0.985 of one.", "98.50%", 98.5, 98.5, True),  # the figure over 100 exactly
+    ("Step 1: The ratio is 48.50%, that is 0.49 of one.", "48.50%", 48.5, 48.5, True),  # half a cent off: kept
+    ("Step 1: The ratio is 48.50%, that is 0.4901 of one.", "48.50%", 48.5, 48.5, False),
+    ("Step 1: The share is 1.00%, 0.015000001 of it.", "1.00%", 1.0, 1.0, True),  # 0.005 + 1e-9 off: the edge, kept
+    ("Step 1: The ratio is 48.25%: $0,000.48 per $1.", "48.25%", 48.25, 48.34, True),  # a separator below one
+    ("Step 1: The ratio is 48.25%, $482.50 of $1,000.00.", "48.25%", 48.25, 48.34, False),  # a figure above one
+    ("Step 1: The ratio is 48.25%, 0.48 of one.", "%", 48.25, 48.34, False),  # the answer writes no figure
+])
+def test_rule_a_percent_is_restated_as_its_fraction_of_one_after_its_last_statement_within_half_a_cent(
+        generation, answer, value, gold, restated):
+    assert (_why(generation, 1, gold, answer, value, strict=1.0) == REASONS["fraction"]) is restated
+
+
+@pytest.mark.parametrize("answer, value, gold, family", [
+    ("12.5%", 12.5, "yes", "verdict"),  # a text gold: no figure of it to compare
+    ("%", None, 48.34, "tolerance"),  # a percent answer holding no figure and read as no value
+    ("%", 48.25, 48.34, "tolerance"),  # ... or whose value came from elsewhere
+])
+def test_rule_a_percent_answer_without_a_figure_or_against_a_text_gold_is_read_without_error(answer, value, gold,
+                                                                                              family):
+    assert _why("Step 1: The ratio is 48.25%.", 1, gold, answer, value) == REASONS[family]
+
+
+@pytest.mark.parametrize("answer, value, gold, percent", [
+    ("94.42%", 94.42, 0.95, True),
+    ("90.5%", 90.5, 0.95, True),  # 0.905: within 5% of 0.95
+    ("90.2%", 90.2, 0.95, False),  # 0.902: not
+    ("1,250.50%", 1250.5, 12.505, True),  # a thousands separator in the figure
+    ("94.42", 94.42, 0.95, False),  # no percent sign: no percent-ratio reading
+    ("125.5 units, 130.5%", 125.5, 125.5, False),  # the percent figure is neither the gold nor its hundredth
+])
+def test_rule_their_rule_lacks_percent_ratio_reconciliation_only_for_a_percent_whose_hundredth_is_the_gold(
+        answer, value, gold, percent):
+    assert (_why("Step 3: Debt-to-equity ratio = 94.42%", 1, gold, answer, value) == REASONS["percent"]) is percent
+
+
+@pytest.mark.parametrize("answer, value, gold, family", [
+    ("(8.43)", -8.43, 8.43, "minus"),  # an accounting bracket writes the minus
+    (" (8.43)", -8.43, 8.43, "minus"),  # ... after a space too
+    ("8.43", -8.43, 8.43, "direction"),
+    ("0", 0.0, 0.000001, "equal"),  # zero has no sign: not the sign class against a tiny positive gold
+    ("0", 0.0, -0.000001, "minus"),  # ... and not a direction word of ours against a tiny negative one
+])
+def test_rule_the_sign_class_is_their_bug_unless_our_minus_came_from_a_word(answer, value, gold, family):
+    reason = _why("Step 4: The value is given above.", 0, gold, answer, value)
+    assert reason == (REASONS["other"] if family == "equal" else REASONS[family])
+
+
+@pytest.mark.parametrize("generation, answer, aside", [
+    # the aside follows the answer's LAST statement
+    ("Step 1: $3920.53 (2832.95 x 1.389) is a guess.\nStep 2: Alice receives $3920.53.", "$3920.53", False),
+    ("Step 3: Alice receives $3920.53. (2832.95 x 1.389)", "$3920.53", True),  # after a full stop
+    ("Step 3: Alice receives $3920.53\n(2832.95 x 1.389)", "$3920.53", False),  # on the next line: not an aside
+    ("Step 3: Alice receives $3920.53 X (2832.95 x 1.389)", "$3920.53", False),
+    ("Step 3: Alice receives $3920.53 in total after the exchange at spot (2832.95 x 1.389).",
+     "$3920.53 in total after the exchange at spot", True),  # a long answer text
+    ("a(2832.95 x 1.389)\nStep 1: Multiply.\nStep 2: Done.", "", False),  # no answer text: nothing follows it
+    # a reply after the model's turn ("\nuser\n") is not the output
+    ("Step 1: Multiply.\nStep 2: Alice receives $3920.53.\nuser\nAnd $3920.53 (2832.95 x 1.389)?", "$3920.53", False),
+])
+def test_rule_an_aside_follows_the_answers_last_statement_within_the_models_turn(generation, answer, aside):
+    reason = _why(generation, 1, 3934.97, answer, 3920.53)
+    assert (reason == REASONS["aside"]) is aside
+
+
+@pytest.mark.parametrize("width, aside", [(80, True), (81, False)])
+def test_rule_an_aside_closes_within_80_characters_of_the_answer(width, aside):
+    inner = "2832.95 x 1.389" + " " * (width - len(" (2832.95 x 1.389)"))
+    generation = f"Step 3: Alice receives $3920.53 ({inner})."
+    assert len(generation.split("$3920.53")[1].rstrip(".")) == width
+    assert (_why(generation, 1, 3934.97, "$3920.53", 3920.53) == REASONS["aside"]) is aside
+
+
+@pytest.mark.parametrize("answer, value, family", [("", None, "no answer"), ("", 1.63, "other"),
+                                                   ("about a third", None, "other")])
+def test_rule_no_answer_is_no_answer_text_and_no_value(answer, value, family):
+    assert _why("Step 1: Find the rate.\nStep 2: Divide.", 0, 1.63, answer, value) == REASONS[family]
+
+
+def test_rule_fac_rows_skip_unscored_and_goldless_rows_and_go_on():
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    good = {"solution": "Step 1: Equity = 30 - 10 = $20", "generation": "Step 1: Equity = $20"}
+    rows = [{"seed": 0, **good}, {"seed": 1, "generation": "x"}, {"seed": 2, **good}, {"seed": 3, "generation": None}]
+    theirs = {(1,): {"final_answer_match": 1}, (2,): {"final_answer_match": 1}, (3,): {"final_answer_match": 1}}
+    entries = fac_rows(rows, theirs, lambda r: (r["seed"],))
+    assert [e["key"] for e in entries] == ["2"]
+
+
+def test_rule_fac_rows_read_an_output_without_an_answer_as_no_answer():
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": s, "solution": "Step 1: Equity = 30 - 10 = $20", "generation": g}
+            for s, g in ((1, "I cannot tell."), (2, None))]
+    entries = fac_rows(rows, {(1,): {"final_answer_match": 1}, (2,): {"final_answer_match": 1}},
+                       lambda r: (r["seed"],))
+    assert [(e["our_answer"], e["ours_fac"], e["reason"]) for e in entries] == [("", 0.0, REASONS["no answer"])] * 2
+
+
+def test_rule_a_score_of_the_wrong_type_names_their_scores_when_no_file_is_given():
+    from finchain_tasks.plumbing.safe_files import UnreadableFile
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "solution": "Step 1: 1 + 1 = 2", "generation": "2"}]
+    with pytest.raises(UnreadableFile, match="^their scores: sample 1: final_answer_match: expected"):
+        fac_rows(rows, {(1,): {"final_answer_match": "1"}}, lambda r: (r["seed"],))
+
+
+def test_rule_a_fac_rows_text_gold_is_shown_as_written():
+    from finchain_tasks.reproduce.fac import fac_rows
+
+    rows = [{"seed": 1, "question": "Is the loan approved?", "solution": "Step 1: The ratio is 0.3.\nStep 2: Yes",
+             "generation": "Step 1: Yes."}]
+    (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 1}}, lambda r: (r["seed"],))
+    assert entry["gold"] is True  # not rounded to the number 1
+
+
+def test_rule_a_disagreement_lacking_a_column_leaves_its_csv_cell_empty(tmp_path):
+    from finchain_tasks.reproduce.fac import write_disagreements
+
+    entry = {"key": "1", "ours_fac": 1.0, "their_fac": 0, "gold": 40.0, "our_answer": "$40", "reason": "their bug: x"}
+    csv_path, _ = write_disagreements({"m": [entry]}, tmp_path)
+    assert csv_path.read_text("utf-8").splitlines()[1] == "m,1,1.0,0,40.0,$40,,their bug: x"
+
+
+@pytest.mark.parametrize("limit, n", [(None, 3), (0, 3), (1, 1)])
+def test_rule_fac_only_reads_every_row_unless_a_positive_limit_and_lists_what_it_passed_over(tmp_path, limit, n):
+    from finchain_tasks.reproduce.fac import fac_only
+
+    _repository(tmp_path / "a")
+    (tmp_path / "a" / "results" / "link.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    skipped = []
+    assert fac_only(tmp_path / "a", tmp_path / "out", limit, skipped)["m"]["n"] == n
+    assert [p.name for p, _ in skipped] == ["link.jsonl"]
+
+
+# -- the report (compare.py): file names, blank cells and blank lines ------------------------------------
+
+def test_rule_the_report_is_reproduce_md_and_reproduce_csv_with_step_score_and_auc_rows_blank_beyond_ours(tmp_path):
+    import csv
+
+    md, csv_path = compare.write_report([_comparison()], tmp_path)
+    assert (md.name, csv_path.name) == ("reproduce.md", "reproduce.csv")
+    rows = list(csv.reader(csv_path.open(encoding="utf-8")))
+    assert rows[5:7] == [["m", "4", "reference", "step_score", "0.123456", "", "", "", ""],
+                         ["m", "4", "reference", "auc", "", "", "", "", ""]]
+
+
+def test_rule_the_markdown_report_separates_heading_table_step_line_and_list_by_one_blank_line():
+    lines = compare.markdown([_comparison()]).split("\n")
+    step = next(k for k, line in enumerate(lines) if line.startswith("Step score per profile"))
+    listed = lines.index("Final-answer disagreements: 5 (largest first):")
+    assert lines[3] == "" and lines[step - 1] == "" and lines[step + 1] == "" and step + 2 == listed
+    assert lines[listed + 1] == "" and lines[listed + 2].startswith("- `1/7/t/s/Basic`") and lines[listed + 3:] == [""]
+
+
+def test_rule_only_the_jsonl_files_of_a_testset_topic_are_read(tmp_path):
+    folder = tmp_path / "data" / "testset" / "banking"
+    folder.mkdir(parents=True)
+    (folder / "loans.jsonl").write_text(json.dumps({"id": 3, "seed": 9, "level": "Basic", "question": "Q?",
+                                                    "solution": "Step 1: 1 + 1 = 2"}) + "\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("not a problem\n", encoding="utf-8")
+    assert [r["seed"] for r in authors.authors_problems(tmp_path)] == [9]
+
+
+def test_rule_fac_rows_judge_with_the_params_given():
+    from dataclasses import replace
+
+    from finchain_tasks.reproduce.fac import fac_rows
+    from scorers.params import resolve
+
+    rows = [{"seed": 1, "solution": "Step 1: Equity = 30 - 10 = $20", "generation": "Step 1: Equity = $26"}]
+    wide = replace(resolve("reference"), final_tol=0.5)
+    (entry,) = fac_rows(rows, {(1,): {"final_answer_match": 1}}, lambda r: (r["seed"],), params=wide)
+    assert entry["ours_fac"] == 1.0
+
+
+def test_rule_compare_model_lists_every_row_they_scored_after_one_they_did_not():
+    rows = _rows(2)
+    res = [_result(1.0), _result(1.0)]
+    theirs = {authors._key(rows[1]): {"final_answer_match": 0.0, "recall": 1.0, "precision": 1.0, "step_f1": 1.0}}
+    rows = [{**r, "_gold_answer": 20.0, "solution": "Step 1: 30 - 10 = $20", "generation": "Step 1: $20"} for r in rows]
+    comparison = compare.compare_model("m", rows, {"reference": res}, theirs, "", {})
+    assert [r["key"] for r in comparison.fac_rows] == ["/".join(authors._key(rows[1]))]
+
+
+class _Recording(_Constant):
+    calls = 0
+
+    def encode_cached(self, texts):
+        type(self).calls += 1
+        return super().encode_cached(texts)
+
+
+def test_rule_reproduce_scores_with_the_embedder_given_every_row_with_gold_and_lists_what_it_passed_over(tmp_path):
+    _repository(tmp_path)
+    lines = (tmp_path / "results" / "m.jsonl").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "results" / "m.jsonl").write_text("\n".join([lines[-1], *lines[:-1]]) + "\n", encoding="utf-8")
+    (tmp_path / "results" / "link.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    skipped, embedder = [], _Recording()
+    out = compare.reproduce(tmp_path, ("paper",), models=("m",), embedder=embedder, skipped=skipped)
+    assert [c.n for c in out] == [3] and _Recording.calls > 0  # the goldless row first: the rest still scored
+    assert [p.name for p, _ in skipped] == ["link.jsonl"]
+
+
+def test_rule_a_null_generation_is_scored_as_an_empty_output():
+    from scorers.rows import gold_of
+
+    gold = gold_of({"solution": "Step 1: Equity = 30 - 10 = $20"})
+    (res,) = compare.score_profile("reference", [{"generation": None}], [gold], _Constant())
+    assert (res.step_recall, res.step_precision, res.fac) == (0.0, 0.0, 0.0)
