@@ -32,8 +32,8 @@ def pytest_configure(config):
     """Export the encoder once, before the workers start: on a fresh machine the default backend's first use
     exports MiniLM to ONNX (about 20 s), and without this every worker and every scoring subprocess that
     started before the first export finished would export it again at the same time."""
-    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
-        return
+    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly or os.environ.get("FINCHAIN_NO_WARM_ENCODER"):
+        return  # (tests/mutation/mutate.py sets the last: mutmut forks its children from this process)
     try:
         from scorers.embedding_backends import default_backend
         from scorers.embeddings import Embedder

@@ -226,7 +226,10 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     # whose parent had an intra-op thread pool can hang on its first embedding
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "LITELLM_OFFLINE_MODE": "true", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-           "TOKENIZERS_PARALLELISM": "false", **GROUP_ENV.get(group, {})}
+           "TOKENIZERS_PARALLELISM": "false",
+           # no encoder warm-up in mutmut's parent (tests/conftest.py): OpenVINO's thread pool does not survive a
+           # fork, and every forked child of the cflue groups died (SIGSEGV, or `pthread_detach has failed`)
+           "FINCHAIN_NO_WARM_ENCODER": "1", **GROUP_ENV.get(group, {})}
     # the copy, not this checkout, must be what the tests import
     kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != ROOT]
     env["PYTHONPATH"] = os.pathsep.join(kept)
