@@ -12,8 +12,8 @@ Signals (the protocols of :mod:`scorers.prm.labels.signals`), each one prompt pe
 Every call goes through :class:`LLM`: cached on disk in SQLite (one committed row per call, so a killed
 job resumes where it stopped and a rerun costs nothing), tokens and cost counted (litellm's price table),
 and in dry-run mode counted without being made (prompt tokens ≈ characters / 4, completion tokens at
-most ``max_tokens``); a dry run is an upper bound, since a signal that fails for real stops its step's
-remaining calls.
+most the budget the request would send, a registry entry's own where it sets one); a dry run is an upper
+bound, since a signal that fails for real stops its step's remaining calls.
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ class LLM:
         if self.dry_run:
             self.usage.planned += 1
             self.usage.planned_prompt_tokens += len(prompt) // 4 + 1
-            self.usage.planned_completion_tokens += max_tokens
+            # the budget the request would send: a registry entry's own (8,192 for reasoning models) wins
+            self.usage.planned_completion_tokens += self._request(temperature, max_tokens).get("max_tokens", max_tokens)
             return dry_reply
         text, usage, cost = self._call(messages, temperature, max_tokens, what)
         self.usage.calls += 1

@@ -292,6 +292,18 @@ def test_a_dry_run_counts_each_call_as_a_quarter_of_its_characters_plus_one_and_
     assert (u.calls, lib.requests) == (0, [])
 
 
+@pytest.mark.parametrize("generation, planned", [
+    (None, 10),                                     # the entry sets no budget: the call's
+    (Generation(max_tokens=8192), 8192),             # a reasoning model's own budget is what would be sent
+    (Generation(max_tokens=4), 4),                   # and a smaller one too: the plan is what the request says
+])
+def test_a_dry_run_plans_the_completion_budget_the_request_would_send(cache, generation, planned):
+    spec = AD_HOC if generation is None else replace(AD_HOC, litellm_model="anthropic/x", generation=generation)
+    llm = _llm(cache, dry_run=True, spec=spec)
+    llm.complete("abc", max_tokens=10)
+    assert (llm.usage.planned, llm.usage.planned_completion_tokens) == (1, planned)
+
+
 @pytest.mark.parametrize("call, reading", [
     (lambda llm: JudgeQualitative(llm).qualitative(ITEM, 0), 0.0),
     (lambda llm: JudgeAccuracy(llm).accuracy(ITEM, 0), (0.0, 0.0)),
