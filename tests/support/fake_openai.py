@@ -146,7 +146,7 @@ class Request:
     """True once a normal answer (HTTP 200, valid JSON) was written to the client."""
     dropped: bool = False
     """True when the client closed the connection while the server held the answer back (``delay``, ``hold``,
-    ``latency``): the client cancelled this send."""
+    ``latency``) or as the answer was being written (a race the client won by a hair): it cancelled this send."""
     ended: float | None = None
     """``time.monotonic()`` when the server was done with the request (answered, dropped, or stopping)."""
     open_with: int = 1
@@ -402,6 +402,7 @@ class _Handler(BaseHTTPRequestHandler):
             req.answered = self._stream(req, text)
             return
         req.answered = self._send(200, json.dumps(self._body_for(req, text)).encode())
+        req.dropped = not req.answered  # the client closed the connection as the answer went out: it cancelled
 
     def _hold(self, req: Request, seconds: float, until: threading.Event | None = None) -> bool:
         """Hold the answer for ``seconds`` or until ``until`` is set; False when the server is stopping or the
