@@ -1,6 +1,6 @@
 """Every ``--ray`` command on one local Ray cluster (one file, so the suite starts the cluster once):
 
-- ``finchain score --ray``: the same bytes as the single-process command on 2,000 rows (hostile lines included), a
+- ``finchain score --ray``: the same bytes as the single-process command on 1,000 rows (hostile lines included), a
   worker killed mid-job costs nothing, an interrupted job resumes at block granularity, and a bad or unreachable
   address is one line, fast;
 - ``prm select``, ``prm label`` and ``bon --prm`` with ``--ray`` give what they give without it (the calc PRM and
@@ -27,11 +27,11 @@ from finchain_tasks.scale.ray_map import BlockStore, RaySettings, job_key, plan_
 from tests.prm_labels.conftest import first_template_per_domain
 
 runner = CliRunner()
-N_ROWS = 2000
+N_ROWS = 1000
 
 
 def _rows() -> list[bytes]:
-    """2,000 lines over 4 problems (few distinct step texts: the encoder's time stays small), their outputs
+    """1,000 lines over 4 problems (few distinct step texts: the encoder's time stays small), their outputs
     right, rounded or wrong, by FinChain id or with gold inline, and hostile lines among them."""
     problems = [tpl.generate(0) for tpl in list(all_templates().values())[:4]]
     lines = []
@@ -43,9 +43,9 @@ def _rows() -> list[bytes]:
         lines.append(json.dumps(row).encode())
     lines[0] = b"\xef\xbb\xbf" + lines[0]
     lines[7] = b""                                    # blank: no output row, line numbers still count it
-    lines[500] = b'{"id": "cut'                       # not JSON
-    lines[1001] = b'{"id": "caf\xe9"}'                 # not UTF-8
-    lines[1500] = json.dumps({"id": "finchain/x/y/z/1", "output": "x"}).encode()  # no such template
+    lines[250] = b'{"id": "cut'                       # not JSON
+    lines[501] = b'{"id": "caf\xe9"}'                  # not UTF-8
+    lines[750] = json.dumps({"id": "finchain/x/y/z/1", "output": "x"}).encode()  # no such template
     return lines
 
 
@@ -64,9 +64,9 @@ def scored(tmp_path_factory):
 def test_score_on_ray_writes_the_single_process_bytes(ray_cluster, scored, tmp_path):
     pred, reference = scored
     out = tmp_path / "ray.jsonl"
-    result = runner.invoke(app, ["score", str(pred), "-o", str(out), "--ray", "local", "--ray-block-rows", "300",
+    result = runner.invoke(app, ["score", str(pred), "-o", str(out), "--ray", "local", "--ray-block-rows", "150",
                                  "--ray-workers", "2"])
-    assert result.exit_code == 1 and "wrote 1999 rows" in " ".join(result.output.split())
+    assert result.exit_code == 1 and "wrote 999 rows" in " ".join(result.output.split())
     assert out.read_bytes() == reference
     assert not (tmp_path / ".ray.jsonl.ray").exists()  # the block records go once the output is written
 
@@ -92,7 +92,7 @@ def _calc_job(path) -> SelectJob:
 
 def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(ray_cluster, pool, tmp_path):
     path, reference = pool
-    settings = RaySettings(workers=2, block_rows=10)
+    settings = RaySettings(workers=2, block_rows=20)
     total = sum(1 for _ in plan_blocks(path, settings.block_rows))
     seen, killed = [], {}
 
@@ -103,7 +103,7 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(ray_cluster, pool,
             os.kill(extra["pid"], signal.SIGKILL)
 
     store = run_blocks(_calc_job(path), path, tmp_path / "state", settings, on_block=on_block)
-    assert killed and len(seen) == total  # killed after 2 of 60 blocks; every block came back exactly once
+    assert killed and len(seen) == total  # killed after 2 of 30 blocks; every block came back exactly once
     assert sorted(i for i, _ in seen) == list(range(total))
     assert any(pid != killed["pid"] for _, pid in seen[2:])
     assert list(store.lines()) == reference
