@@ -445,10 +445,10 @@ def test_rule_every_pair_with_shared_samples_is_tested_whichever_pair_before_it_
 
 # ------------------------------------------------------------- the board's statistics settings (issue 39)
 
-def _spread(model, base, templates=8, **extra):
-    """Two canonical seeds per template, scores spread so every interval has width."""
-    return [_sample(model, k, s, base + 0.04 * ((k * 3 + s * 5) % 7), **extra) for k in range(templates)
-            for s in range(2)]
+def _spread(model, base, step):
+    """Two canonical seeds per each of 8 templates, scores spread (a pattern per ``step``) so every interval has
+    width and the rows' order changes from template to template: their rank intervals are wider than one rank."""
+    return [_sample(model, k, s, base + 0.1 * ((k * step + s) % 5)) for k in range(8) for s in range(2)]
 
 
 @pytest.mark.parametrize("settings", [{"seed": 7}, {"confidence": 0.8}, {"resamples": 150}])
@@ -456,7 +456,7 @@ def test_rule_every_interval_follows_the_boards_statistics_settings_and_is_the_s
     """Each interval (a row's cluster and naive ones, a cell's, a fresh gap's, a comparison's, a rank's) is the
     statistics module's with the board's confidence, resamples and seed: none falls back to a default, and a
     second build gives the same figures."""
-    samples = _spread("a", 0.5) + _spread("b", 0.3) + _spread("c", 0.1)
+    samples = _spread("a", 0.5, 3) + _spread("b", 0.45, 2) + _spread("c", 0.35, 1)
     samples += [_sample("a", k, 9, 0.2 + 0.05 * ((k * 5) % 8), fresh=True) for k in range(8)]
     frame = to_frame(samples)
     board = Board(name="t", title="t", metrics=("chaineval", "fac"),
