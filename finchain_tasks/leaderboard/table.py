@@ -96,7 +96,7 @@ def _paired_values(frame, a: dict, b: dict, metric: str, by_row: Optional[dict] 
     :func:`_split_rows`) saves filtering the whole frame for every comparison of a large board."""
     def pick(row):
         if by_row is not None:
-            sel = by_row.get((row["model"], row["harness"], row["task"]))
+            sel = by_row.get(_row_key(row))
             if sel is None:
                 return frame.iloc[0:0][["sample_id", "epoch", "cluster", metric]]
         else:
@@ -108,8 +108,15 @@ def _paired_values(frame, a: dict, b: dict, metric: str, by_row: Optional[dict] 
 
 
 def _split_rows(data) -> dict:
-    """The scored frame split once by model × harness × task."""
-    return {key: g for key, g in data.groupby(list(ROW_KEYS), sort=False, dropna=False)}
+    """The scored frame split once by model × harness × task, keyed as :func:`_row_key` keys a row."""
+    return {_row_key(dict(zip(ROW_KEYS, key))): g for key, g in data.groupby(list(ROW_KEYS), sort=False,
+                                                                             dropna=False)}
+
+
+def _row_key(row: dict) -> tuple:
+    """A row's model, harness and task, an unrecorded one (NaN, as the groupby gives it) as None: two NaN are
+    two keys of a dict (NaN never equals NaN), so a row whose harness was not recorded would find no samples."""
+    return tuple(row[k] if isinstance(row[k], str) or _num(row[k]) is not None else None for k in ROW_KEYS)
 
 
 def _row_frame(frame, row: dict):
@@ -118,7 +125,7 @@ def _row_frame(frame, row: dict):
 
 
 def _picked(by_row: dict, row: dict):
-    return by_row[(row["model"], row["harness"], row["task"])]
+    return by_row[_row_key(row)]
 
 
 def _ranked_pool(rows: list[dict[str, Any]], board: Board) -> list[dict[str, Any]]:
@@ -215,7 +222,7 @@ def _all_pairs(pool: list[dict[str, Any]], by_row: dict, metric: str, comparable
     n = len(pool)
     parts = [_picked(by_row, r)[["sample_id", "epoch", "cluster", metric]].dropna(subset=[metric]) for r in pool]
     joined = pd.concat(parts, keys=range(n), names=["row", None]).reset_index(level=0)
-    sample, _ = pd.factorize(joined["sample_id"].astype(str) + "\x00" + joined["epoch"].astype(str))
+    sample, _ = pd.factorize(joined["sample_id"].astype(str) + "\x00" + joined["epoch"].map(str))
     cluster, _ = pd.factorize(joined["cluster"].astype(str))
     values = np.full((n, sample.max() + 1 if len(sample) else 0), np.nan)
     values[joined["row"].to_numpy(), sample] = joined[metric].to_numpy(float)

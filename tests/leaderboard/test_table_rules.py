@@ -441,3 +441,116 @@ def test_rule_every_pair_with_shared_samples_is_tested_whichever_pair_before_it_
     pool = table._ranked_pool(table.model_rows(frame, _board()), _board())
     diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", ~np.eye(3, dtype=bool))
     assert np.isnan(raw[0, 1]) and np.isnan(raw[1, 2]) and raw[0, 2] == pytest.approx(2 / 64)
+
+
+# ------------------------------------------------------------- the board's statistics settings (issue 39)
+
+def _spread(model, base, step):
+    """Two canonical seeds per each of 8 templates, scores spread (a pattern per ``step``) so every interval has
+    width and the rows' order changes from template to template: their rank intervals are wider than one rank."""
+    return [_sample(model, k, s, base + 0.1 * ((k * step + s) % 5)) for k in range(8) for s in range(2)]
+
+
+@pytest.mark.parametrize("settings", [{"seed": 7}, {"confidence": 0.8}, {"resamples": 150}])
+def test_rule_every_interval_follows_the_boards_statistics_settings_and_is_the_same_on_every_build(settings):
+    """Each interval (a row's cluster and naive ones, a cell's, a fresh gap's, a comparison's, a rank's) is the
+    statistics module's with the board's confidence, resamples and seed: none falls back to a default, and a
+    second build gives the same figures."""
+    samples = _spread("a", 0.5, 3) + _spread("b", 0.45, 2) + _spread("c", 0.35, 1)
+    samples += [_sample("a", k, 9, 0.2 + 0.05 * ((k * 5) % 8), fresh=True) for k in range(8)]
+    frame = to_frame(samples)
+    board = Board(name="t", title="t", metrics=("chaineval", "fac"),
+                  statistics=Statistics(**{"resamples": 200, **settings}))
+    st = board.statistics
+
+    def build():
+        rows = table.model_rows(frame, board)
+        comparisons = table.tie_groups(frame, rows, board)
+        table.rank_intervals(frame, rows, board)
+        return rows, comparisons, table.cells(frame, board), table.fresh_gaps(frame, board)
+
+    rows, comparisons, cells, gaps = build()
+    assert (rows, comparisons, cells, gaps) == build()
+    data = table.scored(frame)
+    args = (st.confidence, st.resamples, st.seed)
+    for row in rows:
+        g = data[data["model"] == row["model"]]
+        ci = stats.cluster_interval(g["chaineval"].to_numpy(float), g["cluster"].tolist(), *args)
+        naive = stats.naive_interval(g["chaineval"].to_numpy(float), *args)
+        got = row["metrics"]["chaineval"]
+        assert (got["low"], got["high"], got["naive_low"], got["naive_high"]) == pytest.approx(
+            (ci.low, ci.high, naive.low, naive.high))
+    cell = stats.cluster_interval(data["chaineval"].to_numpy(float), data["cluster"].tolist(), *args)
+    assert (cells["all"]["d|easy"]["low"], cells["all"]["d|easy"]["high"]) == pytest.approx((cell.low, cell.high))
+    a = frame[(frame["model"] == "a")].assign(cluster=table.clusters_of(frame[frame["model"] == "a"]))
+    canon = a[~a["fresh"].astype(bool)].groupby("cluster")["chaineval"].mean()
+    fresh = a[a["fresh"].astype(bool)].groupby("cluster")["chaineval"].mean()
+    gap = stats.paired_test(canon.to_numpy(float), fresh.to_numpy(float), list(canon.index),
+                            confidence=st.confidence, resamples=st.resamples, seed=st.seed)
+    assert (gaps[0]["low"], gaps[0]["high"]) == pytest.approx((gap.low, gap.high))
+    by_label = {table._label(r): r for r in rows}
+    by_row = table._split_rows(data)
+    for c in comparisons:
+        test = stats.paired_test(*table._paired_values(data, by_label[c["a"]], by_label[c["b"]], "chaineval", by_row),
+                                 confidence=st.confidence, resamples=st.resamples, seed=st.seed)
+        assert (c["low"], c["high"]) == pytest.approx((test.low, test.high))
+    pool = table._ranked_pool(rows, board)
+    picked = [by_row[(r["model"], r["harness"], r["task"])] for r in pool]
+    ranks = stats.rank_intervals([g["chaineval"].to_numpy(float) for g in picked],
+                                 [g["cluster"].tolist() for g in picked], *args)
+    assert [(r["rank"], r["rank_low"], r["rank_high"]) for r in pool] == [(x.rank, x.low, x.high) for x in ranks]
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.5])
+def test_rule_a_comparison_is_different_when_its_adjusted_p_value_is_under_the_boards_alpha(alpha):
+    samples = [_sample(m, k, 0, base + 0.02 * k + 0.1 * (k % 2) * (m == "b"))
+               for m, base in (("a", 0.7), ("b", 0.6), ("c", 0.45)) for k in range(8)]
+    frame = to_frame(samples)
+    _, comparisons = _compared(frame, _board(alpha=alpha))  # b with a: p adjusted 0.125
+    verdicts = [c["verdict"] for c in comparisons]
+    assert verdicts == [("tied" if c["p_adjusted"] >= alpha else "different") for c in comparisons]
+    assert any(0.05 <= c["p_adjusted"] < 0.5 for c in comparisons)  # the setting decides at least one verdict
+
+
+def test_rule_a_comparison_after_a_not_comparable_one_is_still_reported():
+    # b shares 2 of a's 10 templates (min_overlap 0.5): not comparable; c, below it, shares all ten
+    samples = [_sample("a", k, 0, 0.9) for k in range(10)] + [_sample("b", k, 0, 0.8) for k in range(8, 13)]
+    samples += [_sample("c", k, 0, 0.1 + 0.01 * k) for k in range(10)]
+    _, comparisons = _compared(to_frame(samples), _board())
+    assert [(c["a"], c["b"], c["verdict"]) for c in comparisons][:2] == [
+        ("b (inspect)", "a (inspect)", "not comparable"), ("c (inspect)", "a (inspect)", "different")]
+
+
+@pytest.mark.parametrize("change", [{"harness": None}, {"epoch": None}])
+def test_rule_rows_and_samples_with_an_unknown_harness_or_epoch_are_still_compared(change):
+    """A row whose harness was not recorded is a row of its own (model_rows keeps it), and a sample with no
+    epoch is paired with the other row's sample of no epoch: neither drops out of the comparisons."""
+    samples = [_sample(m, k, 0, base + 0.01 * k, **change) for m, base in (("a", 0.8), ("b", 0.3)) for k in range(6)]
+    frame = to_frame(samples)
+    rows, comparisons = _compared(frame, _board())
+    assert [(c["verdict"], c["n"], c["shared_clusters"]) for c in comparisons] == [("different", 6, 6)]
+    pool = table._ranked_pool(rows, _board())
+    diff, raw = table._all_pairs(pool, table._split_rows(table.scored(frame)), "chaineval", ~np.eye(2, dtype=bool))
+    assert diff[0, 1] == pytest.approx(0.5) and raw[0, 1] == pytest.approx(2 / 64)
+
+
+def test_rule_two_rows_not_comparable_do_not_rank_each_other():
+    # b: templates 4-6 (coverage 0.5 of a's six: ranked), sharing 2 of them with a: under min_overlap 0.5 of 6
+    samples = [_sample("a", k, 0, 0.5) for k in range(6)] + [_sample("b", k, 0, 0.9) for k in range(4, 7)]
+    frame = to_frame(samples)
+    rows = table.model_rows(frame, _board())
+    table.rank_intervals(frame, rows, _board())
+    assert sorted((r["model"], r["rank"], r["rank_low"], r["rank_high"]) for r in rows) == [
+        ("a", 1, 1, 1), ("b", 1, 1, 1)]
+
+
+def test_rule_the_cells_are_listed_by_domain_then_level():
+    samples = [_sample("m", k, 0, 0.5, domain=d, level=lv) for k, (d, lv) in
+               enumerate([("b", "easy"), ("a", "hard"), ("a", "easy")])]
+    assert list(table.cells(to_frame(samples), _board())["all"]) == ["a|easy", "a|hard", "b|easy"]
+
+
+def test_rule_a_row_without_the_metric_is_neither_placed_nor_on_the_frontier():
+    bare = {"model": "x", "harness": "inspect", "task": "finchain", "cost_per_sample": 0.1, "metrics": {}}
+    assert table.frontier([bare, _costed("a", 1.0, 0.5)], "chaineval") == ["a (inspect)"]
+    assert table._ranked_pool([bare], _board()) == []
