@@ -19,6 +19,7 @@ from finchain_tasks.prm.labeling import JudgeQualitative, item_from_problem, ite
 from scorers.chaineval import gold_from_text
 from scorers.prm.labels.signals import LabelItem
 from scorers.steps import parse_output
+from tests.prm_labels.test_labeling_rules import Replies
 
 OUT = "Step 1: 2 + 2 = 4\nStep 2: 4 × 3 = 12\nFinal answer: 12"
 LEV_Q = "What is the leverage ratio and does it meet the minimum of 3%?"
@@ -145,15 +146,6 @@ def test_a_jsonl_row_without_an_id_is_named_by_its_line_in_the_file(tmp_path):
 
 
 # -- the prefix a step's judge reads ---------------------------------------------------------------------
-
-class Replies:
-    def __init__(self, reply: str):
-        self.reply, self.prompts = reply, []
-
-    def complete(self, prompt, **kwargs):
-        self.prompts.append(prompt)
-        return self.reply
-
 
 @pytest.mark.parametrize("k, prefix", [
     (0, "Step 1: a = 1"), (1, "Step 1: a = 1\nStep 2: b = 2"), (2, "Step 1: a = 1\nStep 2: b = 2\nStep 3: c = 3"),
