@@ -177,7 +177,9 @@ class JudgePRM:
 
     def score_batch(self, items: Sequence[PRMInput]) -> list[PRMScore]:
         """Candidates judged concurrently (``concurrency`` threads), results in input order; the off-format share
-        so far is reported, and held against ``max_off_format`` (:class:`JudgeOffFormat`)."""
+        so far is reported, and held against ``max_off_format`` (:class:`JudgeOffFormat`). Work one thread can do
+        is done in the caller's thread: Ctrl-C then stops at once, where a pool's exit would wait for the request in
+        flight."""
         if len(items) <= 1 or self.concurrency <= 1:
             scores = [self._judge(i) for i in items]
         else:

@@ -111,12 +111,6 @@ def pool_arrays(pools: Sequence[Pool], k: int) -> dict[str, np.ndarray]:
     return {"keys": keys, "correct": correct, "ce": ce, "reward": reward}
 
 
-def _first_max(values: np.ndarray) -> np.ndarray:
-    """Index of the first maximum along the last axis (nan never wins unless all are nan: then 0)."""
-    filled = np.where(np.isnan(values), -np.inf, values)
-    return np.argmax(filled, axis=-1)
-
-
 def _vote(keys: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Position of the first candidate of the answer with the largest total weight (no answer never votes)."""
     valid = keys >= 0
@@ -127,16 +121,16 @@ def _vote(keys: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def _choices(arr: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generator) -> tuple[dict, dict]:
-    """Each selector's chosen position (within the subset) for every (problem, subsample)."""
+    """The chosen position (within the subset) for every (problem, subsample) of the selectors whose per-subset
+    picks are read: the votes. The selectors of :data:`EXACT_BY_ORDER` are computed exactly from the whole pool.
+    ``random``'s pick is replaced by its exact expectation too, but its draw stays: a seed's later subsets follow
+    it, so a seeded run gives the figures earlier versions gave."""
     take = {name: np.take_along_axis(a[:, None, :], idx, axis=-1) for name, a in arr.items()}
     reward = take["reward"]
     return {
         "random": rng.integers(0, idx.shape[-1], size=idx.shape[:-1]),
         "majority": _vote(take["keys"], np.ones_like(reward)),
         "weighted_vote": _vote(take["keys"], np.nan_to_num(reward, nan=0.0)),
-        "prm_best": _first_max(reward),
-        "oracle_chaineval": _first_max(take["ce"]),
-        "pass_at_n": np.argmax(take["correct"], axis=-1),
     }, take
 
 

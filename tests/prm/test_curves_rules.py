@@ -304,3 +304,39 @@ def test_a_selector_exact_by_order_keeps_its_interval_when_the_votes_are_drawn(i
             for end in ("", "_lo", "_hi"):
                 assert getattr(drawn[name], what + end) == pytest.approx(getattr(exact[name], what + end)), (
                     name, what + end)
+
+
+# a run of several N over pools of two sizes: the draws of one N and one pool size come after those of the
+# others, so every draw a version makes (the random pick's too, whose value is then replaced by its exact
+# expectation) is part of what a seed gives. Figures as this version computes them.
+SEEDED_CURVE = {  # per N: majority's and weighted_vote's accuracy (both drawn: 10 or 15 subsets of 2, 10 or 20 of 3)
+    2: [0.4, 0.333333333333],
+    3: [0.45, 0.35],
+}
+
+
+def test_a_seeded_run_of_several_n_and_pool_sizes_reproduces_the_figures_of_earlier_versions():
+    pools = random_pools(19, n_pools=6, k=6) + random_pools(20, n_pools=6, k=5)
+    rows = curves(pools, [2, 3], subsamples=5, bootstrap=0, seed=3)
+    found = {n: [r.accuracy for s in ("majority", "weighted_vote") for r in rows if (r.n, r.selector) == (n, s)]
+             for n in SEEDED_CURVE}
+    assert found == {n: pytest.approx(v) for n, v in SEEDED_CURVE.items()}
+
+
+@pytest.mark.parametrize("interval, bootstrap", [("t", 0), ("percentile", 3), ("percentile", 300)])
+def test_an_exact_figure_keeps_its_interval_to_the_last_bit(interval, bootstrap):
+    # the random pick's accuracy is the pool's mean, exact whatever is drawn: no Monte-Carlo error is added, so
+    # its bounds are the interval's own, not rebuilt from half-widths (which rounding would move, and which a
+    # percentile interval from few draws, one that need not contain its mean, would move by a lot)
+    pools = random_pools(21, n_pools=12, k=6)
+    clusters = np.array([p.cluster for p in pools], dtype=object)
+    values = np.array([np.mean([c.correct for c in p.candidates]) for p in pools])
+    if interval == "percentile":
+        weights = intervals.cluster_weights(3, bootstrap, np.random.default_rng([5, 1]))
+        expected = intervals.percentile_interval(values, clusters, weights, 0.95)
+    else:
+        expected = intervals.proportion_interval(values, clusters, 0.95)
+    for subsamples in (3, 20):  # votes drawn, then all subsets enumerated
+        row = next(r for r in curves(pools, [3], subsamples=subsamples, bootstrap=bootstrap, seed=5,
+                                     interval=interval) if r.selector == "random")
+        assert (row.accuracy, row.accuracy_lo, row.accuracy_hi) == expected

@@ -343,6 +343,16 @@ def test_a_concurrency_of_one_or_less_judges_the_candidates_in_turn(registry, co
     assert [r["messages"][1]["content"].split("\n")[1] for r in seen] == [f"q{k}" for k in range(n_items)]
 
 
+@pytest.mark.parametrize("concurrency, n_items", [(0, 2), (1, 2), (1, 1), (2, 1), (8, 1), (2, 0)])
+def test_work_one_thread_can_do_is_done_in_the_callers_thread(registry, concurrency, n_items):
+    # one candidate, or one worker: no pool, so Ctrl-C stops the judge at once (a pool's exit would first wait
+    # for the request in flight) and a debugger or profiler sees the call where it was made
+    threads = []
+    prm = _judge(registry, lambda request: threads.append(threading.get_ident()) or VALID, concurrency=concurrency)
+    scores = prm.score_batch([PRMInput(f"q{k}", ("2 + 2 = 4",), "4") for k in range(n_items)])
+    assert len(scores) == n_items and threads == [threading.get_ident()] * n_items
+
+
 def test_at_most_concurrency_candidates_are_judged_at_once(registry):
     in_flight, peak, lock = [0], [0], threading.Lock()
     pairs = threading.Barrier(2, timeout=30)  # two at once for certain; a third would have to be let in
