@@ -500,7 +500,7 @@ class RetryAfterWait:
     capped), written out so it does not depend on a tenacity version.
     """
 
-    def __init__(self, initial: float = 3.0, maximum: float = MAX_RETRY_AFTER) -> None:
+    def __init__(self, initial: float, maximum: float = MAX_RETRY_AFTER) -> None:
         self.initial = initial
         self.maximum = maximum
 
