@@ -40,6 +40,11 @@ class IngestError(ValueError):
     """A source that cannot be read; one line naming it."""
 
 
+class _ShapeError(IngestError):
+    """A JSON value of the wrong shape, named by its field only (``sample: expected a JSON object``): the reader
+    that meets it inside a file adds the file and line (:func:`_guarded`)."""
+
+
 @dataclass(frozen=True)
 class Skipped:
     """A file (or one line of a file) a build left out, and why, in one line. ``path`` is relative to the
@@ -76,15 +81,16 @@ def _guarded(where: str, problems: Problems, rows_of: Callable[..., Iterable[dic
     try:
         return list(rows_of(*args))
     except Exception as exc:
-        if problems is None:
-            raise exc if isinstance(exc, IngestError) else IngestError(f"{where}: {reason_of(exc)}") from None
+        if problems is None:  # an IngestError names its file, unless it is a field's
+            located = isinstance(exc, IngestError) and not isinstance(exc, _ShapeError)
+            raise exc if located else IngestError(f"{where}: {reason_of(exc)}") from None
         problems.append(Skipped(where, reason_of(exc).removeprefix(f"{Path(where).name}: ")))
         return []
 
 
 def _mapping(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise IngestError(f"{what}: expected a JSON object, found {type(value).__name__}")
+        raise _ShapeError(f"{what}: expected a JSON object, found {type(value).__name__}")
     return value
 
 
@@ -252,11 +258,16 @@ def _str_or_none(value: Any) -> Optional[str]:
 
 
 def _iso(stamp: Any) -> Optional[str]:
+    """Seconds since the epoch as ISO text, text as logged; anything else (a flag, a list, NaN, a moment no
+    calendar holds) is no date: a results file's samples never depend on it."""
     from datetime import datetime, timezone
 
-    if isinstance(stamp, (int, float)):
-        return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat(timespec="seconds")
-    return str(stamp) if stamp else None
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+        try:
+            return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat(timespec="seconds")
+        except (OverflowError, ValueError, OSError):
+            return None
+    return stamp if isinstance(stamp, str) and stamp else None
 
 
 def _lm_eval_version() -> Optional[str]:
@@ -294,7 +305,7 @@ def lm_eval_rows(results_path: Path, record: Optional[dict[str, Any]] = None, mo
 
 
 def _samples_file(path: Path, facts: dict[str, Any], task: str, where: str, problems: Problems,
-                  realign: bool = True) -> Iterator[dict]:
+                  realign: bool) -> Iterator[dict]:
     """One ``samples_*.jsonl``. Lines end at ``\n`` only: a model's answer may hold U+2028, NEL or a form feed,
     which ``str.splitlines`` would cut inside a JSON string. A bad line is listed and skipped."""
     rows: list[dict] = []
@@ -372,7 +383,12 @@ def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: st
         metrics = _application_values(doc, _resp_text(s))
     counts = {k: int(s[k]) for k in ("n_gold_steps", "n_pred_steps") if isinstance(s.get(k), (int, float))}
     steps = doc.get("steps")
-    steps = json.loads(steps) if isinstance(steps, str) and steps.startswith("[") else steps
+    if isinstance(steps, str) and steps.startswith("["):
+        try:
+            steps = json.loads(steps)
+        except ValueError:  # gold steps that cannot be read show none; the line's scores still count
+            steps = None
+    steps = steps if isinstance(steps, list) else []
     return {**facts, **metrics, **counts, "task": task,
             "task_set": leaf, "sample_id": str(doc.get("id", s.get("doc_id"))), "epoch": 1,
             "domain": doc.get("domain"), "topic": doc.get("topic"), "template": doc.get("template"),
