@@ -6,13 +6,18 @@ take hours. So each group runs in its own copy of the checkout (``build/mutate/<
 pyproject names that group's files and tests; the kill rate is then printed per module. Not part
 of CI (too slow); survivors that cannot be killed are explained in ``tests/MUTANTS.md``.
 
+mutmut runs, for each mutant, only the tests it saw call the mutated function. A module-scoped fixture's
+calls are credited to the first test that built it, so the other tests of that file, which read what the
+fixture made, never run against the mutant. So every survivor is checked again with the whole of each test
+file mutmut named for its function (``-x``, the same options): a failure there is a kill ("on recheck").
+
 Beside mutmut, each group also runs the literal pass of tests/mutation/literals.py (regex alternatives
 and character classes, synonym sets, escape calls, thresholds and their comparisons: the rules mutmut's
 operators do not reach), with the same tests, in a copy of its own; ``--mutmut-only`` or
 ``--literals-only`` runs one of the two.
 
-Usage: ``python tests/mutation/mutate.py [group ...] [--max-children N] [--mutmut-only | --literals-only]``
-(default: every group).
+Usage: ``python tests/mutation/mutate.py [group ...] [--max-children N]
+[--mutmut-only | --literals-only | --recheck-only]`` (default: every group).
 """
 
 from __future__ import annotations
@@ -201,16 +206,23 @@ def _configure(dest: Path, files: list[str], tests: list[str], deselect: list[st
     pyproject.write_text(text.rstrip() + "\n\n" + table)
 
 
+def _codes(dest: Path, rel: str) -> dict[str, int | None]:
+    meta = dest / "mutants" / (rel + ".meta")
+    return json.loads(meta.read_text()).get("exit_code_by_key", {}) if meta.exists() else {}
+
+
 def _tally(dest: Path, files: list[str]) -> dict[str, Counter]:
-    """Per mutated file: how many mutants were killed, survived, or had no test."""
+    """Per mutated file: how many mutants were killed (by mutmut, or on recheck), survived, or had no test."""
+    rechecked = json.loads((dest / "recheck.json").read_text()) if (dest / "recheck.json").exists() else {}
     out: dict[str, Counter] = {}
     for rel in files:
-        meta = dest / "mutants" / (rel + ".meta")
-        codes = json.loads(meta.read_text()).get("exit_code_by_key", {}) if meta.exists() else {}
         count: Counter = Counter()
-        for name, code in codes.items():
+        for name, code in _codes(dest, rel).items():
             status = "killed" if code in KILLED else "survived" if code == 0 else "no tests" if code in (5, 33) \
                 else "not checked" if code is None else f"other ({code})"
+            if status == "survived" and rechecked.get(name) == "killed":
+                status = "killed"
+                count["on recheck"] += 1
             count[status] += 1
             if status == "survived":
                 count.setdefault("_names", []).append(name)  # type: ignore[arg-type]
@@ -223,6 +235,55 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     dest = WORK / group
     _copy_checkout(dest)
     _configure(dest, files, tests, GROUP_DESELECT.get(group, []))
+    env = _mutmut_env(group)
+    with open(dest / "mutmut.log", "w") as log:
+        subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+                       cwd=dest, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+    recheck(dest, files, env)
+    return _tally(dest, files)
+
+
+RECHECK_TIMEOUT = 900
+"""Seconds one survivor's recheck may take before it counts as a hang (a kill, as mutmut counts a timeout)."""
+
+
+def _covering_files(stats: dict, name: str) -> list[str]:
+    """The test files holding a test mutmut saw call the mutant's function (``module.x_func__mutmut_N``)."""
+    tests = stats.get("tests_by_mangled_function_name", {}).get(name.rsplit("__mutmut_", 1)[0], [])
+    return sorted({t.split("::", 1)[0] for t in tests})
+
+
+def _pytest_fails(dest: Path, env: dict[str, str], args: list[str], test_files: list[str], mutant: str) -> bool:
+    """Whether the files fail (or hang) with the mutant active ("": none)."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-x", *args, *test_files], cwd=dest / "mutants",
+                              env={**env, "MUTANT_UNDER_TEST": mutant}, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=RECHECK_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return True
+    return done.returncode not in (0, 5)
+
+
+def recheck(dest: Path, files: list[str], env: dict[str, str]) -> None:
+    """Run each survivor against the whole test files mutmut named for its function; write the verdicts to
+    ``recheck.json`` (name -> "killed" / "survived"), read by :func:`_tally`. Files that fail with no mutant
+    active kill nothing (each set is run once without one first)."""
+    stats = json.loads((dest / "mutants" / "mutmut-stats.json").read_text())
+    args = _pytest_args(dest / "pyproject.toml")
+    (dest / "recheck.json").unlink(missing_ok=True)
+    survivors = [name for rel in files for name, code in _codes(dest, rel).items() if code == 0]
+    green: dict[tuple[str, ...], bool] = {}
+    verdicts: dict[str, str] = {}
+    for name in survivors:
+        covering = tuple(_covering_files(stats, name))
+        if covering and covering not in green:
+            green[covering] = not _pytest_fails(dest, env, args, list(covering), "")
+        killed = bool(covering) and green[covering] and _pytest_fails(dest, env, args, list(covering), name)
+        verdicts[name] = "killed" if killed else "survived"
+        (dest / "recheck.json").write_text(json.dumps(verdicts, indent=1))
+
+
+def _mutmut_env(group: str) -> dict[str, str]:
     # one torch thread: mutmut forks its workers from a process that has run torch, and a forked child
     # whose parent had an intra-op thread pool can hang on its first embedding
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
@@ -234,10 +295,7 @@ def run_group(group: str, max_children: int) -> dict[str, Counter]:
     # the copy, not this checkout, must be what the tests import
     kept = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and Path(p).resolve() != ROOT]
     env["PYTHONPATH"] = os.pathsep.join(kept)
-    with open(dest / "mutmut.log", "w") as log:
-        subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
-                       cwd=dest, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
-    return _tally(dest, files)
+    return env
 
 
 def run_literals(group: str) -> None:
@@ -264,9 +322,10 @@ def run_literals(group: str) -> None:
 def report(group: str, tally: dict[str, Counter]) -> None:
     for rel, count in tally.items():
         names = count.pop("_names", [])
+        rechecked = count.pop("on recheck", 0)
         total = sum(count.values())
         rate = 100.0 * count["killed"] / total if total else 0.0
-        print(f"{rel}: {count['killed']}/{total} killed ({rate:.1f}%)"
+        print(f"{rel}: {count['killed']}/{total} killed ({rate:.1f}%; {rechecked} of them on recheck)"
               + "".join(f", {n} {s}" for s, n in sorted(count.items()) if s != "killed"))
         for name in names:
             print(f"    survived: {name}")
@@ -280,11 +339,18 @@ def main(argv: list[str] | None = None) -> int:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--mutmut-only", action="store_true", help="skip the literal pass")
     which.add_argument("--literals-only", action="store_true", help="skip mutmut")
+    which.add_argument("--recheck-only", action="store_true",
+                       help="only recheck the survivors of the group's last mutmut run (build/mutate/GROUP)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.groups) - set(GROUPS))
     if unknown:
         parser.error(f"unknown group {unknown[0]!r}; choose from {', '.join(GROUPS)}")
     for group in args.groups or list(GROUPS):
+        if args.recheck_only:
+            files = GROUPS[group][0]
+            recheck(WORK / group, files, _mutmut_env(group))
+            report(group, _tally(WORK / group, files))
+            continue
         if not args.literals_only:
             report(group, run_group(group, args.max_children))
         if not args.mutmut_only:
