@@ -152,7 +152,11 @@ def inspect_rows(log_path: Path, record: Optional[dict[str, Any]] = None, source
     except Exception as exc:  # a truncated or foreign file: name it, keep going with the others
         raise IngestError(f"{log_path.name}: not a readable Inspect log ({type(exc).__name__})") from None
     facts = _header_facts(header, record or {})
-    for s in read_eval_log_samples(str(log_path), all_samples_required=False):
+    # Inspect streams samples by the header's ids; a log without them (an older Inspect's, one written by hand)
+    # is read whole rather than refused
+    samples = (read_eval_log_samples(str(log_path), all_samples_required=False)
+               if header.eval.dataset.sample_ids is not None else read_eval_log(str(log_path)).samples or [])
+    for s in samples:
         scores, main = _scores(s)
         meta = s.metadata or {}
         smeta = (main.metadata or {}) if main is not None else {}
