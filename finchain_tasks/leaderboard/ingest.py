@@ -525,12 +525,12 @@ def source_rows(path: Path, problems: Problems = None, realign: bool = True) -> 
         yield from _guarded(f"{here}{path.name}", problems, inspect_rows, path, None, here)
     elif path.is_file() and path.name.startswith("results_") and path.suffix == ".json":
         yield from _guarded(f"{here}{path.name}", problems, lm_eval_rows, path, None, None, here, problems, realign)
-    elif (path / "run.json").is_file() or (path / "logs").is_dir() or (path / "lm_eval").is_dir():
+    elif _is_run_dir(path):
         yield from run_dir_rows(path, problems, realign)
     elif any(path.glob("*.eval")):
         for log in newest_inspect_logs(path, problems, f"{path.name}/"):
             yield from _guarded(f"{path.name}/{log.name}", problems, inspect_rows, log, None, f"{path.name}/")
-    elif path.is_dir() and walk(path, ("results_*.json",)).files:
+    elif path.is_dir() and not _holds_runs(path) and walk(path, ("results_*.json",)).files:
         for results in newest_lm_eval_results(path, problems, f"{path.name}/"):
             folder = "/".join((path.name, *results.parent.relative_to(path).parts)) + "/"
             yield from _guarded(f"{folder}{results.name}", problems, lm_eval_rows, results, None, None, folder,
@@ -540,6 +540,18 @@ def source_rows(path: Path, problems: Problems = None, realign: bool = True) -> 
             yield from source_rows(child, problems, realign)
     else:
         raise IngestError(f"source {path.name!r}: not a run directory, Inspect log or lm-eval output")
+
+
+def _is_run_dir(path: Path) -> bool:
+    """What ``finchain eval``/``bench`` leave in a run directory: its manifest, Inspect logs or lm-eval outputs."""
+    return (path / "run.json").is_file() or (path / "logs").is_dir() or (path / "lm_eval").is_dir()
+
+
+def _holds_runs(folder: Path) -> bool:
+    """Whether a folder holds run directories (``./finchain-runs``): then it is read run by run, though their
+    ``lm_eval/`` folders hold results files as a bare lm-eval output folder does (read as one, it would lose
+    every run's Inspect logs and manifest)."""
+    return any(_is_run_dir(child) for child in _run_dirs(folder, []))
 
 
 def _run_dirs(path: Path, problems: Problems) -> list[Path]:
@@ -559,11 +571,10 @@ def _run_dirs(path: Path, problems: Problems) -> list[Path]:
 
 def enrich(rows: list[dict], registry: Any) -> list[dict]:
     """Fill what the logs do not hold from the registry: display name, category, size, open weights."""
-    models = getattr(registry, "models", {}) if registry is not None else {}
+    models = getattr(registry, "models", {})  # None (no registry) has none
     for row in rows:
         spec = models.get(row["model"])
         if spec is not None:
-            row.setdefault("open_weights", spec.open_weights)
             for key, value in (("display_name", spec.display_name), ("category", spec.category),
                                ("params_b", spec.params_b), ("open_weights", spec.open_weights)):
                 if row.get(key) is None:

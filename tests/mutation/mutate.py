@@ -119,6 +119,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "board_ingest": (["finchain_tasks/leaderboard/ingest.py"],
                      ["tests/leaderboard/test_ingest_inspect_rules.py",
                       "tests/leaderboard/test_ingest_lm_eval_rules.py",
+                      "tests/leaderboard/test_ingest_sources_rules.py",
                       "tests/leaderboard/test_ingest_rules.py", "tests/leaderboard/test_ingest_facts.py",
                       "tests/leaderboard/test_ingest_build.py", "tests/leaderboard/test_ingest_ray_layout.py",
                       "tests/leaderboard/test_bad_sources.py", "tests/leaderboard/test_local_board.py"]),
