@@ -390,8 +390,8 @@ def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: st
     if isinstance(steps, str) and steps.startswith("["):
         try:
             steps = json.loads(steps)
-        except ValueError:  # gold steps that cannot be read show none; the line's scores still count
-            steps = None
+        except ValueError:  # left as text, so shown as no gold steps below; the line's scores still count
+            pass
     steps = steps if isinstance(steps, list) else []
     return {**facts, **metrics, **counts, "task": task,
             "task_set": leaf, "sample_id": str(doc.get("id", s.get("doc_id"))), "epoch": 1,
@@ -535,11 +535,19 @@ def source_rows(path: Path, problems: Problems = None, realign: bool = True) -> 
             folder = "/".join((path.name, *results.parent.relative_to(path).parts)) + "/"
             yield from _guarded(f"{folder}{results.name}", problems, lm_eval_rows, results, None, None, folder,
                                 problems, realign)
-    elif path.is_dir():  # a folder of run directories (./finchain-runs)
-        for child in _run_dirs(path, problems):
+    elif path.is_dir():  # a folder of run directories (./finchain-runs), or of log folders
+        children = [c for c in _run_dirs(path, problems) if _is_run_dir(c) or walk(c, SOURCE_FILES).files]
+        if not children:  # a mistyped folder would otherwise build an empty board without a word
+            raise IngestError(f"source {path.name!r}: holds no run directory, Inspect log or lm-eval output")
+        for child in children:
             yield from source_rows(child, problems, realign)
     else:
         raise IngestError(f"source {path.name!r}: not a run directory, Inspect log or lm-eval output")
+
+
+SOURCE_FILES = ("*.eval", "results_*.json", "run.json")
+"""The files that make a folder a source somewhere below it: an Inspect log, an lm-eval results file, a run's
+manifest."""
 
 
 def _is_run_dir(path: Path) -> bool:

@@ -246,6 +246,36 @@ def test_rule_anything_but_a_log_a_results_file_or_a_folder_is_refused_in_one_li
     assert str(info.value) == message.format(where=tmp_path / name)
 
 
+@pytest.mark.parametrize("files", [
+    ("readme.txt",),  # files, none of them a log or a results file
+    ("summary.json", "sub/samples_finchain_2026.jsonl"),  # samples without their results file
+    (),  # nothing at all
+])
+def test_rule_a_folder_without_a_log_a_results_file_or_a_run_is_refused_in_one_line(tmp_path, files):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for rel in files:
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text("{}", encoding="utf-8")
+    with pytest.raises(ingest.IngestError) as info:
+        list(ingest.source_rows(folder))
+    assert str(info.value) == "source 'notes': holds no run directory, Inspect log or lm-eval output"
+
+
+def test_rule_a_folder_of_log_folders_is_read_folder_by_folder_and_a_folder_of_nothing_in_it_is_passed_over(
+        tmp_path):
+    root = tmp_path / "experiments"
+    _log(root / "first", "a.eval", model="m-one")
+    _log(root / "second" / "deeper", "b.eval", model="m-two")  # read when its folder's turn comes
+    (root / "empty").mkdir()
+    (root / "notes").mkdir()
+    (root / "notes" / "readme.txt").write_text("no logs here", encoding="utf-8")
+    problems: list = []
+    rows = list(ingest.source_rows(root, problems))
+    assert sorted((r["model"], r["source"]) for r in rows) == [("m-one", "first/a.eval"), ("m-two", "deeper/b.eval")]
+    assert problems == []
+
+
 # -- the realignment flag reaches every reader of lm-eval samples -------------------------------------
 
 @pytest.fixture()
