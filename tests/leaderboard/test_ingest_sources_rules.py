@@ -353,6 +353,9 @@ def frame():
     return ingest.to_frame([
         {"model": "m", "chaineval": 0.5, "open_weights": True, "fresh": False, "gold_steps": ["5 €"], "seed": 3},
         {"model": "n", "chaineval": "n/a", "cost": "free", "seed": "abc", "epoch": None},  # text: not a number
+        # a hostile or broken log: counts that are no whole number are missing, and cost the board nothing
+        {"model": "o", "chaineval": 0.25, "seed": 1.5, "epoch": float("inf"), "n_gold_steps": float("nan"),
+         "n_pred_steps": 2.0, "input_tokens": -float("inf"), "output_tokens": 1e300},
     ])
 
 
@@ -361,10 +364,13 @@ def test_rule_the_frame_has_every_column_in_order_and_no_other(frame):
 
 
 @pytest.mark.parametrize("column, dtype, values", [
-    ("open_weights", "boolean", [True, None]), ("fresh", "boolean", [False, None]),
-    ("chaineval", "float64", [0.5, None]), ("cost", "float64", [None, None]), ("fac", "float64", [None, None]),
-    ("seed", "Int64", [3, None]), ("epoch", "Int64", [None, None]),
-    ("gold_steps", None, ['["5 €"]', None]),   # JSON text, not escaped to ASCII
+    ("open_weights", "boolean", [True, None, None]), ("fresh", "boolean", [False, None, None]),
+    ("chaineval", "float64", [0.5, None, 0.25]), ("cost", "float64", [None, None, None]),
+    ("fac", "float64", [None, None, None]),
+    ("seed", "Int64", [3, None, None]), ("epoch", "Int64", [None, None, None]),
+    ("n_gold_steps", "Int64", [None, None, None]), ("n_pred_steps", "Int64", [None, None, 2]),
+    ("input_tokens", "Int64", [None, None, None]), ("output_tokens", "Int64", [None, None, None]),
+    ("gold_steps", None, ['["5 €"]', None, None]),   # JSON text, not escaped to ASCII
 ])
 def test_rule_each_column_has_its_type_and_what_is_missing_or_not_a_number_is_missing_never_0(frame, column,
                                                                                              dtype, values):
