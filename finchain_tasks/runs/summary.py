@@ -403,11 +403,25 @@ def _lm_eval_outputs(folder: Path) -> tuple[dict[str, Any], Optional[Path], dict
     return status, newest, results, rows, problems
 
 
+def _requested(results: dict[str, Any], newest: Optional[Path], problems: list[str]) -> int:
+    """The samples lm-eval was asked for (``n-samples``' ``effective`` per task). A count that is no whole
+    number (NaN, text, an infinity from a damaged or edited file) counts 0 and is reported, like any damaged
+    file: it must not stop the summary of everything else."""
+    n_samples = results.get("n-samples", {})
+    entries = list(n_samples.values()) if isinstance(n_samples, dict) else [n_samples]
+    counts = [n.get("effective", 0) if isinstance(n, dict) else None for n in entries]
+    good = [c for c in counts if isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c < 1e15
+            and c == int(c)]
+    if len(good) < len(counts):
+        problems.append(f"{newest.name if newest else 'results'}: n-samples holds a count that is no whole number")
+    return int(sum(good))
+
+
 def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     """The summary row of one model × task set run by lm-eval: its newest results file, or its failure (the run's
     error, or the files that could not be read)."""
     status, newest, results, rows, problems = _lm_eval_outputs(folder)
-    requested = sum(int(n.get("effective", 0)) for n in results.get("n-samples", {}).values())
+    requested = _requested(results, newest, problems)
     failed = status.get("rc", 0) != 0
     wall = results.get("total_evaluation_time_seconds")
     return {

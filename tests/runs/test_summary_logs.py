@@ -332,3 +332,27 @@ def test_damaged_lm_eval_files_fail_their_row_with_the_reason_and_the_rest_is_st
         "d": []}
     assert (rows["b"]["completed"], rows["b"]["requested"], rows["d"]["wall_s"]) == (0, 0, 2.5)
     assert rows["b"]["failures"][0] == {"id": "(lm-eval run)", "epoch": None, "reason": reasons["b"][0]}
+
+
+@pytest.mark.parametrize("n_samples, requested, reported", [
+    ({"a": {"effective": 3}, "b": {"effective": 4.0}}, 7, False),
+    ({"a": {"original": 9}}, 0, False),  # no effective count logged: none asked for, nothing damaged
+    ({}, 0, False),
+    ({"a": {"effective": 3}, "b": {"effective": float("nan")}}, 3, True),
+    ({"a": {"effective": float("inf")}}, 0, True),
+    ({"a": {"effective": "12"}}, 0, True),
+    ({"a": {"effective": 2.5}}, 0, True),
+    ({"a": {"effective": -1}}, 0, True),
+    ({"a": {"effective": True}}, 0, True),
+    ({"a": 5}, 0, True),
+    (["a"], 0, True),
+])
+def test_rule_a_requested_count_that_is_no_whole_number_counts_0_and_fails_the_row_with_the_reason(
+        tmp_path, n_samples, requested, reported):
+    folder = tmp_path / "lm_eval" / "m" / "finchain"
+    folder.mkdir(parents=True)
+    (folder / "results_s1.json").write_text(json.dumps({"n-samples": n_samples, "results": {}}), encoding="utf-8")
+    (row,) = summarize(tmp_path)["results"]
+    reasons = [f["reason"] for f in row["failures"]]
+    assert row["requested"] == requested
+    assert reasons == (["results_s1.json: n-samples holds a count that is no whole number"] if reported else [])
