@@ -163,18 +163,37 @@ def test_serve_vllm_refuses_a_model_without_a_vllm_block(vllm_bin):
     assert result.exit_code == 2 and "has no `vllm` block" in result.output
 
 
-def test_sigterm_to_this_process_stops_the_server_through_the_with_block(vllm_bin, record, tmp_path):
-    """SIGTERM (a job scheduler's stop) becomes SystemExit while a server runs, so the ``with`` block stops it."""
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        pytest.skip("a SIGTERM handler is already installed in this test process")
-    with pytest.raises(SystemExit) as exited:
-        with VllmServer(SPEC, log_path=tmp_path / "t.log", vllm_bin=str(vllm_bin)) as server:
-            os.kill(os.getpid(), signal.SIGTERM)
-            time.sleep(5)  # the handler raises here
-    assert exited.value.code == 128 + signal.SIGTERM
+SIGTERM_OWNER = """
+import json, os, signal, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from finchain_tasks.models.registry import load_registry
+from finchain_tasks.models.vllm_server import VllmServer
+print(json.dumps({"default_before": signal.getsignal(signal.SIGTERM) is signal.SIG_DFL}), flush=True)
+try:
+    with VllmServer(load_registry().models["fin-r1"], log_path=Path(sys.argv[2]), vllm_bin=sys.argv[3]) as server:
+        print(json.dumps({"port": server.port}), flush=True)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(30)  # the handler raises here
+except SystemExit as exc:
+    print(json.dumps({"code": exc.code, "default_after": signal.getsignal(signal.SIGTERM) is signal.SIG_DFL}),
+          flush=True)
+    raise
+"""
+
+
+def test_sigterm_to_the_owner_stops_the_server_through_the_with_block(vllm_bin, record, tmp_path):
+    """SIGTERM (a job scheduler's stop) becomes SystemExit while a server runs, so the ``with`` block stops it.
+    The owner is a child process: a SIGTERM sent to a test worker itself could take the worker down."""
+    owner = subprocess.run([sys.executable, "-c", SIGTERM_OWNER, str(REPO), str(tmp_path / "t.log"), str(vllm_bin)],
+                           capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "FAKE_VLLM_RECORD": str(record)})
+    said = {k: v for line in owner.stdout.splitlines() for k, v in json.loads(line).items()}
+    assert owner.returncode == 128 + signal.SIGTERM, owner.stdout + owner.stderr
+    assert said["default_before"] and said["code"] == 128 + signal.SIGTERM
+    assert said["default_after"]  # the handler is the owner's only while a server runs
     (rec,) = records(record)
-    assert gone(rec["pid"]) and gone(rec["child_pid"]) and port_free(server.port)
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is ours only while a server runs
+    assert gone(rec["pid"]) and gone(rec["child_pid"]) and port_free(said["port"])
 
 
 def test_serve_vllm_prints_the_host_lines_and_stops_cleanly_on_ctrl_c(vllm_bin, record, tmp_path):
