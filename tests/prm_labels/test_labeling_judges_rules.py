@@ -296,6 +296,8 @@ def test_a_dry_run_counts_each_call_as_a_quarter_of_its_characters_plus_one_and_
     (None, 10),                                     # the entry sets no budget: the call's
     (Generation(max_tokens=8192), 8192),             # a reasoning model's own budget is what would be sent
     (Generation(max_tokens=4), 4),                   # and a smaller one too: the plan is what the request says
+    # an entry that never sends a budget (its provider refuses the field): the call's, what it asks for
+    (Generation(max_tokens=8192, omit_params=["max_tokens"]), 10),
 ])
 def test_a_dry_run_plans_the_completion_budget_the_request_would_send(cache, generation, planned):
     spec = AD_HOC if generation is None else replace(AD_HOC, litellm_model="anthropic/x", generation=generation)
