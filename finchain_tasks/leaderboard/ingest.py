@@ -12,7 +12,6 @@ The table keeps no local paths and no keys: ``source`` is the run directory's na
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from finchain_tasks.leaderboard.realign import add_alignment
+from finchain_tasks.plumbing.counts import MAX_COUNT, whole_count
 from finchain_tasks.plumbing.jsonl import jsonl_lines
 from finchain_tasks.plumbing.safe_files import UnreadableFile, load_json, read_text, walk
 from scorers.params import METRIC_KEYS
@@ -378,11 +378,6 @@ def _filtered_answer(sample: dict[str, Any]) -> Optional[str]:
     return value if isinstance(value, str) and value else None
 
 
-def _is_count(value: Any) -> bool:
-    """A logged step count: a finite number (NaN, an infinity or a flag is no count, and must not lose the line)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: str) -> dict[str, Any]:
     doc = _mapping(s.get("doc") or {}, "sample doc")
     metrics = {k: float(s[k]) for k in (*METRIC_KEYS, *CFLUE_KEYS, "acc") if isinstance(s.get(k), (int, float))}
@@ -391,7 +386,7 @@ def _lm_eval_row(s: dict[str, Any], facts: dict[str, Any], leaf: str, source: st
     task = _task_of(leaf)
     if task == "cflue_application" and doc.get("task_slug"):
         metrics = _application_values(doc, _resp_text(s))
-    counts = {k: int(s[k]) for k in ("n_gold_steps", "n_pred_steps") if _is_count(s.get(k))}
+    counts = {k: c for k in ("n_gold_steps", "n_pred_steps") if (c := whole_count(s.get(k))) is not None}
     steps = doc.get("steps")
     if isinstance(steps, str) and steps.startswith("["):
         try:
@@ -608,9 +603,9 @@ def to_frame(rows: list[dict]):
         frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
     for col in ("input_tokens", "output_tokens", "n_gold_steps", "n_pred_steps", "epoch", "seed"):
         values = pd.to_numeric(frame[col], errors="coerce").astype(float)
-        # a count that is no whole number a count can hold (an infinity, 1.5, 1e300 from a broken log) is missing:
-        # casting it would fail the whole build
-        frame[col] = values.where(values.abs().le(2 ** 53) & values.eq(values.round())).astype("Int64")
+        # whole_count's rule, over a column: anything else (an infinity, 1.5, 1e300 from a broken log) is missing,
+        # where casting it would fail the whole build
+        frame[col] = values.where(values.between(0, MAX_COUNT) & values.eq(values.round())).astype("Int64")
     frame["open_weights"] = frame["open_weights"].astype("boolean")
     frame["fresh"] = frame["fresh"].astype("boolean")
     return frame

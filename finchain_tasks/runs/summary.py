@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+from finchain_tasks.plumbing.counts import whole_count
 from finchain_tasks.plumbing.jsonl import jsonl_lines
 from finchain_tasks.plumbing.redaction import write_redacted
 from finchain_tasks.plumbing.safe_files import UnreadableFile, expect, load_json, parse_json, read_text, walk
@@ -409,12 +410,10 @@ def _requested(results: dict[str, Any], newest: Optional[Path], problems: list[s
     file: it must not stop the summary of everything else."""
     n_samples = results.get("n-samples", {})
     entries = list(n_samples.values()) if isinstance(n_samples, dict) else [n_samples]
-    counts = [n.get("effective", 0) if isinstance(n, dict) else None for n in entries]
-    good = [c for c in counts if isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c < 1e15
-            and c == int(c)]
-    if len(good) < len(counts):
-        problems.append(f"{newest.name if newest else 'results'}: n-samples holds a count that is no whole number")
-    return int(sum(good))
+    counts = [whole_count(n.get("effective", 0)) if isinstance(n, dict) else None for n in entries]
+    if None in counts:  # results come only from a file: newest is set
+        problems.append(f"{newest.name}: n-samples holds a count that is no whole number")
+    return sum(c for c in counts if c is not None)
 
 
 def lm_eval_result(folder: Path, record: dict[str, Any]) -> dict[str, Any]:

@@ -199,6 +199,7 @@ def test_rule_gold_steps_that_are_no_list_of_steps_show_none_and_the_line_still_
     ({"n_gold_steps": float("nan"), "n_pred_steps": float("inf")}, (None, None)),  # json writes NaN, Infinity
     ({"n_gold_steps": float("-inf"), "n_pred_steps": True}, (None, None)),  # a flag is no count either
     ({"n_gold_steps": 0, "n_pred_steps": 0.0}, (0, 0)),
+    ({"n_gold_steps": 2.5, "n_pred_steps": -1}, (None, None)),  # no whole number, or below 0: as in the frame
     ({}, (None, None)),
 ])
 def test_rule_each_logged_step_count_is_a_whole_number_else_missing(tmp_path, extra, counts):

@@ -356,6 +356,7 @@ def frame():
         # a hostile or broken log: counts that are no whole number are missing, and cost the board nothing
         {"model": "o", "chaineval": 0.25, "seed": 1.5, "epoch": float("inf"), "n_gold_steps": float("nan"),
          "n_pred_steps": 2.0, "input_tokens": -float("inf"), "output_tokens": 1e300},
+        {"model": "p", "seed": -3, "epoch": 2 ** 53, "n_gold_steps": 2 ** 53 + 2},  # below 0; the largest; above
     ])
 
 
@@ -364,13 +365,13 @@ def test_rule_the_frame_has_every_column_in_order_and_no_other(frame):
 
 
 @pytest.mark.parametrize("column, dtype, values", [
-    ("open_weights", "boolean", [True, None, None]), ("fresh", "boolean", [False, None, None]),
-    ("chaineval", "float64", [0.5, None, 0.25]), ("cost", "float64", [None, None, None]),
-    ("fac", "float64", [None, None, None]),
-    ("seed", "Int64", [3, None, None]), ("epoch", "Int64", [None, None, None]),
-    ("n_gold_steps", "Int64", [None, None, None]), ("n_pred_steps", "Int64", [None, None, 2]),
-    ("input_tokens", "Int64", [None, None, None]), ("output_tokens", "Int64", [None, None, None]),
-    ("gold_steps", None, ['["5 €"]', None, None]),   # JSON text, not escaped to ASCII
+    ("open_weights", "boolean", [True, None, None, None]), ("fresh", "boolean", [False, None, None, None]),
+    ("chaineval", "float64", [0.5, None, 0.25, None]), ("cost", "float64", [None, None, None, None]),
+    ("fac", "float64", [None, None, None, None]),
+    ("seed", "Int64", [3, None, None, None]), ("epoch", "Int64", [None, None, None, 2 ** 53]),
+    ("n_gold_steps", "Int64", [None, None, None, None]), ("n_pred_steps", "Int64", [None, None, 2, None]),
+    ("input_tokens", "Int64", [None, None, None, None]), ("output_tokens", "Int64", [None, None, None, None]),
+    ("gold_steps", None, ['["5 €"]', None, None, None]),   # JSON text, not escaped to ASCII
 ])
 def test_rule_each_column_has_its_type_and_what_is_missing_or_not_a_number_is_missing_never_0(frame, column,
                                                                                              dtype, values):
